@@ -1,0 +1,125 @@
+/**
+ * The one place that imports the `bson` library.
+ *
+ * Value representation (ARCHITECTURE.md, convention 3): documents are plain JS objects whose
+ * values are
+ *   - a JS `number` when the BSON type is unambiguous from the number itself: an Int32 is an
+ *     integral number within int32 range (never -0); a Double is any other number (fractional,
+ *     -0, NaN, ±Infinity, or integral outside int32);
+ *   - a `Double` wrapper only for a Double whose value is integral and within int32 (1.0), which a
+ *     bare number would turn into an Int32 on the way back;
+ *   - `Long`, `Decimal128`, `ObjectId`, `Binary`, `Timestamp`, `BSONRegExp`, `Code`, `MinKey`,
+ *     `MaxKey`, `BSONSymbol`, `DBRef`-shaped objects, `Date`, strings, booleans, null, arrays and
+ *     plain objects as `bson` gives them.
+ * `deserialize` below produces exactly this; `bson.serialize` writes it back byte for byte.
+ */
+import {
+  Binary,
+  BSONRegExp,
+  BSONSymbol,
+  Code,
+  DBRef,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  Timestamp,
+  UUID,
+  BSONError,
+  calculateObjectSize,
+  serialize as bsonSerialize,
+  deserialize as bsonDeserialize,
+  EJSON,
+} from 'bson';
+
+export {
+  Binary,
+  BSONRegExp,
+  BSONSymbol,
+  Code,
+  DBRef,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  Timestamp,
+  UUID,
+  BSONError,
+  calculateObjectSize,
+  EJSON,
+};
+
+/** A BSON document in Mayfly's value representation. */
+export type Document = { [key: string]: unknown };
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/** True when `n` would be written as an Int32 by `bson.serialize`. */
+export function isInt32Number(n: number): boolean {
+  return Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX && !Object.is(n, -0);
+}
+
+/** A BSON Double holding `n`, in the representation above (wrapped only when it must be). */
+export function makeDouble(n: number): number | Double {
+  return isInt32Number(n) ? new Double(n) : n;
+}
+
+const DESERIALIZE_OPTIONS = {
+  promoteValues: false,
+  promoteLongs: false,
+  promoteBuffers: false,
+  bsonRegExp: true,
+  validation: { utf8: true },
+} as const;
+
+/** Turns `bson`'s unpromoted values into the representation above, in place. */
+function normalise(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Int32) return value.value;
+  if (value instanceof Double) return makeDouble(value.value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = normalise(value[i]);
+    return value;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) {
+    const obj = value as Document;
+    for (const key in obj) obj[key] = normalise(obj[key]);
+    return obj;
+  }
+  if (value instanceof DBRef) {
+    // DBRef-shaped subdocuments stay plain documents: a server does not interpret them.
+    const ref = value as DBRef;
+    const doc: Document = { $ref: ref.collection, $id: normalise(ref.oid) };
+    if (ref.db) doc.$db = ref.db;
+    for (const [k, v] of Object.entries(ref.fields ?? {})) doc[k] = normalise(v);
+    return doc;
+  }
+  return value;
+}
+
+/**
+ * Parses one BSON document from `bytes` into Mayfly's representation. Throws `BSONError` on
+ * malformed input (the wire layer turns it into a protocol error).
+ */
+export function deserialize(bytes: Uint8Array): Document {
+  const doc = bsonDeserialize(bytes, DESERIALIZE_OPTIONS) as Document;
+  return normalise(doc) as Document;
+}
+
+/** Serialises a document; `_id` is not generated and key order is kept. */
+export function serialize(doc: Document): Uint8Array {
+  return bsonSerialize(doc, { checkKeys: false, ignoreUndefined: false });
+}
+
+/** The BSON size in bytes of `doc`. */
+export function bsonSize(doc: Document): number {
+  return calculateObjectSize(doc, { ignoreUndefined: false });
+}

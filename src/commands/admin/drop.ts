@@ -1,0 +1,20 @@
+/** `drop`: removes a collection and its indexes; a missing collection is not an error (7.0+). */
+import { collectionArg } from '../args.js';
+import type { CommandDefinition } from '../types.js';
+
+/** The `drop` command. */
+export const drop: CommandDefinition = {
+  name: 'drop',
+  target: { type: 'string' },
+  args: {},
+  help: 'drop a collection',
+  run(ctx, cmd) {
+    const name = collectionArg(cmd, 'drop', ctx.db);
+    const coll = ctx.server.catalog.get(ctx.db, name);
+    if (!coll) return {};
+    const nIndexesWas = coll.indexSpecs().length;
+    ctx.server.cursors.killNamespace(coll.ns);
+    ctx.server.catalog.drop(ctx.db, name);
+    return { nIndexesWas, ns: `${ctx.db}.${name}` };
+  },
+};

@@ -1,0 +1,42 @@
+/** `listCollections`: the collections of a database as a cursor; `nameOnly`, `filter`. */
+import type { Document } from '../../bson.js';
+import { ID_INDEX_SPEC } from '../../storage/collection.js';
+import { compileFilter } from '../../storage/query/compile_filter.js';
+import { intArg } from '../args.js';
+import { firstBatchReply } from '../cursor_reply.js';
+import type { CommandDefinition } from '../types.js';
+
+/** The `listCollections` command. */
+export const listCollections: CommandDefinition = {
+  name: 'listCollections',
+  args: {
+    filter: { type: 'object' },
+    nameOnly: { type: 'bool' },
+    authorizedCollections: { type: 'bool' },
+    cursor: { type: 'object' },
+    includePendingDrops: { type: 'bool' },
+  },
+  help: 'list collections for this db',
+  run(ctx, cmd) {
+    const nameOnly = cmd.nameOnly === true;
+    const filter = cmd.filter ? compileFilter(cmd.filter as Document) : null;
+    const entries: Document[] = [];
+    for (const coll of ctx.server.catalog.collections(ctx.db)) {
+      const entry: Document = nameOnly
+        ? { name: coll.name, type: 'collection' }
+        : {
+            name: coll.name,
+            type: 'collection',
+            options: coll.options,
+            info: { readOnly: false, uuid: coll.uuid },
+            idIndex: ID_INDEX_SPEC,
+          };
+      if (filter && !filter(entry)) continue;
+      entries.push(entry);
+    }
+    const cursorOpts = (cmd.cursor ?? {}) as Document;
+    return firstBatchReply(ctx, `${ctx.db}.$cmd.listCollections`, entries[Symbol.iterator](), {
+      batchSize: intArg(cursorOpts, 'batchSize') ?? Number.MAX_SAFE_INTEGER,
+    });
+  },
+};

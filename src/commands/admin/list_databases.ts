@@ -1,0 +1,29 @@
+/** `listDatabases`: databases with their sizes; `nameOnly` and `filter` as mongod. */
+import { Long, type Document } from '../../bson.js';
+import { compileFilter } from '../../storage/query/compile_filter.js';
+import type { CommandDefinition } from '../types.js';
+
+/** The `listDatabases` command. */
+export const listDatabases: CommandDefinition = {
+  name: 'listDatabases',
+  adminOnly: true,
+  args: { filter: { type: 'object' }, nameOnly: { type: 'bool' }, authorizedDatabases: { type: 'bool' } },
+  help: 'list databases on this server',
+  run(ctx, cmd) {
+    const nameOnly = cmd.nameOnly === true || (typeof cmd.nameOnly === 'number' && cmd.nameOnly !== 0);
+    const filter = cmd.filter ? compileFilter(cmd.filter as Document) : null;
+    const catalog = ctx.server.catalog;
+    const databases: Document[] = [];
+    let totalSize = 0;
+    for (const name of catalog.databaseNames()) {
+      let size = 0;
+      if (!nameOnly) for (const coll of catalog.collections(name)) size += coll.dataSize();
+      const entry: Document = nameOnly ? { name } : { name, sizeOnDisk: Long.fromNumber(size), empty: false };
+      if (filter && !filter(entry)) continue;
+      totalSize += size;
+      databases.push(entry);
+    }
+    if (nameOnly) return { databases };
+    return { databases, totalSize: Long.fromNumber(totalSize), totalSizeMb: Long.fromNumber(Math.floor(totalSize / (1024 * 1024))) };
+  },
+};

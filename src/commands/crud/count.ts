@@ -1,0 +1,35 @@
+/** `count`: number of matching documents, with skip and limit. */
+import { collectionArg, docArg, intArg } from '../args.js';
+import type { CommandDefinition } from '../types.js';
+import { checkHint, checkNonNegative, orderedRecords } from './query_exec.js';
+import { compileFilter } from '../../storage/query/compile_filter.js';
+
+/** The `count` command. */
+export const count: CommandDefinition = {
+  name: 'count',
+  target: { type: 'string' },
+  args: {
+    query: { type: 'object' },
+    limit: { type: 'number' },
+    skip: { type: 'number' },
+    hint: { type: ['object', 'string'] },
+    collation: { type: 'object' },
+    fields: { type: 'object' },
+  },
+  help: 'count objects in collection',
+  run(ctx, cmd) {
+    const name = collectionArg(cmd, 'count', ctx.db);
+    const filter = docArg(cmd, 'query') ?? {};
+    compileFilter(filter);
+    const skip = intArg(cmd, 'skip', 0);
+    checkNonNegative('skip', skip);
+    const limit = Math.abs(intArg(cmd, 'limit', 0));
+    ctx.server.counters.opcounters.command++;
+    const coll = ctx.server.catalog.get(ctx.db, name);
+    checkHint(coll, cmd.hint);
+    if (!coll) return { n: 0 };
+    let n = 0;
+    for (const _ of orderedRecords(coll, { filter, skip, limit }, ctx.now)) n++;
+    return { n };
+  },
+};

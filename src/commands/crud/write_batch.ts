@@ -1,0 +1,31 @@
+/**
+ * What insert, update and delete share: batch size checks, per-statement write errors, ordered
+ * stop-at-first-error, and the reply's `writeErrors`.
+ */
+import type { Document } from '../../bson.js';
+import { CommandError } from '../../errors/command_error.js';
+import { MAX_WRITE_BATCH_SIZE } from '../../wire/constants.js';
+import { toCommandError } from '../dispatch.js';
+
+/** Throws 16 InvalidLength unless 1 ≤ n ≤ 100,000. */
+export function checkBatchSize(n: number): void {
+  if (n < 1 || n > MAX_WRITE_BATCH_SIZE) {
+    throw new CommandError('InvalidLength', `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${n} operations.`);
+  }
+}
+
+/** Runs `statement` for each item; collects write errors; stops at the first when ordered. */
+export function runBatch<T>(items: readonly T[], ordered: boolean, statement: (item: T, index: number) => void): Document[] {
+  const writeErrors: Document[] = [];
+  for (let i = 0; i < items.length; i++) {
+    try {
+      statement(items[i]!, i);
+    } catch (err) {
+      const error = toCommandError(err);
+      if (error.code === 1) throw err;
+      writeErrors.push(error.toWriteError(i));
+      if (ordered) break;
+    }
+  }
+  return writeErrors;
+}

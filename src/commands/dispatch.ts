@@ -1,0 +1,61 @@
+/**
+ * Runs one command document: finds its definition, checks `$db` and the arguments, runs it and
+ * funnels every outcome into a reply (`ok: 1` added here; errors become mongod-shaped replies).
+ */
+import { Double, type Document } from '../bson.js';
+import { CommandError } from '../errors/command_error.js';
+import { validateDbName } from '../storage/namespace.js';
+import { validateArguments } from './args.js';
+import type { CommandContext, CommandDefinition, ConnectionState, ServerServices } from './types.js';
+
+const OK = new Double(1);
+
+/** Runs `body` on `server` for `connection`; never throws. */
+export async function dispatch(server: ServerServices, connection: ConnectionState, body: Document): Promise<Document> {
+  const commandField = Object.keys(body)[0] ?? '';
+  try {
+    const def = server.registry.get(commandField);
+    if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
+    const reply = await runDefinition(server, connection, def, body, commandField);
+    reply.ok = OK;
+    return reply;
+  } catch (err) {
+    const error = toCommandError(err);
+    if (error.code === 1) server.logger.error({ err, command: commandField }, 'command failed with an internal error');
+    else server.logger.debug({ command: commandField, code: error.code, errmsg: error.message }, 'command error');
+    return error.toReply();
+  }
+}
+
+async function runDefinition(
+  server: ServerServices,
+  connection: ConnectionState,
+  def: CommandDefinition,
+  body: Document,
+  commandField: string,
+): Promise<Document> {
+  const db = body.$db;
+  if (typeof db !== 'string') throw new CommandError(40571, 'OP_MSG requests require a $db argument');
+  validateDbName(db);
+  if (def.adminOnly && db !== 'admin') {
+    throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
+  }
+  if (body.txnNumber !== undefined || body.startTransaction !== undefined || body.autocommit !== undefined) {
+    throw new CommandError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
+  }
+  if (body.apiVersion !== undefined && body.apiVersion !== '1') {
+    throw new CommandError('APIVersionError', `API version must be "1"`);
+  }
+  validateArguments(def, body, commandField);
+  const ctx: CommandContext = { server, connection, db, now: () => server.clock.now() };
+  return { ...(await def.run(ctx, body)) };
+}
+
+/** Any thrown value as a CommandError (unknown errors become InternalError). */
+export function toCommandError(err: unknown): CommandError {
+  if (err instanceof CommandError) return err;
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return new CommandError(15, 'document nesting too deep');
+  }
+  return new CommandError('InternalError', err instanceof Error ? err.message : String(err));
+}

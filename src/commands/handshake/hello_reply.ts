@@ -1,0 +1,45 @@
+/**
+ * The reply shared by `hello` and `isMaster`: a standalone mongod 8.0's, with the limits,
+ * `connectionId`, and the compressors agreed with this client.
+ */
+import type { Document } from '../../bson.js';
+import { MAX_BSON_OBJECT_BYTES, MAX_MESSAGE_BYTES, MAX_WRITE_BATCH_SIZE, SUPPORTED_COMPRESSORS } from '../../wire/constants.js';
+import { CommandError } from '../../errors/command_error.js';
+import type { CommandContext } from '../types.js';
+
+/** Wire version of MongoDB 8.0. */
+export const MAX_WIRE_VERSION = 25;
+/** Oldest wire version accepted, as mongod reports (pymongo 3.11 needs 0). */
+export const MIN_WIRE_VERSION = 0;
+/** Session timeout advertised to drivers. */
+export const LOGICAL_SESSION_TIMEOUT_MINUTES = 30;
+
+/** The handshake reply; `primaryField` is `isWritablePrimary` (hello) or `ismaster` (isMaster). */
+export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'isWritablePrimary' | 'ismaster'): Document {
+  const conn = ctx.connection;
+  if (cmd.client !== undefined && cmd.client !== null) {
+    if (conn.clientMetadata !== null) {
+      throw new CommandError('ClientMetadataCannotBeMutated', 'The client metadata document may only be sent in the first hello');
+    }
+    conn.clientMetadata = cmd.client as Document;
+  }
+  const reply: Document = { [primaryField]: true };
+  if (cmd.helloOk === true) reply.helloOk = true;
+  reply.maxBsonObjectSize = MAX_BSON_OBJECT_BYTES;
+  reply.maxMessageSizeBytes = MAX_MESSAGE_BYTES;
+  reply.maxWriteBatchSize = MAX_WRITE_BATCH_SIZE;
+  reply.localTime = new Date(ctx.now());
+  reply.logicalSessionTimeoutMinutes = LOGICAL_SESSION_TIMEOUT_MINUTES;
+  reply.connectionId = conn.id;
+  reply.minWireVersion = MIN_WIRE_VERSION;
+  reply.maxWireVersion = MAX_WIRE_VERSION;
+  reply.readOnly = false;
+  if (Array.isArray(cmd.compression)) {
+    const supported = new Set<string>(SUPPORTED_COMPRESSORS);
+    const agreed = (cmd.compression as unknown[]).filter((c): c is string => typeof c === 'string' && supported.has(c));
+    conn.compressors = agreed;
+    if (agreed.length > 0) reply.compression = agreed;
+  }
+  if (typeof cmd.saslSupportedMechs === 'string') reply.saslSupportedMechs = [];
+  return reply;
+}

@@ -1,0 +1,57 @@
+/** `dropIndexes`: by name, key pattern, list of names, or `'*'`; the `_id` index is protected. */
+import type { Document } from '../../bson.js';
+import { CommandError } from '../../errors/command_error.js';
+import { bsonToString } from '../../errors/bson_to_string.js';
+import { valuesEqual } from '../../storage/values/compare.js';
+import { collectionArg } from '../args.js';
+import type { CommandDefinition } from '../types.js';
+
+/** The `dropIndexes` command. */
+export const dropIndexes: CommandDefinition = {
+  name: 'dropIndexes',
+  aliases: ['deleteIndexes'],
+  target: { type: 'string' },
+  args: { index: { type: ['string', 'object', 'array'], required: true } },
+  help: 'drop indexes for a collection',
+  run(ctx, cmd) {
+    const name = collectionArg(cmd, 'dropIndexes', ctx.db);
+    const coll = ctx.server.catalog.get(ctx.db, name);
+    if (!coll) throw new CommandError('NamespaceNotFound', `ns not found ${ctx.db}.${name}`);
+    const nIndexesWas = coll.indexSpecs().length;
+    const index = cmd.index;
+    const cannotDropId = () => new CommandError('InvalidOptions', 'cannot drop _id index');
+    const notFound = (n: string) => new CommandError('IndexNotFound', `index not found with name [${n}]`);
+    const has = (n: string) => coll.indexSpecs().some((s) => s.name === n);
+    let names: string[];
+    if (index === '*') {
+      names = coll.indexes.map((i) => i.name);
+      for (const n of names) dropOne(n);
+      return { nIndexesWas, msg: 'non-_id indexes dropped for collection' };
+    }
+    if (typeof index === 'string') names = [index];
+    else if (Array.isArray(index)) {
+      if (!index.every((n) => typeof n === 'string')) {
+        throw new CommandError('TypeMismatch', "BSON field 'dropIndexes.index' is the wrong type 'array', expected types '[string, object]'");
+      }
+      names = index as string[];
+    } else {
+      const key = index as Document;
+      const found = coll.indexSpecs().filter((s) => valuesEqual(s.key, key));
+      if (found.length === 0) throw new CommandError('IndexNotFound', `can't find index with key: ${bsonToString(key)}`);
+      if (found[0]!.name === '_id_') throw cannotDropId();
+      names = [found[0]!.name as string];
+    }
+    for (const n of names) {
+      if (n === '_id_') throw cannotDropId();
+      if (!has(n)) throw notFound(n);
+    }
+    for (const n of names) dropOne(n);
+    return { nIndexesWas };
+
+    function dropOne(indexName: string): void {
+      const spec = coll!.indexSpecs().find((s) => s.name === indexName);
+      coll!.dropIndex(indexName);
+      if (spec) ctx.server.ttl.indexDropped(coll!, spec);
+    }
+  },
+};

@@ -1,0 +1,23 @@
+/** `listIndexes`: the index specs of a collection, as a cursor. */
+import { CommandError } from '../../errors/command_error.js';
+import type { Document } from '../../bson.js';
+import { collectionArg, intArg } from '../args.js';
+import { firstBatchReply } from '../cursor_reply.js';
+import type { CommandDefinition } from '../types.js';
+
+/** The `listIndexes` command. */
+export const listIndexes: CommandDefinition = {
+  name: 'listIndexes',
+  target: { type: 'string' },
+  args: { cursor: { type: 'object' }, includeBuildUUIDs: { type: 'bool' }, includeIndexBuildInfo: { type: 'bool' } },
+  help: 'list indexes for a collection',
+  run(ctx, cmd) {
+    const name = collectionArg(cmd, 'listIndexes', ctx.db);
+    const coll = ctx.server.catalog.get(ctx.db, name);
+    if (!coll) throw new CommandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
+    const cursorOpts = (cmd.cursor ?? {}) as Document;
+    return firstBatchReply(ctx, coll.ns, coll.indexSpecs()[Symbol.iterator](), {
+      batchSize: intArg(cursorOpts, 'batchSize') ?? Number.MAX_SAFE_INTEGER,
+    });
+  },
+};

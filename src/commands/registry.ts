@@ -1,0 +1,96 @@
+/**
+ * The one table of commands, sorted by name. Each entry is one file under `src/commands/<group>/`.
+ * Names and aliases map to their definition; anything else is 59 CommandNotFound.
+ */
+import { createIndexes } from './indexes/create_indexes.js';
+import { dropIndexes } from './indexes/drop_indexes.js';
+import { listIndexes } from './indexes/list_indexes.js';
+import { create } from './admin/create.js';
+import { drop } from './admin/drop.js';
+import { dropDatabase } from './admin/drop_database.js';
+import { getParameter } from './admin/get_parameter.js';
+import { listCollections } from './admin/list_collections.js';
+import { listDatabases } from './admin/list_databases.js';
+import { renameCollection } from './admin/rename_collection.js';
+import { setParameter } from './admin/set_parameter.js';
+import { aggregate } from './crud/aggregate.js';
+import { count } from './crud/count.js';
+import { del } from './crud/delete.js';
+import { distinct } from './crud/distinct.js';
+import { find } from './crud/find.js';
+import { findAndModify } from './crud/find_and_modify.js';
+import { getMore } from './crud/get_more.js';
+import { insert } from './crud/insert.js';
+import { killCursors } from './crud/kill_cursors.js';
+import { update } from './crud/update.js';
+import { buildInfo } from './diagnostic/build_info.js';
+import { collStats } from './diagnostic/coll_stats.js';
+import { connectionStatus } from './diagnostic/connection_status.js';
+import { dbStats } from './diagnostic/db_stats.js';
+import { getCmdLineOpts } from './diagnostic/get_cmd_line_opts.js';
+import { getLog } from './diagnostic/get_log.js';
+import { hostInfo } from './diagnostic/host_info.js';
+import { listCommands } from './diagnostic/list_commands.js';
+import { ping } from './diagnostic/ping.js';
+import { serverStatus } from './diagnostic/server_status.js';
+import { whatsmyuri } from './diagnostic/whats_my_uri.js';
+import { hello } from './handshake/hello.js';
+import { isMaster } from './handshake/is_master.js';
+import { endSessions } from './sessions/end_sessions.js';
+import { refreshSessions } from './sessions/refresh_sessions.js';
+import { startSession } from './sessions/start_session.js';
+import { notImplementedCommands } from './not_implemented.js';
+import type { CommandDefinition } from './types.js';
+
+/** Every implemented command, sorted by name. */
+export const COMMANDS: readonly CommandDefinition[] = [
+  aggregate,
+  buildInfo,
+  collStats,
+  connectionStatus,
+  count,
+  create,
+  createIndexes,
+  dbStats,
+  del,
+  distinct,
+  drop,
+  dropDatabase,
+  dropIndexes,
+  endSessions,
+  find,
+  findAndModify,
+  getCmdLineOpts,
+  getLog,
+  getMore,
+  getParameter,
+  hello,
+  hostInfo,
+  insert,
+  isMaster,
+  killCursors,
+  listCollections,
+  listCommands,
+  listDatabases,
+  listIndexes,
+  ping,
+  refreshSessions,
+  renameCollection,
+  serverStatus,
+  setParameter,
+  startSession,
+  update,
+  whatsmyuri,
+];
+
+/** Name or alias → definition, for dispatch. Known-but-unimplemented commands answer 238. */
+export const registry: ReadonlyMap<string, CommandDefinition> = (() => {
+  const map = new Map<string, CommandDefinition>();
+  for (const def of [...COMMANDS, ...notImplementedCommands(COMMANDS)]) {
+    for (const name of [def.name, ...(def.aliases ?? [])]) {
+      if (map.has(name)) throw new Error(`command ${name} registered twice`);
+      map.set(name, def);
+    }
+  }
+  return map;
+})();

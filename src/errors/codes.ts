@@ -1,0 +1,105 @@
+/**
+ * MongoDB's error codes: the one table. A `codeName` is always derived from it (never typed
+ * twice); codes mongod reports by location number have the name `Location<code>`.
+ * Source: mongo/src/mongo/base/error_codes.yml.
+ */
+export const ErrorCodes = {
+  OK: 0,
+  InternalError: 1,
+  BadValue: 2,
+  NoSuchKey: 4,
+  GraphContainsCycle: 5,
+  HostUnreachable: 6,
+  HostNotFound: 7,
+  UnknownError: 8,
+  FailedToParse: 9,
+  CannotMutateObject: 10,
+  UserNotFound: 11,
+  UnsupportedFormat: 12,
+  Unauthorized: 13,
+  TypeMismatch: 14,
+  Overflow: 15,
+  InvalidLength: 16,
+  ProtocolError: 17,
+  AuthenticationFailed: 18,
+  IllegalOperation: 20,
+  EmptyArrayOperation: 21,
+  InvalidBSON: 22,
+  NamespaceNotFound: 26,
+  IndexNotFound: 27,
+  PathNotViable: 28,
+  NonExistentPath: 29,
+  InvalidPath: 30,
+  RoleNotFound: 31,
+  CursorNotFound: 43,
+  NamespaceExists: 48,
+  MaxTimeMSExpired: 50,
+  DollarPrefixedFieldName: 52,
+  InvalidIdField: 53,
+  NotSingleValueField: 54,
+  InvalidDBRef: 55,
+  EmptyFieldName: 56,
+  DottedFieldName: 57,
+  CommandNotFound: 59,
+  ImmutableField: 66,
+  CannotCreateIndex: 67,
+  IndexAlreadyExists: 68,
+  InvalidOptions: 72,
+  InvalidNamespace: 73,
+  NodeNotFound: 74,
+  WriteConcernFailed: 64,
+  InvalidReplicaSetConfig: 93,
+  NotYetInitialized: 94,
+  IndexOptionsConflict: 85,
+  IndexKeySpecsConflict: 86,
+  CannotSplit: 87,
+  NetworkTimeout: 89,
+  OperationFailed: 96,
+  InvalidSyncSource: 95,
+  CommandNotSupported: 115,
+  ConflictingOperationInProgress: 117,
+  NamespaceNotSharded: 118,
+  InvalidIndexSpecificationOption: 197,
+  InvalidPipelineOperator: 168,
+  CommandNotSupportedOnView: 166,
+  ViewDepthLimitExceeded: 165,
+  OptionNotSupportedOnView: 167,
+  NoSuchSession: 206,
+  TransactionTooOld: 225,
+  NoSuchTransaction: 251,
+  NotImplemented: 238,
+  OperationNotSupportedInTransaction: 263,
+  ConflictingUpdateOperators: 40,
+  FileStreamFailed: 39,
+  APIStrictError: 323,
+  APIVersionError: 322,
+  APIDeprecationError: 324,
+  InvalidUUID: 207,
+  QueryExceededMemoryLimitNoDiskUseAllowed: 292,
+  IDLFailedToParse: 40414,
+  IDLUnknownField: 40415,
+  UnsupportedOpQueryCommand: 352,
+  IllegalOpMsgFlag: 223,
+  TooManyDocumentSequences: 233,
+  ChecksumMismatch: 288,
+  ClientMetadataCannotBeMutated: 186,
+  DuplicateKey: 11000,
+  NotWritablePrimary: 10107,
+  InterruptedAtShutdown: 11600,
+  BSONObjectTooLarge: 10334,
+  Interrupted: 11601,
+  NotPrimaryNoSecondaryOk: 13435,
+} as const;
+
+/** A code in the table above. */
+export type ErrorCodeName = keyof typeof ErrorCodes;
+
+const NAME_BY_CODE = new Map<number, string>();
+for (const [name, code] of Object.entries(ErrorCodes)) {
+  if (!NAME_BY_CODE.has(code)) NAME_BY_CODE.set(code, name);
+}
+
+/** The codeName mongod reports for `code`. */
+export function codeNameOf(code: number): string {
+  return NAME_BY_CODE.get(code) ?? `Location${code}`;
+}

@@ -1,0 +1,170 @@
+/**
+ * One client connection: frames bytes into messages, runs them one at a time in arrival order,
+ * and writes the replies. A malformed frame closes this connection only.
+ */
+import type net from 'node:net';
+import type { Document } from '../bson.js';
+import { dispatch } from '../commands/dispatch.js';
+import type { ConnectionState } from '../commands/types.js';
+import { CommandError } from '../errors/command_error.js';
+import { FrameDecoder } from '../wire/frame_decoder.js';
+import { decodeMessage } from '../wire/decode.js';
+import { encodeOpMsg } from '../wire/op_msg.js';
+import { encodeOpReply } from '../wire/op_reply.js';
+import { compressMessage } from '../wire/op_compressed.js';
+import { Compressor, ReplyFlags, LEGACY_OPCODE_REMOVAL_NOTE, UNSUPPORTED_LEGACY_READ_CODE } from '../wire/constants.js';
+import { WireError } from '../wire/wire_error.js';
+import { encodeErrorReply } from '../wire/error_reply.js';
+import type { OpMsgRequest, OpQueryRequest } from '../wire/message.js';
+import type { Server } from './server.js';
+
+/** Commands a legacy OP_QUERY may still carry (the handshake). */
+const OP_QUERY_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);
+
+const COMPRESSOR_IDS: Record<string, number> = { zlib: Compressor.zlib };
+
+/** A client connection. */
+export class Connection implements ConnectionState {
+  readonly id: number;
+  readonly remoteAddress: string;
+  readonly localAddress: string;
+  clientMetadata: Document | null = null;
+  compressors: string[] = [];
+  private readonly server: Server;
+  private readonly socket: net.Socket;
+  private readonly decoder = new FrameDecoder();
+  private readonly queue: Buffer[] = [];
+  private processing = false;
+  private closed = false;
+  private nextRequestId = 1;
+  private readonly onClose: () => void;
+
+  /** Takes over `socket`. */
+  constructor(server: Server, socket: net.Socket, id: number, onClose: () => void) {
+    this.server = server;
+    this.socket = socket;
+    this.id = id;
+    this.onClose = onClose;
+    this.remoteAddress = `${socket.remoteAddress}:${socket.remotePort}`;
+    this.localAddress = `${socket.localAddress}:${socket.localPort}`;
+    socket.setNoDelay(true);
+    server.logger.info({ connectionId: id, remote: this.remoteAddress }, 'connection accepted');
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (err) => server.logger.debug({ connectionId: id, err: err.message }, 'socket error'));
+    socket.on('close', () => {
+      this.closed = true;
+      this.queue.length = 0;
+      server.logger.info({ connectionId: id, remote: this.remoteAddress }, 'connection ended');
+      this.onClose();
+    });
+  }
+
+  /** Closes the socket at once. */
+  destroy(): void {
+    this.closed = true;
+    this.socket.destroy();
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.closed) return;
+    let frames: Buffer[];
+    try {
+      frames = this.decoder.push(chunk);
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    if (frames.length === 0) return;
+    for (const f of frames) this.queue.push(f);
+    if (!this.processing) void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.processing = true;
+    try {
+      while (this.queue.length > 0 && !this.closed) {
+        const frame = this.queue.shift()!;
+        await this.handleFrame(frame);
+      }
+    } finally {
+      this.processing = false;
+    }
+  }
+
+  private async handleFrame(frame: Buffer): Promise<void> {
+    let request;
+    try {
+      request = decodeMessage(frame);
+    } catch (err) {
+      if (err instanceof WireError && !err.closeConnection) {
+        // The request could be read far enough to answer it with an error, as mongod does.
+        this.server.logger.debug({ connectionId: this.id, code: err.code, err: err.message }, 'malformed request answered with an error');
+        const reply = encodeErrorReply(err, this.nextRequestId++);
+        if (reply) this.write(reply);
+        return;
+      }
+      this.fail(err);
+      return;
+    }
+    try {
+      if (request.kind === 'query') await this.handleQuery(request);
+      else await this.handleMsg(request);
+    } catch (err) {
+      // dispatch never throws; this is an encoding failure (e.g. a reply over the size limit).
+      this.server.logger.error({ connectionId: this.id, err }, 'failed to answer a request');
+      if (request.kind === 'msg' && !request.moreToCome) {
+        const reply = new CommandError('InternalError', err instanceof Error ? err.message : String(err)).toReply();
+        this.write(encodeOpMsg(reply, request.header.requestId, this.nextRequestId++));
+      }
+    }
+  }
+
+  private async handleMsg(request: OpMsgRequest): Promise<void> {
+    const reply = await dispatch(this.server, this, request.body);
+    if (request.moreToCome || this.closed) return;
+    let message = encodeOpMsg(reply, request.header.requestId, this.nextRequestId++);
+    if (request.compressorId !== null) message = compressMessage(message, request.compressorId);
+    this.write(message);
+  }
+
+  private async handleQuery(request: OpQueryRequest): Promise<void> {
+    const dot = request.fullCollectionName.indexOf('.');
+    const db = dot < 0 ? request.fullCollectionName : request.fullCollectionName.slice(0, dot);
+    const coll = dot < 0 ? '' : request.fullCollectionName.slice(dot + 1);
+    let reply: Document;
+    let flags = ReplyFlags.awaitCapable;
+    if (coll === '$cmd') {
+      // Drivers may wrap the command as { $query: {...}, $readPreference: ... }.
+      const query = (request.query.$query as Document | undefined) ?? request.query;
+      const name = Object.keys(query)[0] ?? '';
+      if (OP_QUERY_COMMANDS.has(name)) {
+        reply = await dispatch(this.server, this, { ...query, $db: db });
+      } else {
+        reply = new CommandError('UnsupportedOpQueryCommand', `Unsupported OP_QUERY command: ${name}. ${LEGACY_OPCODE_REMOVAL_NOTE}`).toReply();
+      }
+    } else {
+      flags |= ReplyFlags.queryFailure;
+      reply = { $err: `OP_QUERY is no longer supported. ${LEGACY_OPCODE_REMOVAL_NOTE}`, code: UNSUPPORTED_LEGACY_READ_CODE, ok: 0 };
+    }
+    let message = encodeOpReply([reply], request.header.requestId, this.nextRequestId++, flags);
+    if (request.compressorId !== null) message = compressMessage(message, request.compressorId);
+    this.write(message);
+  }
+
+  private write(message: Buffer): void {
+    if (!this.closed) this.socket.write(message);
+  }
+
+  private fail(err: unknown): void {
+    this.server.logger.warn(
+      { connectionId: this.id, remote: this.remoteAddress, err: err instanceof Error ? err.message : String(err) },
+      'closing connection after a malformed message',
+    );
+    this.destroy();
+  }
+
+  /** The compressor id for a negotiated name. */
+  static compressorId(name: string): number | undefined {
+    return COMPRESSOR_IDS[name];
+  }
+}

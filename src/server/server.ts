@@ -1,0 +1,157 @@
+/**
+ * The server: a TCP listener, its connections, and the services commands run against
+ * (catalog, cursors, clock, parameters, TTL engine). Several servers in one process share
+ * nothing.
+ */
+import net from 'node:net';
+import { Writable } from 'node:stream';
+import type { Document } from '../bson.js';
+import { registry } from '../commands/registry.js';
+import type { CommandDefinition, CompatMode, ServerCounters, ServerServices, ServerSettings } from '../commands/types.js';
+import { createLogger, type LogLevel, type Logger } from '../logger.js';
+import { Catalog } from '../storage/catalog.js';
+import { CursorManager } from '../storage/cursors.js';
+import { Clock, type ClockMode } from '../ttl/clock.js';
+import { TtlEngine } from '../ttl/engine.js';
+import { Connection } from './connection.js';
+import { ParameterTable } from './parameters.js';
+import { registerServerParameters } from './server_parameters.js';
+
+/** Options of a server instance. */
+export interface ServerOptions {
+  /** TCP port; 0 picks a free one. Default 27017. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** TTL compatibility mode (TTL.md). Default 'cosmos'. */
+  compat?: CompatMode;
+  /** Log level. Default 'info'; 'silent' for none. */
+  logLevel?: LogLevel;
+  /** A logger to use instead of one on stdout. */
+  logger?: Logger;
+  /** 'system' (default) or 'manual' (moves only when told). */
+  clock?: ClockMode;
+  /** Startup values for server parameters (`--setParameter`-like). */
+  parameters?: Record<string, unknown>;
+  /** The command line as given, for getCmdLineOpts. */
+  argv?: readonly string[];
+  /** The parsed command line, for getCmdLineOpts. */
+  parsed?: Document;
+}
+
+const RECENT_LOG_LINES = 1024;
+
+/** One running Mayfly server. */
+export class Server implements ServerServices {
+  readonly catalog = new Catalog();
+  readonly cursors = new CursorManager();
+  readonly clock: Clock;
+  readonly parameters = new ParameterTable();
+  readonly logger: Logger;
+  readonly settings: ServerSettings;
+  readonly counters: ServerCounters = {
+    connectionsCurrent: 0,
+    connectionsTotal: 0,
+    opcounters: { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 },
+  };
+  readonly startedAtMs: number;
+  readonly ttl: TtlEngine;
+  readonly recentLog: string[] = [];
+  readonly registry: ReadonlyMap<string, CommandDefinition> = registry;
+  private readonly listener: net.Server;
+  private readonly connections = new Set<Connection>();
+  private nextConnectionId = 1;
+  private cursorTimer: NodeJS.Timeout | null = null;
+  private address: { host: string; port: number } | null = null;
+
+  /** A server that is not yet listening. */
+  constructor(options: ServerOptions = {}) {
+    this.clock = new Clock(options.clock ?? 'system');
+    this.startedAtMs = this.clock.now();
+    const recent = this.recentLog;
+    const tee = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        const text = chunk.toString('utf8');
+        for (const line of text.split('\n')) if (line) recent.push(line);
+        if (recent.length > RECENT_LOG_LINES) recent.splice(0, recent.length - RECENT_LOG_LINES);
+        if (options.logLevel !== 'silent') process.stdout.write(chunk);
+        cb();
+      },
+    });
+    this.logger = options.logger ?? createLogger(options.logLevel === 'silent' ? 'info' : (options.logLevel ?? 'info'), tee);
+    const compat = options.compat ?? 'cosmos';
+    this.settings = {
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 27017,
+      compat,
+      argv: options.argv ?? [],
+      parsed: options.parsed ?? { net: { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017 } },
+    };
+    registerServerParameters(this);
+    this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, parameters: this.parameters, logger: this.logger, compat });
+    for (const [name, value] of Object.entries(options.parameters ?? {})) {
+      const param = this.parameters.lookup(name);
+      if (!param || !param.set || !param.settableAtStartup) throw new Error(`unknown or read-only server parameter: ${name}`);
+      param.set(value);
+    }
+    this.listener = net.createServer((socket) => this.accept(socket));
+    this.listener.on('error', (err) => this.logger.error({ err }, 'listener error'));
+  }
+
+  /** Starts listening; resolves with the bound address. */
+  async listen(): Promise<{ host: string; port: number }> {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.listener.once('error', onError);
+      this.listener.listen(this.settings.port, this.settings.host, () => {
+        this.listener.off('error', onError);
+        resolve();
+      });
+    });
+    const addr = this.listener.address() as net.AddressInfo;
+    this.address = { host: this.settings.host, port: addr.port };
+    this.ttl.start();
+    this.cursorTimer = setInterval(() => this.cursors.expire(this.clock.now()), 60_000);
+    this.cursorTimer.unref();
+    this.logger.info({ uri: this.uri, host: this.address.host, port: this.address.port, compat: this.settings.compat }, `Waiting for connections on ${this.uri}`);
+    return this.address;
+  }
+
+  /** `mongodb://host:port/` of the listening server. */
+  get uri(): string {
+    if (!this.address) throw new Error('server is not listening');
+    const host = this.address.host.includes(':') ? `[${this.address.host}]` : this.address.host;
+    return `mongodb://${host}:${this.address.port}/`;
+  }
+
+  /** The bound port (after listen). */
+  get port(): number {
+    if (!this.address) throw new Error('server is not listening');
+    return this.address.port;
+  }
+
+  /** Closes the listener and every connection, stops the TTL monitor. */
+  async close(): Promise<void> {
+    if (this.cursorTimer) clearInterval(this.cursorTimer);
+    this.cursorTimer = null;
+    await this.ttl.stop();
+    for (const conn of this.connections) conn.destroy();
+    await new Promise<void>((resolve) => {
+      if (!this.listener.listening) return resolve();
+      this.listener.close(() => resolve());
+    });
+    this.cursors.closeAll();
+    this.logger.info('server stopped');
+  }
+
+  private accept(socket: net.Socket): void {
+    const id = this.nextConnectionId++;
+    const conn = new Connection(this, socket, id, () => {
+      this.connections.delete(conn);
+      this.counters.connectionsCurrent--;
+    });
+    this.connections.add(conn);
+    this.counters.connectionsCurrent++;
+    this.counters.connectionsTotal++;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The general server parameters (getParameter/setParameter) and the typed helpers that
+ * components use to declare their own, with mongod's coercion and error texts.
+ */
+import type { Document } from '../bson.js';
+import { CommandError } from '../errors/command_error.js';
+import { bsonToString } from '../errors/bson_to_string.js';
+import { isNumber, toDouble } from '../storage/values/bson_type.js';
+import type { Server } from './server.js';
+import type { ParameterTable } from './parameters.js';
+
+/** Bounds of an integer parameter (mongod's IDL validators). */
+export interface IntBounds {
+  readonly gt?: number;
+  readonly gte?: number;
+  readonly lte?: number;
+}
+
+function invalid(name: string, value: unknown, why?: string): CommandError {
+  return new CommandError('BadValue', why ?? `Invalid value for parameter ${name}: ${bsonToString(value)}`);
+}
+
+/** Declares an integer parameter stored through `get`/`set`; numbers are truncated, bounds checked. */
+export function intParameter(
+  table: ParameterTable,
+  name: string,
+  get: () => number,
+  set: (n: number) => void,
+  bounds: IntBounds = {},
+  runtime = true,
+): void {
+  table.register({
+    name,
+    get,
+    set(value) {
+      if (!isNumber(value) && typeof value !== 'string') throw invalid(name, value);
+      const n = typeof value === 'string' ? Number(value) : Math.trunc(toDouble(value));
+      if (!Number.isFinite(n) || !Number.isSafeInteger(Math.trunc(n))) throw invalid(name, value);
+      const v = Math.trunc(n);
+      if (bounds.gt !== undefined && !(v > bounds.gt)) throw invalid(name, value, `Invalid value for parameter ${name}: ${v} is not greater than ${bounds.gt}`);
+      if (bounds.gte !== undefined && !(v >= bounds.gte)) throw invalid(name, value, `Invalid value for parameter ${name}: ${v} is not greater than or equal to ${bounds.gte}`);
+      if (bounds.lte !== undefined && !(v <= bounds.lte)) throw invalid(name, value, `Invalid value for parameter ${name}: ${v} is not less than or equal to ${bounds.lte}`);
+      set(v);
+    },
+    settableAtRuntime: runtime,
+    settableAtStartup: true,
+  });
+}
+
+/** Declares a boolean parameter; any BSON value is taken by truthiness, as mongod does. */
+export function boolParameter(table: ParameterTable, name: string, get: () => boolean, set: (b: boolean) => void): void {
+  table.register({
+    name,
+    get,
+    set(value) {
+      if (typeof value === 'string') {
+        if (value === 'true' || value === '1') return set(true);
+        if (value === 'false' || value === '0') return set(false);
+        throw invalid(name, value);
+      }
+      set(!(value === false || value === null || value === undefined || (isNumber(value) && toDouble(value) === 0)));
+    },
+    settableAtRuntime: true,
+    settableAtStartup: true,
+  });
+}
+
+/** Registers the parameters every server has (the TTL engine adds its own). */
+export function registerServerParameters(server: Server): void {
+  const table = server.parameters;
+  const fcv: Document = { version: '8.0' };
+  table.register({ name: 'featureCompatibilityVersion', get: () => fcv, settableAtRuntime: false, settableAtStartup: false });
+  table.registerConstant('authenticationMechanisms', ['SCRAM-SHA-1', 'SCRAM-SHA-256']);
+  table.registerConstant('enableTestCommands', true);
+  table.registerConstant('maxBSONDepth', 200);
+  intParameter(
+    table,
+    'cursorTimeoutMillis',
+    () => server.cursors.timeoutMs,
+    (n) => (server.cursors.timeoutMs = n),
+    { gte: 0 },
+  );
+  let logLevel = 0;
+  table.register({
+    name: 'logLevel',
+    get: () => logLevel,
+    set(value) {
+      if (!isNumber(value) && typeof value !== 'boolean') throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${bsonToString(value)}`);
+      const n = Math.trunc(typeof value === 'boolean' ? Number(value) : toDouble(value));
+      if (n < 0) throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${bsonToString(value)}`);
+      logLevel = Math.min(n, 5);
+      server.logger.level = logLevel > 0 ? 'debug' : server.logger.level === 'debug' ? 'info' : server.logger.level;
+    },
+    settableAtRuntime: true,
+    settableAtStartup: true,
+  });
+  let quiet = false;
+  boolParameter(table, 'quiet', () => quiet, (b) => (quiet = b));
+}

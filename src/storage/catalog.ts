@@ -1,0 +1,122 @@
+/**
+ * The in-memory catalog: databases and their collections. A database exists while it holds at
+ * least one collection, as in mongod. Each server instance owns one catalog.
+ */
+import type { Document } from '../bson.js';
+import { CommandError } from '../errors/command_error.js';
+import { Collection } from './collection.js';
+import { validateCollectionName, validateDbName } from './namespace.js';
+
+/** Called whenever a collection is created or dropped, so the TTL engine can attach/detach. */
+export interface CatalogListener {
+  collectionCreated?(coll: Collection): void;
+  collectionDropped?(coll: Collection): void;
+}
+
+/** Databases → collections. */
+export class Catalog {
+  private readonly dbs = new Map<string, Map<string, Collection>>();
+  private readonly listeners: CatalogListener[] = [];
+
+  /** Registers a listener for collection creation and removal. */
+  addListener(listener: CatalogListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Database names that hold collections, sorted. */
+  databaseNames(): string[] {
+    return [...this.dbs.entries()].filter(([, c]) => c.size > 0).map(([n]) => n).sort();
+  }
+
+  /** The collections of `db` in creation order. */
+  collections(db: string): Collection[] {
+    return [...(this.dbs.get(db)?.values() ?? [])];
+  }
+
+  /** The collection `db.name`, if it exists. */
+  get(db: string, name: string): Collection | undefined {
+    return this.dbs.get(db)?.get(name);
+  }
+
+  /** The collection `db.name`, or a NamespaceNotFound error with `message`. */
+  require(db: string, name: string, message?: string): Collection {
+    const coll = this.get(db, name);
+    if (!coll) throw new CommandError('NamespaceNotFound', message ?? `ns not found ${db}.${name}`);
+    return coll;
+  }
+
+  /** Creates `db.name` (validated); throws 48 NamespaceExists when it exists. */
+  create(db: string, name: string, options: Document = {}): Collection {
+    validateDbName(db);
+    validateCollectionName(db, name);
+    if (this.get(db, name)) throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
+    return this.add(db, name, options);
+  }
+
+  /** The collection `db.name`, created implicitly (as a first insert or createIndexes does). */
+  getOrCreate(db: string, name: string): { coll: Collection; created: boolean } {
+    const existing = this.get(db, name);
+    if (existing) return { coll: existing, created: false };
+    validateDbName(db);
+    validateCollectionName(db, name, true);
+    return { coll: this.add(db, name, {}), created: true };
+  }
+
+  /** Removes `db.name`; false when it did not exist. */
+  drop(db: string, name: string): boolean {
+    const colls = this.dbs.get(db);
+    const coll = colls?.get(name);
+    if (!colls || !coll) return false;
+    colls.delete(name);
+    if (colls.size === 0) this.dbs.delete(db);
+    coll.clear();
+    for (const l of this.listeners) l.collectionDropped?.(coll);
+    return true;
+  }
+
+  /** Removes every collection of `db`; returns whether it existed. */
+  dropDatabase(db: string): boolean {
+    const colls = this.dbs.get(db);
+    if (!colls) return false;
+    for (const name of [...colls.keys()]) this.drop(db, name);
+    this.dbs.delete(db);
+    return true;
+  }
+
+  /** Moves a collection to a new namespace (same or other database). */
+  rename(from: Collection, toDb: string, toName: string): Collection {
+    const fromColls = this.dbs.get(from.db)!;
+    fromColls.delete(from.name);
+    if (fromColls.size === 0) this.dbs.delete(from.db);
+    if (toDb === from.db) {
+      from.name = toName;
+      this.dbSet(toDb).set(toName, from);
+      return from;
+    }
+    // Across databases: a new collection object holding the same documents and indexes.
+    const moved = new Collection(toDb, toName, from.options);
+    this.dbSet(toDb).set(toName, moved);
+    for (const l of this.listeners) l.collectionCreated?.(moved);
+    for (const spec of from.indexSpecs().slice(1)) moved.addIndex(spec, 0);
+    for (const rec of from.allRecords()) {
+      const copy = moved.insert(rec.doc, rec.modifiedAtMs);
+      copy.modifiedAtMs = rec.modifiedAtMs;
+    }
+    from.clear();
+    for (const l of this.listeners) l.collectionDropped?.(from);
+    return moved;
+  }
+
+  private dbSet(db: string): Map<string, Collection> {
+    let colls = this.dbs.get(db);
+    if (!colls) this.dbs.set(db, (colls = new Map()));
+    return colls;
+  }
+
+  private add(db: string, name: string, options: Document): Collection {
+    const coll = new Collection(db, name, options);
+    this.dbSet(db).set(name, coll);
+    for (const l of this.listeners) l.collectionCreated?.(coll);
+    return coll;
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Server-side cursors: an id, the namespace, and a lazy iterator of result documents that
+ * `getMore` continues. Documents are produced on demand, so a document that expires (Cosmos TTL)
+ * between two batches is not returned by the later one. Idle cursors time out.
+ */
+import { Long, bsonSize, type Document } from '../bson.js';
+import { CommandError } from '../errors/command_error.js';
+
+/** mongod's default first batch: 101 documents. */
+export const DEFAULT_FIRST_BATCH_DOCS = 101;
+/** A batch stops growing at 16 MiB of documents (mongod's reply limit). */
+export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
+/** Default idle timeout (`cursorTimeoutMillis`): 10 minutes. */
+export const DEFAULT_CURSOR_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** An open cursor. */
+export class Cursor {
+  readonly id: Long;
+  readonly ns: string;
+  /** The connection-independent owner key (for killCursors/endSessions bookkeeping). */
+  readonly noTimeout: boolean;
+  lastUsedMs: number;
+  private readonly source: Iterator<Document>;
+  private pending: Document | undefined;
+  private done = false;
+
+  /** A cursor over `source`. */
+  constructor(id: Long, ns: string, source: Iterator<Document>, nowMs: number, noTimeout = false) {
+    this.id = id;
+    this.ns = ns;
+    this.source = source;
+    this.lastUsedMs = nowMs;
+    this.noTimeout = noTimeout;
+  }
+
+  /** True once every document has been handed out. */
+  get exhausted(): boolean {
+    if (this.pending !== undefined) return false;
+    if (this.done) return true;
+    const next = this.source.next();
+    if (next.done) {
+      this.done = true;
+      return true;
+    }
+    this.pending = next.value;
+    return false;
+  }
+
+  /** Up to `maxDocs` documents (unlimited when undefined) within MAX_BATCH_BYTES. */
+  nextBatch(maxDocs: number | undefined): Document[] {
+    const batch: Document[] = [];
+    let bytes = 0;
+    while (maxDocs === undefined || batch.length < maxDocs) {
+      let doc: Document;
+      if (this.pending !== undefined) {
+        doc = this.pending;
+        this.pending = undefined;
+      } else {
+        if (this.done) break;
+        const next = this.source.next();
+        if (next.done) {
+          this.done = true;
+          break;
+        }
+        doc = next.value;
+      }
+      const size = bsonSize(doc);
+      if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) {
+        this.pending = doc;
+        break;
+      }
+      bytes += size;
+      batch.push(doc);
+    }
+    return batch;
+  }
+
+  /** Stops the underlying iterator. */
+  close(): void {
+    this.done = true;
+    this.pending = undefined;
+    this.source.return?.();
+  }
+}
+
+/** The cursors of one server. */
+export class CursorManager {
+  private readonly cursors = new Map<bigint, Cursor>();
+  private nextId = BigInt(Math.floor(Math.random() * 2 ** 40)) + 1n;
+  timeoutMs = DEFAULT_CURSOR_TIMEOUT_MS;
+
+  /** Registers a cursor over `source` and returns it. */
+  open(ns: string, source: Iterator<Document>, nowMs: number, noTimeout = false): Cursor {
+    const id = this.nextId;
+    this.nextId += BigInt(1 + Math.floor(Math.random() * 1000));
+    const cursor = new Cursor(Long.fromBigInt(id), ns, source, nowMs, noTimeout);
+    this.cursors.set(id, cursor);
+    return cursor;
+  }
+
+  /** The cursor `id`; throws 43 CursorNotFound. */
+  get(id: Long, nowMs: number): Cursor {
+    this.expire(nowMs);
+    const cursor = this.cursors.get(id.toBigInt());
+    if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id.toString()} not found`);
+    return cursor;
+  }
+
+  /** Removes and closes a cursor; false when unknown. */
+  kill(id: Long): boolean {
+    const key = id.toBigInt();
+    const cursor = this.cursors.get(key);
+    if (!cursor) return false;
+    cursor.close();
+    this.cursors.delete(key);
+    return true;
+  }
+
+  /** Closes every cursor on `ns` (collection dropped or renamed). */
+  killNamespace(ns: string): void {
+    for (const [key, cursor] of this.cursors) {
+      if (cursor.ns === ns) {
+        cursor.close();
+        this.cursors.delete(key);
+      }
+    }
+  }
+
+  /** Closes idle cursors past the timeout. */
+  expire(nowMs: number): number {
+    let n = 0;
+    for (const [key, cursor] of this.cursors) {
+      if (!cursor.noTimeout && nowMs - cursor.lastUsedMs > this.timeoutMs) {
+        cursor.close();
+        this.cursors.delete(key);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Number of open cursors. */
+  get size(): number {
+    return this.cursors.size;
+  }
+
+  /** Closes everything. */
+  closeAll(): void {
+    for (const cursor of this.cursors.values()) cursor.close();
+    this.cursors.clear();
+  }
+}
