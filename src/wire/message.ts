@@ -1,0 +1,71 @@
+/**
+ * The decoded request shapes the wire layer hands to the server, and the standard header.
+ * Layout of every message (little-endian int32s):
+ *   messageLength | requestID | responseTo | opCode | body...
+ */
+import type { Document } from '../bson.js';
+import { HEADER_BYTES } from './constants.js';
+
+/** The 16-byte standard header. */
+export interface MessageHeader {
+  messageLength: number;
+  requestId: number;
+  responseTo: number;
+  opCode: number;
+}
+
+/** A decoded OP_MSG. */
+export interface OpMsgRequest {
+  kind: 'msg';
+  header: MessageHeader;
+  flags: number;
+  moreToCome: boolean;
+  exhaustAllowed: boolean;
+  checksumPresent: boolean;
+  /** The kind-0 body with each kind-1 sequence merged in as an array field named by its identifier. */
+  body: Document;
+  /** The compressor id when it arrived inside OP_COMPRESSED, else null. */
+  compressorId: number | null;
+}
+
+/** A decoded OP_QUERY (only the handshake and `$cmd` commands use it since MongoDB 6.0). */
+export interface OpQueryRequest {
+  kind: 'query';
+  header: MessageHeader;
+  flags: number;
+  fullCollectionName: string;
+  numberToSkip: number;
+  numberToReturn: number;
+  query: Document;
+  returnFieldsSelector: Document | null;
+  /** The compressor id when it arrived inside OP_COMPRESSED, else null. */
+  compressorId: number | null;
+}
+
+/** Any request the server can act on. */
+export type Request = OpMsgRequest | OpQueryRequest;
+
+/** Reads the standard header at the start of `frame` (which must hold at least 16 bytes). */
+export function readHeader(frame: Uint8Array): MessageHeader {
+  const view = new DataView(frame.buffer, frame.byteOffset, HEADER_BYTES);
+  return {
+    messageLength: view.getInt32(0, true),
+    requestId: view.getInt32(4, true),
+    responseTo: view.getInt32(8, true),
+    opCode: view.getInt32(12, true),
+  };
+}
+
+/** Writes a standard header into the first 16 bytes of `target`. */
+export function writeHeader(
+  target: Buffer,
+  messageLength: number,
+  requestId: number,
+  responseTo: number,
+  opCode: number,
+): void {
+  target.writeInt32LE(messageLength, 0);
+  target.writeInt32LE(requestId | 0, 4);
+  target.writeInt32LE(responseTo | 0, 8);
+  target.writeInt32LE(opCode, 12);
+}

@@ -1,0 +1,41 @@
+/**
+ * OP_REPLY (opcode 1): the reply to an OP_QUERY (the legacy handshake).
+ *
+ *   header(16) | responseFlags int32 | cursorID int64 | startingFrom int32 |
+ *   numberReturned int32 | documents...
+ */
+import { serialize, type Document } from '../bson.js';
+import { HEADER_BYTES, OpCode, ReplyFlags } from './constants.js';
+import { writeHeader } from './message.js';
+
+/** Bytes of the OP_REPLY fields between the header and the documents. */
+export const OP_REPLY_PREFIX_BYTES = 20;
+
+/**
+ * Encodes an OP_REPLY. Documents may be given already serialised (spliced as is).
+ * `responseFlags` defaults to AwaitCapable (8), what mongod sets on every successful reply.
+ */
+export function encodeOpReply(
+  documents: Array<Document | Uint8Array>,
+  responseTo: number,
+  requestId: number,
+  responseFlags: number = ReplyFlags.awaitCapable,
+  cursorId = 0n,
+  startingFrom = 0,
+): Buffer {
+  const parts = documents.map((d) => (d instanceof Uint8Array ? d : serialize(d)));
+  let length = HEADER_BYTES + OP_REPLY_PREFIX_BYTES;
+  for (const p of parts) length += p.length;
+  const out = Buffer.allocUnsafe(length);
+  writeHeader(out, length, requestId, responseTo, OpCode.REPLY);
+  out.writeInt32LE(responseFlags | 0, 16);
+  out.writeBigInt64LE(BigInt.asIntN(64, cursorId), 20);
+  out.writeInt32LE(startingFrom | 0, 28);
+  out.writeInt32LE(parts.length, 32);
+  let at = HEADER_BYTES + OP_REPLY_PREFIX_BYTES;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

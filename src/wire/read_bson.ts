@@ -1,0 +1,41 @@
+/**
+ * Reads one BSON document out of a message with mongod's bounds checks and texts
+ * (`validateBSON` in mongo/bson/bson_validate.cpp): the declared length must be at least 5,
+ * must fit in the bytes left, and the last byte it covers must be the EOO terminator.
+ * Anything deeper is left to `deserialize` (its own message, same code: InvalidBSON 22).
+ */
+import { deserialize, type Document } from '../bson.js';
+import { ErrorCodes } from '../errors/codes.js';
+import { WireError } from './wire_error.js';
+
+/** The context mongod's precise validator appends when no element was read yet. */
+const NO_ELEMENT_CONTEXT = "in element with field name '?' in object with unknown _id";
+
+/** A document read from a buffer and the bytes it occupied. */
+export interface ReadDocument {
+  doc: Document;
+  size: number;
+}
+
+/**
+ * Parses the document at `offset`, which may use at most `limit` bytes. Throws the reason as a
+ * WireError(InvalidBSON, prefix + reason, false).
+ */
+export function readBsonDocument(buf: Uint8Array, offset: number, limit: number, prefix = ''): ReadDocument {
+  const fail = (reason: string): never => {
+    throw new WireError(ErrorCodes.InvalidBSON, prefix + reason, false);
+  };
+  if (limit < 5) fail(`BSON data has to be at least 5 bytes ${NO_ELEMENT_CONTEXT}`);
+  const size =
+    buf[offset]! | (buf[offset + 1]! << 8) | (buf[offset + 2]! << 16) | (buf[offset + 3]! << 24);
+  if (size < 5) fail(`BSON data has to be at least 5 bytes ${NO_ELEMENT_CONTEXT}`);
+  if (size > limit) fail(`Incorrect BSON length ${NO_ELEMENT_CONTEXT}`);
+  if (buf[offset + size - 1] !== 0) fail(`BSON object not terminated with EOO ${NO_ELEMENT_CONTEXT}`);
+  let doc: Document;
+  try {
+    doc = deserialize(buf.subarray(offset, offset + size));
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  }
+  return { doc, size };
+}
