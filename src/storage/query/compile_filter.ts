@@ -1,0 +1,334 @@
+/**
+ * The filter (query predicate) compiler. A filter is parsed and validated once, with mongod's
+ * error codes and messages (mongo/src/mongo/db/query/compiler/parsers/matcher/expression_parser.cpp),
+ * into a tree of closures; matching a document then does no parsing and, for top-level
+ * comparisons on scalars, no allocation.
+ *
+ * Operators live in `operators/` by kind: comparison, logical, element, evaluation, array,
+ * bitwise, geo.
+ */
+import type { Document } from '../../bson.js';
+import { CommandError } from '../../errors/command_error.js';
+import { formatValue } from '../values/bson_to_string.js';
+import { cloneValue } from '../values/clone.js';
+import { isDocument, parsePath, setField } from '../values/paths.js';
+import { parseAll, parseElemMatch, parseSize, type SubParser } from './operators/array.js';
+import { parseBitTest, type BitOp } from './operators/bitwise.js';
+import {
+  isExpressionDocument,
+  isRegexValue,
+  parseComparison,
+  parseIn,
+  parseNotEqual,
+} from './operators/comparison.js';
+import { parseExists, parseType } from './operators/element.js';
+import {
+  parseAlwaysBoolean,
+  parseExpr,
+  parseJsonSchema,
+  parseMod,
+  parseRegexDocument,
+  parseRegexValue,
+  parseSampleRate,
+  parseText,
+  parseWhere,
+} from './operators/evaluation.js';
+import { GEO_OPERATORS, parseGeo } from './operators/geo.js';
+import { parseNot, parseTree } from './operators/logical.js';
+import { allOf, clausePredicate } from './path_predicate.js';
+import { and, ParseLevel, type Clause, type FilterOptions, type ParseContext, type Predicate } from './types.js';
+
+export type { Predicate, FilterOptions } from './types.js';
+
+/** Field (path-accepting) operators mongod knows. */
+const FIELD_OPERATORS: ReadonlySet<string> = new Set([
+  '$all',
+  '$bitsAllClear',
+  '$bitsAllSet',
+  '$bitsAnyClear',
+  '$bitsAnySet',
+  '$elemMatch',
+  '$eq',
+  '$exists',
+  '$geoIntersects',
+  '$geoNear',
+  '$geoWithin',
+  '$gt',
+  '$gte',
+  '$in',
+  '$lt',
+  '$lte',
+  '$mod',
+  '$ne',
+  '$near',
+  '$nearSphere',
+  '$nin',
+  '$options',
+  '$regex',
+  '$size',
+  '$type',
+  '$within',
+  '$_internalExprEq',
+  '$_internalExprGt',
+  '$_internalExprGte',
+  '$_internalExprLt',
+  '$_internalExprLte',
+  '$_internalEqHash',
+  '$_internalSchemaAllElemMatchFromIndex',
+  '$_internalSchemaBinDataEncryptedType',
+  '$_internalSchemaBinDataSubType',
+  '$_internalSchemaEq',
+  '$_internalSchemaFmod',
+  '$_internalSchemaMatchArrayIndex',
+  '$_internalSchemaMaxItems',
+  '$_internalSchemaMaxLength',
+  '$_internalSchemaMinItems',
+  '$_internalSchemaMinLength',
+  '$_internalSchemaObjectMatch',
+  '$_internalSchemaType',
+  '$_internalSchemaUniqueItems',
+]);
+
+/** Top-level (path-less) operators mongod knows. */
+const PATHLESS_OPERATORS: ReadonlySet<string> = new Set([
+  '$_internalBucketGeoWithin',
+  '$_internalPath',
+  '$_internalSchemaAllowedProperties',
+  '$_internalSchemaCond',
+  '$_internalSchemaMaxProperties',
+  '$_internalSchemaMinProperties',
+  '$_internalSchemaRootDocEq',
+  '$_internalSchemaXor',
+  '$alwaysFalse',
+  '$alwaysTrue',
+  '$and',
+  '$comment',
+  '$db',
+  '$expr',
+  '$id',
+  '$jsonSchema',
+  '$nor',
+  '$or',
+  '$ref',
+  '$sampleRate',
+  '$text',
+  '$where',
+]);
+
+const ALWAYS_TRUE: Predicate = () => true;
+
+/** Compiles a filter into a predicate; throws CommandError with mongod's code and message. */
+export function compileFilter(filter: Document, options: FilterOptions = {}): Predicate {
+  if (isEmptyFilter(filter)) return ALWAYS_TRUE;
+  const ctx: ParseContext = {
+    whereAllowed: options.whereAllowed ?? true,
+    compileExpr: options.compileExpr,
+  };
+  return new FilterParser(ctx).parseDocument(filter, ParseLevel.predicateTop);
+}
+
+/** True for a filter that matches every document ({} or only $comment). */
+export function isEmptyFilter(filter: Document): boolean {
+  for (const key in filter) if (key !== '$comment') return false;
+  return true;
+}
+
+class FilterParser implements SubParser {
+  constructor(private readonly ctx: ParseContext) {}
+
+  isPathlessOperator(name: string): boolean {
+    return PATHLESS_OPERATORS.has(name);
+  }
+
+  isFieldOperator(name: string): boolean {
+    return FIELD_OPERATORS.has(name);
+  }
+
+  parseDocument(filter: Document, level: ParseLevel): Predicate {
+    const preds: Predicate[] = [];
+    const nextLevel = level === ParseLevel.predicateTop ? ParseLevel.documentTop : level;
+    for (const key in filter) {
+      const value = filter[key];
+      if (key.charCodeAt(0) === 36 /* $ */) {
+        const p = this.parsePathless(key, value, level);
+        if (p !== null) preds.push(p);
+        continue;
+      }
+      if (isExpressionDocument(value, false)) {
+        preds.push(clausePredicate(key, this.parseSub(key, value as Document, nextLevel)));
+        continue;
+      }
+      if (isRegexValue(value)) {
+        preds.push(clausePredicate(key, parseRegexValue(value)));
+        continue;
+      }
+      preds.push(clausePredicate(key, parseComparison('$eq', key, value)));
+    }
+    return allOf(preds);
+  }
+
+  private parsePathless(key: string, value: unknown, level: ParseLevel): Predicate | null {
+    switch (key) {
+      case '$and':
+      case '$or':
+      case '$nor':
+        return parseTree(key, value, level, this);
+      case '$comment':
+        return null;
+      case '$where':
+        return parseWhere(level, this.ctx);
+      case '$expr':
+        return parseExpr(value, level, this.ctx);
+      case '$jsonSchema':
+        return parseJsonSchema(value);
+      case '$text':
+        return parseText(level);
+      case '$sampleRate':
+        return parseSampleRate(value, level, Math.random);
+      case '$alwaysTrue':
+      case '$alwaysFalse':
+        return parseAlwaysBoolean(key, value);
+      case '$id':
+      case '$ref':
+      case '$db':
+        return clausePredicate(key, parseComparison('$eq', key, value));
+      default:
+        if (PATHLESS_OPERATORS.has(key)) {
+          throw new CommandError('NotImplemented', `${key} is not supported by Mayfly`);
+        }
+        throw new CommandError(
+          'BadValue',
+          key === '$not'
+            ? 'unknown top level operator: $not. If you are trying to negate an entire expression, use $nor.'
+            : `unknown top level operator: ${key}. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.`,
+        );
+    }
+  }
+
+  parseSub(name: string | null, sub: Document, level: ParseLevel): Clause {
+    let first = true;
+    const clauses: Clause[] = [];
+    for (const key in sub) {
+      const value = sub[key];
+      if (first && (key === '$near' || key === '$nearSphere' || key === '$geoNear')) {
+        if (typeof value === 'object' && value !== null) parseGeo(key);
+      }
+      first = false;
+      const clause = this.parseSubField(sub, name, key, value, level);
+      if (clause !== null) clauses.push(clause);
+    }
+    return and(clauses);
+  }
+
+  private parseSubField(
+    context: Document,
+    name: string | null,
+    key: string,
+    value: unknown,
+    level: ParseLevel,
+  ): Clause | null {
+    if (key === '$not') return parseNot(name, value, level, this);
+    if (!FIELD_OPERATORS.has(key)) {
+      if (key === '$where') throw new CommandError('BadValue', '$where cannot be applied to a field');
+      throw new CommandError('BadValue', `unknown operator: ${key}`);
+    }
+    switch (key) {
+      case '$eq':
+      case '$lt':
+      case '$lte':
+      case '$gt':
+      case '$gte':
+        return parseComparison(key, name, value);
+      case '$ne':
+        return parseNotEqual(value);
+      case '$in':
+      case '$nin':
+        return parseIn(key, value);
+      case '$size':
+        return parseSize(value);
+      case '$exists':
+        return parseExists(value);
+      case '$type':
+        return parseType(name ?? '', value);
+      case '$mod':
+        return parseMod(value);
+      case '$options':
+        if ('$regex' in context) return null;
+        throw new CommandError('BadValue', '$options needs a $regex');
+      case '$regex':
+        return parseRegexDocument(context);
+      case '$elemMatch':
+        return parseElemMatch(name, value, this);
+      case '$all':
+        return parseAll(name, value, this);
+      case '$bitsAllSet':
+      case '$bitsAllClear':
+      case '$bitsAnySet':
+      case '$bitsAnyClear':
+        return parseBitTest(key as BitOp, name, value);
+      case '$near':
+      case '$nearSphere':
+      case '$geoNear':
+        throw new CommandError('BadValue', `near must be first in: ${formatValue(context)}`);
+      default:
+        if (GEO_OPERATORS.has(key)) return parseGeo(key);
+        throw new CommandError('NotImplemented', `${key} is not supported by Mayfly`);
+    }
+  }
+}
+
+/**
+ * The fields an upsert seeds from the equalities of a filter ({a: 1, 'b.c': 2, $and: [{d: 3}]}
+ * gives {a: 1, b: {c: 2}, d: 3}): implicit equality, $eq, single-element $in, $and, and a
+ * single-clause $or. Throws 54 NotSingleValueField when two equalities claim the same path.
+ */
+export function equalityFields(filter: Document): Document {
+  const out: Document = {};
+  const paths: string[] = [];
+  const add = (path: string, value: unknown): void => {
+    for (const existing of paths) {
+      if (existing === path) {
+        throw new CommandError(
+          'NotSingleValueField',
+          `cannot infer query fields to set, path '${path}' is matched twice`,
+        );
+      }
+      if (existing.startsWith(path + '.') || path.startsWith(existing + '.')) {
+        throw new CommandError(
+          'NotSingleValueField',
+          `cannot infer query fields to set, both paths '${path}' and '${existing}' are matched`,
+        );
+      }
+    }
+    paths.push(path);
+    parsePath(path);
+    setField(out, path, cloneValue(value));
+  };
+  const collect = (f: Document): void => {
+    for (const key in f) {
+      const value = f[key];
+      if (key === '$and') {
+        if (Array.isArray(value)) for (const sub of value) if (isDocument(sub)) collect(sub);
+        continue;
+      }
+      if (key === '$or') {
+        if (Array.isArray(value) && value.length === 1 && isDocument(value[0])) collect(value[0]);
+        continue;
+      }
+      if (key.charCodeAt(0) === 36) continue;
+      if (isExpressionDocument(value, false)) {
+        const ops = value as Document;
+        for (const op in ops) {
+          const arg = ops[op];
+          if (op === '$eq' && !isRegexValue(arg)) add(key, arg);
+          else if (op === '$in' && Array.isArray(arg) && arg.length === 1 && !isRegexValue(arg[0])) add(key, arg[0]);
+        }
+        continue;
+      }
+      if (isRegexValue(value)) continue;
+      add(key, value);
+    }
+  };
+  collect(filter);
+  return out;
+}

@@ -1,0 +1,194 @@
+/**
+ * Evaluation operators: $regex/$options (and regex values), $mod, and the top-level ones that
+ * need an engine Mayfly does not have: $where (answered as a mongod without a script engine),
+ * $expr (pluggable), $jsonSchema and $text (NotImplemented), plus $sampleRate,
+ * $alwaysTrue/$alwaysFalse.
+ */
+import type { Decimal128, Long } from '../../../bson.js';
+import { CommandError } from '../../../errors/command_error.js';
+import { bsonTypeOf, isNumber, toDouble } from '../../values/bson_type.js';
+import { decodeDecimal } from '../../values/decimal.js';
+import { isDocument } from '../../values/paths.js';
+import { parseIntegerToLong } from '../numeric_args.js';
+import { leaf, ParseLevel, type Clause, type ParseContext, type Predicate } from '../types.js';
+import { isRegexValue, regexSource, regexTest } from './comparison.js';
+
+/** `{path: /re/flags}` or a regex inside $all/$not. */
+export function parseRegexValue(rhs: unknown): Clause {
+  const [pattern, flags] = regexSource(rhs);
+  return leaf(regexTest(pattern, flags));
+}
+
+/** `{path: {$regex: ..., $options: ...}}`, reading both from the whole operator document. */
+export function parseRegexDocument(doc: Record<string, unknown>): Clause {
+  let pattern = '';
+  let options = '';
+  for (const key in doc) {
+    const e = doc[key];
+    if (key === '$regex') {
+      if (typeof e === 'string') {
+        pattern = e;
+      } else if (isRegexValue(e)) {
+        const [p, f] = regexSource(e);
+        pattern = p;
+        if (f !== '') {
+          if (options !== '') throw new CommandError(51074, 'options set in both $regex and $options');
+          options = f;
+        }
+      } else {
+        throw new CommandError('BadValue', '$regex has to be a string');
+      }
+    } else if (key === '$options') {
+      if (typeof e !== 'string') throw new CommandError('BadValue', '$options has to be a string');
+      if (options !== '') throw new CommandError(51075, 'options set in both $regex and $options');
+      options = e;
+    }
+  }
+  return leaf(regexTest(pattern, options));
+}
+
+const TWO_POW_63 = 9223372036854775808;
+
+/** mongod's BSONElement::tryCoerce to a 64-bit integer, with its failure reasons. */
+function coerceToLong(v: unknown): { ok: true; value: bigint } | { ok: false; reason: string } {
+  switch (bsonTypeOf(v)) {
+    case 'double': {
+      const d = typeof v === 'number' ? v : (v as { value: number }).value;
+      if (!Number.isFinite(d)) return { ok: false, reason: 'Unable to coerce NaN/Inf to integral type' };
+      const t = Math.trunc(d);
+      if (t >= TWO_POW_63 || t < -TWO_POW_63) return { ok: false, reason: 'Out of bounds coercing to integral value' };
+      return { ok: true, value: BigInt(t) };
+    }
+    case 'decimal': {
+      const p = decodeDecimal(v as Decimal128);
+      if (p.kind !== 'finite') return { ok: false, reason: 'Unable to coerce NaN/Inf to integral type' };
+      const value = truncateDecimal(p.negative, p.coefficient, p.exponent);
+      if (value >= 2n ** 63n || value < -(2n ** 63n)) {
+        return { ok: false, reason: 'Out of bounds coercing to integral value' };
+      }
+      return { ok: true, value };
+    }
+    case 'long':
+      return { ok: true, value: (v as Long).toBigInt() };
+    default:
+      return { ok: true, value: BigInt(typeof v === 'number' ? v : (v as { value: number }).value) };
+  }
+}
+
+function truncateDecimal(negative: boolean, coefficient: bigint, exponent: number): bigint {
+  const c = exponent >= 0 ? coefficient * 10n ** BigInt(exponent) : coefficient / 10n ** BigInt(-exponent);
+  return negative ? -c : c;
+}
+
+/** The dividend of `$mod` as a 64-bit integer, or null when the value cannot be one. */
+function dividendOf(v: unknown): bigint | null {
+  switch (bsonTypeOf(v)) {
+    case 'int':
+      return BigInt(v as number);
+    case 'long':
+      return (v as Long).toBigInt();
+    case 'double': {
+      const d = typeof v === 'number' ? v : (v as { value: number }).value;
+      if (!Number.isFinite(d)) return null;
+      const t = Math.trunc(d);
+      if (t >= TWO_POW_63 || t < -TWO_POW_63) return null;
+      return BigInt(t);
+    }
+    case 'decimal': {
+      const p = decodeDecimal(v as Decimal128);
+      if (p.kind !== 'finite') return null;
+      const value = truncateDecimal(p.negative, p.coefficient, p.exponent);
+      if (value >= 2n ** 63n || value < -(2n ** 63n)) return null;
+      return value;
+    }
+    default:
+      return null;
+  }
+}
+
+/** `{path: {$mod: [divisor, remainder]}}`. */
+export function parseMod(rhs: unknown): Clause {
+  if (!Array.isArray(rhs)) throw new CommandError('BadValue', 'malformed mod, needs to be an array');
+  if (rhs.length < 1) throw new CommandError('BadValue', 'malformed mod, not enough elements');
+  if (!isNumber(rhs[0])) throw new CommandError('BadValue', 'malformed mod, divisor not a number');
+  if (rhs.length < 2) throw new CommandError('BadValue', 'malformed mod, not enough elements');
+  if (!isNumber(rhs[1])) throw new CommandError('BadValue', 'malformed mod, remainder not a number');
+  if (rhs.length > 2) throw new CommandError('BadValue', 'malformed mod, too many elements');
+  const d = coerceToLong(rhs[0]);
+  if (!d.ok) throw new CommandError('BadValue', `malformed mod, divisor value is invalid :: caused by :: ${d.reason}`);
+  const r = coerceToLong(rhs[1]);
+  if (!r.ok) {
+    throw new CommandError('BadValue', `malformed mod, remainder value is invalid :: caused by :: ${r.reason}`);
+  }
+  const divisor = d.value;
+  const remainder = r.value;
+  if (divisor === 0n) throw new CommandError('BadValue', 'divisor cannot be 0');
+  const smallDivisor = Number(divisor);
+  const smallRemainder = Number(remainder);
+  const fast = Number.isSafeInteger(smallDivisor) && Number.isSafeInteger(smallRemainder);
+  return leaf((v) => {
+    if (fast && typeof v === 'number' && Number.isSafeInteger(v)) {
+      return (v % smallDivisor) + 0 === smallRemainder;
+    }
+    const x = dividendOf(v);
+    if (x === null) return false;
+    // safeMod: INT64_MIN % -1 is 0 (no overflow).
+    return x % divisor === remainder;
+  });
+}
+
+/** `$where`: Mayfly has no JavaScript engine, so it answers as mongod started with --noscripting. */
+export function parseWhere(level: ParseLevel, ctx: ParseContext): never {
+  if (!ctx.whereAllowed) throw new CommandError('BadValue', '$where is not allowed in this context');
+  if (level === ParseLevel.subDocument) {
+    throw new CommandError('BadValue', '$where can only be applied to the top-level document');
+  }
+  throw new CommandError(6108304, 'no globalScriptEngine in $where parsing');
+}
+
+/** `$expr`: compiled by the aggregation engine when one is plugged in. */
+export function parseExpr(rhs: unknown, level: ParseLevel, ctx: ParseContext): Predicate {
+  if (level === ParseLevel.subDocument) {
+    throw new CommandError('BadValue', '$expr can only be applied to the top-level document');
+  }
+  if (ctx.compileExpr === undefined) {
+    throw new CommandError('NotImplemented', '$expr is not supported by Mayfly yet');
+  }
+  return ctx.compileExpr(rhs);
+}
+
+/** `$jsonSchema`: validated for shape, not implemented. */
+export function parseJsonSchema(rhs: unknown): never {
+  if (!isDocument(rhs)) throw new CommandError('TypeMismatch', '$jsonSchema must be an object');
+  throw new CommandError('NotImplemented', '$jsonSchema is not supported by Mayfly yet');
+}
+
+/** `$text`: needs a text index, which Mayfly does not have. */
+export function parseText(level: ParseLevel): never {
+  if (level === ParseLevel.subDocument) {
+    throw new CommandError('BadValue', '$text can only be applied to the top-level document');
+  }
+  throw new CommandError('NotImplemented', '$text is not supported by Mayfly yet');
+}
+
+/** `$sampleRate: x`: each document matches with probability x. */
+export function parseSampleRate(rhs: unknown, level: ParseLevel, random: () => number): Predicate {
+  if (level === ParseLevel.subDocument) {
+    throw new CommandError('BadValue', '$sampleRate can only be applied to the top-level document');
+  }
+  if (!isNumber(rhs)) throw new CommandError('BadValue', 'argument to $sampleRate must be a numeric type');
+  const x = toDouble(rhs);
+  if (!(x >= 0 && x <= 1)) throw new CommandError('BadValue', 'numeric argument to $sampleRate must be in [0, 1]');
+  if (x === 0) return () => false;
+  if (x === 1) return () => true;
+  return () => random() < x;
+}
+
+/** `$alwaysTrue: 1` / `$alwaysFalse: 1`. */
+export function parseAlwaysBoolean(name: '$alwaysTrue' | '$alwaysFalse', rhs: unknown): Predicate {
+  const parsed = parseIntegerToLong(name, rhs);
+  if (!parsed.ok) throw new CommandError('FailedToParse', parsed.reason);
+  if (parsed.value !== 1n) throw new CommandError('FailedToParse', `${name} must be an integer value of 1`);
+  const value = name === '$alwaysTrue';
+  return () => value;
+}

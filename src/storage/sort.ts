@@ -1,0 +1,148 @@
+/**
+ * Sort specifications ({a: 1, 'b.c': -1}) compiled into comparators with MongoDB's semantics:
+ * values in BSON order (compareValues); a missing field sorts as null; an array field sorts by
+ * its smallest element ascending and its largest descending (an empty array as undefined, below
+ * null); paths fan out through arrays of documents.
+ */
+import type { Document } from '../bson.js';
+import { CommandError } from '../errors/command_error.js';
+import { isNumber, toDouble } from './values/bson_type.js';
+import { formatElement } from './values/bson_to_string.js';
+import { compareValues } from './values/compare.js';
+import { arrayOffsetOf, isDocument } from './values/paths.js';
+
+/** Orders two documents: negative, zero or positive. */
+export type Comparator = (a: Document, b: Document) => number;
+
+/** One key of a compiled sort: its path components and direction. */
+export interface SortKey {
+  readonly path: string;
+  readonly parts: readonly string[];
+  readonly offsets: readonly number[];
+  readonly direction: 1 | -1;
+}
+
+const MAX_SORT_KEYS = 32;
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Validates a sort specification and returns its keys (mongod's errors). */
+export function parseSortSpec(spec: Document): SortKey[] {
+  const keys: SortKey[] = [];
+  for (const path in spec) {
+    const value = spec[path];
+    if (isDocument(value)) {
+      const names = Object.keys(value);
+      if (names[0] !== '$meta') {
+        throw new CommandError(17312, '$meta is the only expression supported by $sort right now');
+      }
+      if (names.length !== 1) {
+        throw new CommandError('FailedToParse', 'Cannot have additional keys in a $meta sort specification');
+      }
+      throw new CommandError('NotImplemented', `$meta sort by ${formatElement('$meta', value.$meta)} is not supported by Mayfly yet`);
+    }
+    if (!isNumber(value) || typeof value === 'bigint') {
+      throw new CommandError(15974, `Illegal key in $sort specification: ${formatElement(path, value)}`);
+    }
+    const d = toDouble(value);
+    if (d !== 1 && d !== -1) {
+      throw new CommandError(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
+    }
+    validateFieldPath(path);
+    const parts = path.split('.');
+    keys.push({ path, parts, offsets: parts.map(arrayOffsetOf), direction: d === 1 ? 1 : -1 });
+  }
+  if (keys.length > MAX_SORT_KEYS) throw new CommandError(13103, 'too many compound keys');
+  return keys;
+}
+
+/** mongod's FieldPath validation of a sort path. */
+function validateFieldPath(path: string): void {
+  if (path === '') throw new CommandError(40352, 'FieldPath cannot be constructed with empty string');
+  if (path.endsWith('.')) throw new CommandError(40353, "FieldPath must not end with a '.'.");
+  for (const part of path.split('.')) {
+    if (part === '') throw new CommandError(15998, 'FieldPath field names may not be empty strings.');
+    if (part.charCodeAt(0) === 36 && part !== '$id' && part !== '$ref' && part !== '$db') {
+      throw new CommandError(
+        16410,
+        "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+      );
+    }
+  }
+}
+
+/** Compiles a sort specification into a comparator (throws CommandError for a bad spec). */
+export function compileSort(spec: Document): Comparator {
+  const keys = parseSortSpec(spec);
+  if (keys.length === 0) return () => 0;
+  if (keys.length === 1) {
+    const key = keys[0]!;
+    const dir = key.direction;
+    return (a, b) => dir * compareValues(sortKeyValue(a, key), sortKeyValue(b, key));
+  }
+  return (a, b) => {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const c = compareValues(sortKeyValue(a, key), sortKeyValue(b, key));
+      if (c !== 0) return key.direction * c;
+    }
+    return 0;
+  };
+}
+
+/** The value `doc` sorts by for `key` (null when missing, min/max element for arrays). */
+export function sortKeyValue(doc: Document, key: SortKey): unknown {
+  if (key.parts.length === 1) {
+    const name = key.parts[0]!;
+    if (!hasOwn.call(doc, name)) return null;
+    const v = doc[name];
+    if (!Array.isArray(v)) return v;
+    return extreme(v, key.direction);
+  }
+  const out: unknown[] = [];
+  collect(doc, key, 0, out);
+  if (out.length === 0) return null;
+  return extreme(out, key.direction);
+}
+
+function extreme(values: readonly unknown[], direction: 1 | -1): unknown {
+  if (values.length === 0) return undefined;
+  let best = values[0];
+  for (let i = 1; i < values.length; i++) {
+    const c = compareValues(values[i], best);
+    if (direction === 1 ? c < 0 : c > 0) best = values[i];
+  }
+  return best;
+}
+
+/** Every value of the key's path, arrays of documents fanned out, missing fields as null. */
+function collect(value: unknown, key: SortKey, i: number, out: unknown[]): void {
+  if (i === key.parts.length) {
+    if (Array.isArray(value)) {
+      if (value.length === 0) out.push(undefined);
+      else for (const el of value) out.push(el);
+    } else {
+      out.push(value);
+    }
+    return;
+  }
+  if (Array.isArray(value)) {
+    const offset = key.offsets[i]!;
+    if (offset >= 0) {
+      if (offset < value.length) collect(value[offset], key, i + 1, out);
+      else out.push(null);
+      return;
+    }
+    for (const el of value) if (isDocument(el)) collect(el, key, i, out);
+    return;
+  }
+  if (isDocument(value)) {
+    const name = key.parts[i]!;
+    if (!hasOwn.call(value, name)) {
+      out.push(null);
+      return;
+    }
+    collect(value[name], key, i + 1, out);
+    return;
+  }
+  out.push(null);
+}

@@ -1,0 +1,125 @@
+/**
+ * A canonical string encoding of values: `keyString(a) === keyString(b)` exactly when
+ * `compareValues(a, b) === 0`. Used as the key of the `_id` map and of unique indexes.
+ * Numbers of every type encode by exact value (1, 1.0, Long(1), Decimal128('1.00') alike; -0 as 0;
+ * all NaNs alike); strings and symbols alike; field names and order count in objects.
+ */
+import type { Binary, BSONRegExp, Code, Long, ObjectId, Timestamp } from '../../bson.js';
+import { exactParts } from './compare.js';
+import { doubleToExactParts, normaliseParts, compareParts, roundParts, type DecimalParts } from './decimal.js';
+
+/** The canonical key of `v` (see module comment). */
+export function keyString(v: unknown): string {
+  switch (typeof v) {
+    case 'number':
+      return numberKey(v);
+    case 'string':
+      return 's' + v;
+    case 'object':
+      if (v !== null && (v as { _bsontype?: unknown })._bsontype === 'BSONSymbol') {
+        return 's' + String((v as { value: unknown }).value);
+      }
+      return encode(v);
+    default:
+      return encode(v);
+  }
+}
+
+function numberKey(n: number): string {
+  // String(n) is unique per double and gives '0' for -0 and 'NaN' for NaN.
+  return n === 0 ? 'n0' : 'n' + n;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+function hexOf(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!];
+  return s;
+}
+
+/** Self-delimiting encoding (safe inside objects and arrays). */
+function encode(v: unknown): string {
+  switch (typeof v) {
+    case 'number':
+      return numberKey(v);
+    case 'string':
+      return 's' + JSON.stringify(v);
+    case 'boolean':
+      return v ? 'T' : 'F';
+    case 'undefined':
+      return 'u';
+    case 'bigint':
+      return exactNumberKey(exactParts(v));
+    case 'object':
+      break;
+    default:
+      return 'u';
+  }
+  if (v === null) return 'z';
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += encode(v[i]) + ',';
+    return s + ']';
+  }
+  if (v instanceof Date) return 'd' + v.getTime();
+  const tag = (v as { _bsontype?: unknown })._bsontype;
+  if (typeof tag === 'string') {
+    switch (tag) {
+      case 'ObjectId':
+        return 'o' + hexOf((v as ObjectId).id);
+      case 'Double':
+      case 'Int32':
+        return numberKey((v as { value: number }).value);
+      case 'Long': {
+        const n = (v as Long).toNumber();
+        if (Number.isSafeInteger(n)) return numberKey(n);
+        return exactNumberKey(exactParts(v));
+      }
+      case 'Decimal128':
+        return exactNumberKey(exactParts(v));
+      case 'Binary': {
+        const b = v as Binary;
+        return 'b' + b.sub_type + ':' + hexOf(b.buffer.subarray(0, b.position)) + ';';
+      }
+      case 'Timestamp':
+        return 't' + (v as Timestamp).t + ':' + (v as Timestamp).i + ';';
+      case 'BSONRegExp':
+        return 'r' + JSON.stringify((v as BSONRegExp).pattern) + JSON.stringify((v as BSONRegExp).options);
+      case 'BSONSymbol':
+        return 's' + JSON.stringify(String((v as { value: unknown }).value));
+      case 'Code': {
+        const c = v as Code;
+        if (c.scope != null) return 'C' + JSON.stringify(c.code) + encode(c.scope);
+        return 'c' + JSON.stringify(c.code);
+      }
+      case 'MinKey':
+        return 'm';
+      case 'MaxKey':
+        return 'M';
+    }
+  }
+  if (v instanceof RegExp) return 'r' + JSON.stringify(v.source) + JSON.stringify(v.flags);
+  let s = '{';
+  const obj = v as Record<string, unknown>;
+  for (const k in obj) s += JSON.stringify(k) + ':' + encode(obj[k]) + ',';
+  return s + '}';
+}
+
+/** Key of an exact numeric value: the double's key when the value is a double, else x<coef>e<exp>. */
+function exactNumberKey(p: DecimalParts): string {
+  if (p.kind === 'nan') return 'nNaN';
+  if (p.kind === 'inf') return p.negative ? 'n-Infinity' : 'nInfinity';
+  if (p.coefficient === 0n) return 'n0';
+  const approx = Number((p.negative ? '-' : '') + p.coefficient.toString() + 'e' + p.exponent);
+  // Equal to a double when exact (Int64) or, for Decimal128, equal to the double rounded to 34
+  // digits, which is how mongod compares a Decimal128 with a double.
+  if (Number.isFinite(approx)) {
+    const asDouble = doubleToExactParts(approx);
+    if (compareParts(asDouble, p) === 0 || compareParts(roundParts(asDouble, 34), p) === 0) {
+      return numberKey(approx);
+    }
+  }
+  const n = normaliseParts(p) as Extract<DecimalParts, { kind: 'finite' }>;
+  return 'x' + (n.negative ? '-' : '') + n.coefficient.toString() + 'e' + n.exponent;
+}
