@@ -76,9 +76,6 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     return program.error(`error: ${err instanceof Error ? err.message : String(err)}`);
   }
-  server.logger.info({ version: MAYFLY_VERSION, node: process.version, pid: process.pid }, 'mayfly starting');
-  await server.listen();
-  if (opts.quiet) server.logger.level = 'warn';
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -91,4 +88,7 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  server.logger.info({ version: MAYFLY_VERSION, node: process.version, pid: process.pid }, 'mayfly starting');
+  await server.listen();
+  if (opts.quiet) server.logger.level = 'warn';
 }

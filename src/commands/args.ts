@@ -60,7 +60,7 @@ export function wrongTypeError(idl: string, field: string, value: unknown, types
   const names = types.flatMap((t) => ArgTypes[t]);
   const expected =
     names.length === 1 ? `expected type '${names[0]}'` : `expected types '[${names.join(', ')}']`;
-  return new CommandError('TypeMismatch', `BSON field '${idl}.${field}' is the wrong type '${bsonTypeOf(value)}', expected ${expected}`);
+  return new CommandError('TypeMismatch', `BSON field '${idl}.${field}' is the wrong type '${bsonTypeOf(value)}', ${expected}`);
 }
 
 /** Checks `cmd` against the definition's argument table (unknown, missing, mistyped fields). */

@@ -2,6 +2,7 @@
  * The one table of commands, sorted by name. Each entry is one file under `src/commands/<group>/`.
  * Names and aliases map to their definition; anything else is 59 CommandNotFound.
  */
+import { collMod } from './indexes/coll_mod.js';
 import { createIndexes } from './indexes/create_indexes.js';
 import { dropIndexes } from './indexes/drop_indexes.js';
 import { listIndexes } from './indexes/list_indexes.js';
@@ -39,6 +40,9 @@ import { isMaster } from './handshake/is_master.js';
 import { endSessions } from './sessions/end_sessions.js';
 import { refreshSessions } from './sessions/refresh_sessions.js';
 import { startSession } from './sessions/start_session.js';
+import { mayflyAdvanceClock } from './testing/mayfly_advance_clock.js';
+import { mayflyClock } from './testing/mayfly_clock.js';
+import { mayflyRunTtlPass } from './testing/mayfly_run_ttl_pass.js';
 import { notImplementedCommands } from './not_implemented.js';
 import type { CommandDefinition } from './types.js';
 
@@ -46,6 +50,7 @@ import type { CommandDefinition } from './types.js';
 export const COMMANDS: readonly CommandDefinition[] = [
   aggregate,
   buildInfo,
+  collMod,
   collStats,
   connectionStatus,
   count,
@@ -73,6 +78,9 @@ export const COMMANDS: readonly CommandDefinition[] = [
   listCommands,
   listDatabases,
   listIndexes,
+  mayflyAdvanceClock,
+  mayflyClock,
+  mayflyRunTtlPass,
   ping,
   refreshSessions,
   renameCollection,

@@ -12,7 +12,7 @@ import { decodeMessage } from '../wire/decode.js';
 import { encodeOpMsg } from '../wire/op_msg.js';
 import { encodeOpReply } from '../wire/op_reply.js';
 import { compressMessage } from '../wire/op_compressed.js';
-import { Compressor, ReplyFlags, LEGACY_OPCODE_REMOVAL_NOTE, UNSUPPORTED_LEGACY_READ_CODE } from '../wire/constants.js';
+import { ReplyFlags, LEGACY_OPCODE_REMOVAL_NOTE, UNSUPPORTED_LEGACY_READ_CODE } from '../wire/constants.js';
 import { WireError } from '../wire/wire_error.js';
 import { encodeErrorReply } from '../wire/error_reply.js';
 import type { OpMsgRequest, OpQueryRequest } from '../wire/message.js';
@@ -21,7 +21,6 @@ import type { Server } from './server.js';
 /** Commands a legacy OP_QUERY may still carry (the handshake). */
 const OP_QUERY_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);
 
-const COMPRESSOR_IDS: Record<string, number> = { zlib: Compressor.zlib };
 
 /** A client connection. */
 export class Connection implements ConnectionState {
@@ -161,10 +160,5 @@ export class Connection implements ConnectionState {
       'closing connection after a malformed message',
     );
     this.destroy();
-  }
-
-  /** The compressor id for a negotiated name. */
-  static compressorId(name: string): number | undefined {
-    return COMPRESSOR_IDS[name];
   }
 }

@@ -79,15 +79,15 @@ describe('find, getMore, killCursors', () => {
   });
 
   it('returns a first batch of 101 and the rest through getMore', async () => {
-    const first = await h.db.command({ find: 'many' });
+    const first = await h.db.command({ find: 'many' }, { promoteLongs: false });
     expect(first.cursor.firstBatch).toHaveLength(101);
     expect(first.cursor.ns).toBe(`${h.db.databaseName}.many`);
     expect(first.cursor.id).toBeInstanceOf(Long);
     expect(first.cursor.id.isZero()).toBe(false);
-    const more = await h.db.command({ getMore: first.cursor.id, collection: 'many', batchSize: 100 });
+    const more = await h.db.command({ getMore: first.cursor.id, collection: 'many', batchSize: 100 }, { promoteLongs: false });
     expect(more.cursor.nextBatch).toHaveLength(100);
     expect(more.cursor.nextBatch[0]._id).toBe(101);
-    const last = await h.db.command({ getMore: first.cursor.id, collection: 'many' });
+    const last = await h.db.command({ getMore: first.cursor.id, collection: 'many' }, { promoteLongs: false });
     expect(last.cursor.nextBatch).toHaveLength(49);
     expect(last.cursor.id.isZero()).toBe(true);
     const err = await errorOf(() => h.db.command({ getMore: first.cursor.id, collection: 'many' }));
@@ -110,20 +110,20 @@ describe('find, getMore, killCursors', () => {
   });
 
   it('batchSize and singleBatch', async () => {
-    const reply = await h.db.command({ find: 'many', batchSize: 5 });
+    const reply = await h.db.command({ find: 'many', batchSize: 5 }, { promoteLongs: false });
     expect(reply.cursor.firstBatch).toHaveLength(5);
-    await h.db.command({ killCursors: 'many', cursors: [reply.cursor.id] });
-    const single = await h.db.command({ find: 'many', batchSize: 5, singleBatch: true });
+    await h.db.command({ killCursors: 'many', cursors: [reply.cursor.id] }, { promoteLongs: false });
+    const single = await h.db.command({ find: 'many', batchSize: 5, singleBatch: true }, { promoteLongs: false });
     expect(single.cursor.firstBatch).toHaveLength(5);
     expect(single.cursor.id.isZero()).toBe(true);
-    const zero = await h.db.command({ find: 'many', batchSize: 0 });
+    const zero = await h.db.command({ find: 'many', batchSize: 0 }, { promoteLongs: false });
     expect(zero.cursor.firstBatch).toHaveLength(0);
     expect(zero.cursor.id.isZero()).toBe(false);
   });
 
   it('killCursors reports killed and not found', async () => {
-    const reply = await h.db.command({ find: 'many', batchSize: 1 });
-    const res = await h.db.command({ killCursors: 'many', cursors: [reply.cursor.id, Long.fromNumber(12345)] });
+    const reply = await h.db.command({ find: 'many', batchSize: 1 }, { promoteLongs: false });
+    const res = await h.db.command({ killCursors: 'many', cursors: [reply.cursor.id, Long.fromNumber(12345)] }, { promoteLongs: false });
     expect(res).toEqual({
       cursorsKilled: [reply.cursor.id],
       cursorsNotFound: [Long.fromNumber(12345)],
@@ -134,7 +134,7 @@ describe('find, getMore, killCursors', () => {
   });
 
   it('getMore on another namespace is 13', async () => {
-    const reply = await h.db.command({ find: 'many', batchSize: 1 });
+    const reply = await h.db.command({ find: 'many', batchSize: 1 }, { promoteLongs: false });
     const err = await errorOf(() => h.db.command({ getMore: reply.cursor.id, collection: 'other' }));
     expect(err.code).toBe(13);
     expect(err.errmsg).toBe(
@@ -143,7 +143,7 @@ describe('find, getMore, killCursors', () => {
   });
 
   it('find on a missing collection returns nothing; negative limit is 51024', async () => {
-    const reply = await h.db.command({ find: 'nothing_here' });
+    const reply = await h.db.command({ find: 'nothing_here' }, { promoteLongs: false });
     expect(reply.cursor.firstBatch).toEqual([]);
     expect(reply.cursor.id.isZero()).toBe(true);
     const err = await errorOf(() => h.db.command({ find: 'many', limit: -1 }));
@@ -228,15 +228,15 @@ describe('update and delete', () => {
       { _id: 1, n: 5 },
       { _id: 2, n: 1 },
     ]);
-    const r1 = await h.db.command({ findAndModify: 'fam', query: {}, sort: { n: 1 }, update: { $inc: { n: 1 } } });
+    const r1 = await h.db.command({ findAndModify: 'fam', query: {}, sort: { n: 1 }, update: { $inc: { n: 1 } } }, { promoteLongs: false });
     expect(r1).toEqual({ lastErrorObject: { n: 1, updatedExisting: true }, value: { _id: 2, n: 1 }, ok: 1 });
     const r2 = await coll.findOneAndUpdate({ _id: 1 }, { $set: { n: 50 } }, { returnDocument: 'after' });
     expect(r2).toEqual({ _id: 1, n: 50 });
-    const r3 = await h.db.command({ findAndModify: 'fam', query: { _id: 3 }, update: { $set: { n: 3 } }, upsert: true, new: true });
+    const r3 = await h.db.command({ findAndModify: 'fam', query: { _id: 3 }, update: { $set: { n: 3 } }, upsert: true, new: true }, { promoteLongs: false });
     expect(r3).toEqual({ lastErrorObject: { n: 1, updatedExisting: false, upserted: 3 }, value: { _id: 3, n: 3 }, ok: 1 });
-    const r4 = await h.db.command({ findAndModify: 'fam', query: { _id: 2 }, remove: true, fields: { n: 1, _id: 0 } });
+    const r4 = await h.db.command({ findAndModify: 'fam', query: { _id: 2 }, remove: true, fields: { n: 1, _id: 0 } }, { promoteLongs: false });
     expect(r4).toEqual({ lastErrorObject: { n: 1 }, value: { n: 2 }, ok: 1 });
-    const r5 = await h.db.command({ findAndModify: 'fam', query: { _id: 99 }, remove: true });
+    const r5 = await h.db.command({ findAndModify: 'fam', query: { _id: 99 }, remove: true }, { promoteLongs: false });
     expect(r5).toEqual({ lastErrorObject: { n: 0 }, value: null, ok: 1 });
     let err = await errorOf(() => h.db.command({ findAndModify: 'fam', query: {} }));
     expect([err.code, err.errmsg]).toEqual([9, 'Either an update or remove=true must be specified']);

@@ -40,8 +40,8 @@ export async function errorOf(fn: () => Promise<unknown>): Promise<{ code?: numb
   try {
     await fn();
   } catch (err) {
-    const e = err as { code?: number; codeName?: string; errmsg?: string; message: string };
-    return Object.assign(e, { errmsg: e.errmsg ?? e.message });
+    const e = err as { code?: number; codeName?: string; errmsg?: string; message: string; errorResponse?: Record<string, unknown> };
+    return { ...(e.errorResponse ?? {}), code: e.code, codeName: e.codeName, errmsg: e.errmsg ?? e.message, message: e.message };
   }
   throw new Error('expected an error, got success');
 }

@@ -3,7 +3,8 @@
  * `connectionId`, and the compressors agreed with this client.
  */
 import type { Document } from '../../bson.js';
-import { MAX_BSON_OBJECT_BYTES, MAX_MESSAGE_BYTES, MAX_WRITE_BATCH_SIZE, SUPPORTED_COMPRESSORS } from '../../wire/constants.js';
+import { MAX_BSON_OBJECT_BYTES, MAX_MESSAGE_BYTES, MAX_WRITE_BATCH_SIZE } from '../../wire/constants.js';
+import { negotiateCompressors } from '../../wire/op_compressed.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { CommandContext } from '../types.js';
 
@@ -35,8 +36,7 @@ export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'is
   reply.maxWireVersion = MAX_WIRE_VERSION;
   reply.readOnly = false;
   if (Array.isArray(cmd.compression)) {
-    const supported = new Set<string>(SUPPORTED_COMPRESSORS);
-    const agreed = (cmd.compression as unknown[]).filter((c): c is string => typeof c === 'string' && supported.has(c));
+    const agreed = negotiateCompressors((cmd.compression as unknown[]).filter((c): c is string => typeof c === 'string'));
     conn.compressors = agreed;
     if (agreed.length > 0) reply.compression = agreed;
   }

@@ -29,12 +29,9 @@ export const createIndexes: CommandDefinition = {
       const match = matchExistingIndex(spec, [...coll.indexSpecs(), ...toBuild]);
       if (match.kind === 'new') toBuild.push(spec);
     }
-    const reply: Document = ctx.server.ttl.createIndexesReplyPrefix();
-    reply.numIndexesBefore = numIndexesBefore;
+    const prefix: Document = ctx.server.ttl.createIndexesReplyPrefix();
     if (toBuild.length === 0) {
-      reply.numIndexesAfter = numIndexesBefore;
-      reply.note = 'all indexes already exist';
-      return reply;
+      return { ...prefix, numIndexesBefore, numIndexesAfter: numIndexesBefore, note: 'all indexes already exist' };
     }
     const built: string[] = [];
     try {
@@ -48,6 +45,6 @@ export const createIndexes: CommandDefinition = {
       throw err;
     }
     for (const spec of toBuild) ctx.server.ttl.indexCreated(coll, spec);
-    return { createdCollectionAutomatically: created, ...reply, numIndexesAfter: coll.indexSpecs().length };
+    return { ...prefix, createdCollectionAutomatically: created, numIndexesBefore, numIndexesAfter: coll.indexSpecs().length };
   },
 };

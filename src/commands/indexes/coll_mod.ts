@@ -1,0 +1,227 @@
+/**
+ * `collMod`: changes an index's TTL (`expireAfterSeconds`, by name or key pattern, converting a
+ * plain single-field index to TTL) and `hidden`, with mongod 8.2's checks, order and reply
+ * (`expireAfterSeconds_old`/`_new` as Int64, `hidden_old`/`_new`); on the `_ts` index it changes
+ * the Cosmos container TTL (TTL.md). Options that only apply to views, time-series, capped or
+ * clustered collections fail as mongod fails them on a plain collection; the rest (validation,
+ * change-stream images, unique conversion) answer 238 NotImplemented.
+ * Source: mongo/src/mongo/db/catalog/coll_mod.cpp and coll_mod_index.cpp.
+ */
+import { Long, type Document } from '../../bson.js';
+import { CommandError } from '../../errors/command_error.js';
+import { bsonToString } from '../../errors/bson_to_string.js';
+import type { Collection } from '../../storage/collection.js';
+import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { valuesEqual } from '../../storage/values/compare.js';
+import { safeNumberInt, safeNumberLong } from '../../ttl/seconds.js';
+import { collectionArg, wrongTypeError } from '../args.js';
+import type { ArgType, CommandContext, CommandDefinition } from '../types.js';
+
+/** The fields of `collMod.index` (mongod's `CollModIndex` IDL struct) and their types. */
+const INDEX_FIELDS: Readonly<Record<string, readonly ArgType[]>> = {
+  name: ['string'],
+  keyPattern: ['object'],
+  expireAfterSeconds: ['number'],
+  hidden: ['bool', 'number'],
+  unique: ['bool', 'number'],
+  prepareUnique: ['bool', 'number'],
+  forceNonUnique: ['bool', 'number'],
+};
+
+/** A parsed `collMod.index` (null fields count as absent, as in mongod's IDL). */
+interface IndexRequest {
+  name?: string;
+  keyPattern?: Document;
+  expireAfterSeconds?: unknown;
+  hidden?: boolean;
+  unique?: boolean;
+  prepareUnique?: boolean;
+  forceNonUnique?: boolean;
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function asBool(value: unknown): boolean {
+  return typeof value === 'boolean' ? value : toDouble(value) !== 0;
+}
+
+/** Parses `collMod.index` with the IDL's errors (40415 unknown field, 14 wrong type). */
+function parseIndexRequest(raw: unknown): IndexRequest | null {
+  if (!present(raw)) return null;
+  const doc = raw as Document;
+  const out: IndexRequest = {};
+  for (const [field, value] of Object.entries(doc)) {
+    const types = INDEX_FIELDS[field];
+    if (!types) throw new CommandError('IDLUnknownField', `BSON field 'collMod.index.${field}' is an unknown field.`);
+    if (!present(value)) continue;
+    const ok = types.some((t) => (t === 'string' ? typeof value === 'string' : t === 'object' ? bsonTypeOf(value) === 'object' : t === 'bool' ? typeof value === 'boolean' : isNumber(value)));
+    if (!ok) throw wrongTypeError('collMod.index', field, value, types);
+    switch (field) {
+      case 'name':
+        out.name = value as string;
+        break;
+      case 'keyPattern':
+        out.keyPattern = value as Document;
+        break;
+      case 'expireAfterSeconds':
+        out.expireAfterSeconds = value;
+        break;
+      default:
+        out[field as 'hidden' | 'unique' | 'prepareUnique' | 'forceNonUnique'] = asBool(value);
+    }
+  }
+  return out;
+}
+
+/** True when two key patterns are the same fields, in the same order, with equal values. */
+function sameKeyPattern(a: Document, b: Document): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i]) && valuesEqual(a, b);
+}
+
+/** The index spec `request` names, or mongod's 27 IndexNotFound / 181 AmbiguousIndexKeyPattern. */
+function findIndex(coll: Collection, request: IndexRequest): Document {
+  const specs = coll.indexSpecs();
+  if (request.name !== undefined) {
+    const spec = specs.find((s) => s.name === request.name);
+    if (!spec) throw new CommandError('IndexNotFound', `cannot find index ${request.name} for ns ${coll.ns}`);
+    return spec;
+  }
+  const keyPattern = request.keyPattern!;
+  const matches = specs.filter((s) => sameKeyPattern(s.key as Document, keyPattern));
+  if (matches.length > 1) {
+    throw new CommandError(
+      'AmbiguousIndexKeyPattern',
+      `index keyPattern ${bsonToString(keyPattern)} matches ${matches.length} indexes, must use index name. Conflicting indexes:${bsonToString(matches[0])}, ${bsonToString(matches[1])}`,
+    );
+  }
+  if (matches.length === 0) throw new CommandError('IndexNotFound', `cannot find index ${bsonToString(keyPattern)} for ns ${coll.ns}`);
+  return matches[0]!;
+}
+
+/** `spec` without `field`, with `field: value` appended when `value` is defined (mongod's catalog update). */
+function withFieldLast(spec: Document, field: string, value: unknown): Document {
+  const out: Document = {};
+  for (const [k, v] of Object.entries(spec)) if (k !== field) out[k] = v;
+  if (value !== undefined) out[field] = value;
+  return out;
+}
+
+/** Checks an index modification and returns a function that applies it and fills the reply. */
+function planIndexChange(ctx: CommandContext, coll: Collection, request: IndexRequest): (reply: Document) => void {
+  if (request.name !== undefined && request.keyPattern !== undefined) {
+    throw new CommandError('InvalidOptions', 'Cannot specify both key pattern and name.');
+  }
+  if (request.name === undefined && request.keyPattern === undefined) {
+    throw new CommandError('InvalidOptions', 'Must specify either index name or key pattern.');
+  }
+  const wantsTtl = request.expireAfterSeconds !== undefined;
+  if (!wantsTtl && request.hidden === undefined && request.unique === undefined && request.prepareUnique === undefined && request.forceNonUnique === undefined) {
+    throw new CommandError('InvalidOptions', 'no expireAfterSeconds, hidden, unique, or prepareUnique field');
+  }
+  if (request.unique !== undefined || request.prepareUnique !== undefined || request.forceNonUnique !== undefined) {
+    throw new CommandError('NotImplemented', "collMod conversions of an index to or from 'unique' ('unique', 'prepareUnique', 'forceNonUnique') are not supported by Mayfly yet");
+  }
+  const ttl = ctx.server.ttl;
+  if (wantsTtl && safeNumberInt(request.expireAfterSeconds) < 0) {
+    // mongod rejects a negative value before looking the index up; only the Cosmos `_ts`
+    // index, where -1 is valid, needs the index first.
+    let target: Document | undefined;
+    try {
+      target = findIndex(coll, request);
+    } catch {
+      target = undefined;
+    }
+    if (!target) throw new CommandError('InvalidOptions', "TTL index 'expireAfterSeconds' option cannot be less than 0");
+    ttl.collModExpireAfterSeconds(target, request.expireAfterSeconds);
+  }
+  const target = findIndex(coll, request);
+  const seconds = wantsTtl ? ttl.collModExpireAfterSeconds(target, request.expireAfterSeconds) : undefined;
+  if (request.hidden !== undefined && target.name === '_id_') throw new CommandError('BadValue', "can't hide _id index");
+  return (reply) => {
+    let spec = target;
+    if (seconds !== undefined) {
+      const had = 'expireAfterSeconds' in spec;
+      const old = had ? safeNumberLong(spec.expireAfterSeconds) : undefined;
+      if (old !== undefined) reply.expireAfterSeconds_old = Long.fromNumber(old);
+      reply.expireAfterSeconds_new = Long.fromNumber(seconds);
+      if (old !== seconds) spec = withFieldLast(spec, 'expireAfterSeconds', seconds);
+    }
+    if (request.hidden !== undefined) {
+      const wasHidden = spec.hidden === true;
+      if (wasHidden !== request.hidden) {
+        reply.hidden_old = wasHidden;
+        reply.hidden_new = request.hidden;
+        // mongod removes `hidden` from the catalog rather than storing `hidden: false`.
+        spec = withFieldLast(spec, 'hidden', request.hidden ? true : undefined);
+      }
+    }
+    if (spec !== target) {
+      coll.replaceIndexSpec(target.name as string, spec);
+      ttl.indexModified(coll);
+    }
+  };
+}
+
+function notImplemented(option: string): CommandError {
+  return new CommandError('NotImplemented', `The '${option}' option of collMod is not supported by Mayfly yet`);
+}
+
+/** The `collMod` command. */
+export const collMod: CommandDefinition = {
+  name: 'collMod',
+  target: { type: 'string' },
+  args: {
+    index: { type: 'object' },
+    validator: { type: 'object' },
+    validationLevel: { type: 'string' },
+    validationAction: { type: 'string' },
+    viewOn: { type: 'string' },
+    pipeline: { type: 'array' },
+    changeStreamPreAndPostImages: { type: 'object' },
+    expireAfterSeconds: { type: ['string', 'number'] },
+    timeseries: { type: 'object' },
+    timeseriesBucketsMayHaveMixedSchemaData: { type: ['bool', 'number'] },
+    dryRun: { type: ['bool', 'number'] },
+    cappedSize: { type: 'number' },
+    cappedMax: { type: 'number' },
+    collectionUUID: { type: 'any' },
+    isTimeseriesNamespace: { type: 'bool' },
+    versioned: { type: 'object' },
+  },
+  help: 'Sets collection options.\nExample: { collMod: \'foo\', index: { keyPattern: { a: 1 }, expireAfterSeconds: 600 } }',
+  run(ctx, cmd) {
+    const name = collectionArg(cmd, 'collMod', ctx.db);
+    const request = parseIndexRequest(cmd.index);
+    if (present(cmd.dryRun) && asBool(cmd.dryRun)) {
+      if (!request) throw new CommandError('InvalidOptions', 'dry run mode requires an valid index modification.');
+      if (request.unique !== true) throw new CommandError('InvalidOptions', 'dry run mode requires an index modification with unique: true.');
+      throw notImplemented('dryRun');
+    }
+    const coll = ctx.server.catalog.get(ctx.db, name);
+    if (!coll) throw new CommandError('NamespaceNotFound', 'ns does not exist');
+    if (present(cmd.collectionUUID)) throw notImplemented('collectionUUID');
+    if (present(cmd.cappedSize) || present(cmd.cappedMax)) throw new CommandError('InvalidOptions', 'Collection must be capped.');
+    const apply = request ? planIndexChange(ctx, coll, request) : null;
+    for (const option of ['validator', 'validationLevel', 'validationAction']) {
+      if (present(cmd[option])) throw notImplemented(option);
+    }
+    for (const option of ['pipeline', 'viewOn']) {
+      if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a view: ${option}`);
+    }
+    if (present(cmd.changeStreamPreAndPostImages)) throw notImplemented('changeStreamPreAndPostImages');
+    if (present(cmd.expireAfterSeconds)) {
+      throw new CommandError('InvalidOptions', "'expireAfterSeconds' option is only supported on collections clustered by _id");
+    }
+    for (const option of ['timeseries', 'timeseriesBucketsMayHaveMixedSchemaData']) {
+      if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a time-series collection: ${option}`);
+    }
+    if (present(cmd.versioned)) throw new CommandError('NotImplemented', "Versioned collections ('versioned' option) are not supported by Mayfly yet");
+    const reply: Document = {};
+    apply?.(reply);
+    return reply;
+  },
+};
