@@ -283,3 +283,33 @@ describe('aggregate', () => {
     expect(all[149]!.i).toBe(149);
   });
 });
+
+describe('cursor limits', () => {
+  it('a batch stops growing at 16 MiB', async () => {
+    const big = 'x'.repeat(1024 * 1024);
+    await h.db.collection('big_docs').insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i, big })));
+    const reply = await h.db.command({ find: 'big_docs' }, { promoteLongs: false });
+    // 15 documents of just over 1 MiB fit in 16 MiB, the 16th does not.
+    expect(reply.cursor.firstBatch).toHaveLength(15);
+    const more = await h.db.command({ getMore: reply.cursor.id, collection: 'big_docs' }, { promoteLongs: false });
+    expect(more.cursor.nextBatch).toHaveLength(5);
+    expect(more.cursor.id.isZero()).toBe(true);
+  });
+
+  it('an idle cursor times out after cursorTimeoutMillis of server time', async () => {
+    const t = await startHarness({ clock: 'manual' });
+    try {
+      await t.db.collection('c').insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: i })));
+      await t.client.db('admin').command({ setParameter: 1, cursorTimeoutMillis: 1000 });
+      const reply = await t.db.command({ find: 'c', batchSize: 2 }, { promoteLongs: false });
+      t.server.clock.advance(500);
+      const more = await t.db.command({ getMore: reply.cursor.id, collection: 'c', batchSize: 2 }, { promoteLongs: false });
+      expect(more.cursor.nextBatch).toEqual([{ _id: 2 }, { _id: 3 }]);
+      t.server.clock.advance(1001);
+      const err = await errorOf(() => t.db.command({ getMore: reply.cursor.id, collection: 'c' }));
+      expect([err.code, err.codeName]).toEqual([43, 'CursorNotFound']);
+    } finally {
+      await t.close();
+    }
+  });
+});
