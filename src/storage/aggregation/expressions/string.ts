@@ -1,0 +1,125 @@
+/**
+ * String expression operators: `$concat $toUpper $toLower $substr $substrBytes`
+ * (mongo/src/mongo/db/pipeline/expression.cpp). `$substr` is `$substrBytes`: it counts UTF-8
+ * bytes and refuses to cut a character in two. Case mapping is ASCII only, as mongod's.
+ */
+import { CommandError } from '../../../errors/command_error.js';
+import { bsonTypeOf, toDouble } from '../../values/bson_type.js';
+import { parseArguments, parseFixedArguments, type Evaluator, type OperatorParser } from '../expression_core.js';
+import { formatG } from '../format.js';
+import { MISSING, isNullish, typeName } from '../value.js';
+
+/** `Value::coerceToString`: numbers as text, dates in ISO form, null/missing as "". */
+export function coerceToString(v: unknown): string {
+  if (v === MISSING || v === null || v === undefined) return '';
+  switch (bsonTypeOf(v)) {
+    case 'string':
+      return v as string;
+    case 'int':
+    case 'long':
+    case 'decimal':
+      return String(v);
+    case 'double':
+      return formatG(toDouble(v), 6);
+    case 'symbol':
+      return String((v as { value: unknown }).value);
+    case 'javascript':
+      return String((v as { code: string }).code);
+    case 'date':
+      return (v as Date).toISOString();
+    default:
+      throw new CommandError(16007, `can't convert from BSON type ${typeName(v)} to String`);
+  }
+}
+
+function mapAscii(s: string, upper: boolean): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (upper && c >= 97 && c <= 122) out += String.fromCharCode(c - 32);
+    else if (!upper && c >= 65 && c <= 90) out += String.fromCharCode(c + 32);
+    else out += s[i];
+  }
+  return out;
+}
+
+function isContinuationByte(b: number | undefined): boolean {
+  return b !== undefined && (b & 0xc0) === 0x80;
+}
+
+function isSubstrNumber(v: unknown): boolean {
+  const t = bsonTypeOf(v);
+  return v !== MISSING && (t === 'int' || t === 'long' || t === 'double');
+}
+
+function truncToLong(v: unknown): number {
+  const t = bsonTypeOf(v);
+  if (t === 'long') return Number(String(v));
+  return Math.trunc(toDouble(v));
+}
+
+/** `$substrBytes` of evaluated operands. */
+export function substrBytes(strV: unknown, lowerV: unknown, lengthV: unknown): string {
+  const str = Buffer.from(coerceToString(strV), 'utf8');
+  if (!isSubstrNumber(lowerV)) {
+    throw new CommandError(
+      16034,
+      `$substrBytes:  starting index must be a numeric type (is BSON type ${typeName(lowerV)})`,
+    );
+  }
+  if (!isSubstrNumber(lengthV)) {
+    throw new CommandError(16035, `$substrBytes:  length must be a numeric type (is BSON type ${typeName(lengthV)})`);
+  }
+  const lower = truncToLong(lowerV);
+  if (lower < 0) throw new CommandError(50752, `$substrBytes:  starting index must be non-negative (got: ${lower})`);
+  const signedLength = truncToLong(lengthV);
+  const length = signedLength < 0 ? str.length : signedLength;
+  if (lower < str.length && isContinuationByte(str[lower])) {
+    throw new CommandError(28656, '$substrBytes:  Invalid range, starting index is a UTF-8 continuation byte.');
+  }
+  if (lower + length < str.length && isContinuationByte(str[lower + length])) {
+    throw new CommandError(
+      28657,
+      '$substrBytes:  Invalid range, ending index is in the middle of a UTF-8 character.',
+    );
+  }
+  if (lower >= str.length) return '';
+  return str.subarray(lower, Math.min(str.length, lower + length)).toString('utf8');
+}
+
+function substrParser(): OperatorParser {
+  return (arg, ps) => {
+    const [s, lower, length] = parseFixedArguments('$substrBytes', arg, ps, 3) as [Evaluator, Evaluator, Evaluator];
+    return (ctx) => substrBytes(s(ctx), lower(ctx), length(ctx));
+  };
+}
+
+function caseParser(upper: boolean): OperatorParser {
+  return (arg, ps, name) => {
+    const [a] = parseFixedArguments(name, arg, ps, 1) as [Evaluator];
+    return (ctx) => mapAscii(coerceToString(a(ctx)), upper);
+  };
+}
+
+/** The string operators. */
+export const STRING_OPERATORS: Readonly<Record<string, OperatorParser>> = {
+  $concat: (arg, ps) => {
+    const args = parseArguments(arg, ps);
+    return (ctx) => {
+      let out = '';
+      for (const a of args) {
+        const v = a(ctx);
+        if (isNullish(v)) return null;
+        if (typeof v !== 'string') {
+          throw new CommandError(16702, `$concat only supports strings, not ${typeName(v)}`);
+        }
+        out += v;
+      }
+      return out;
+    };
+  },
+  $toUpper: caseParser(true),
+  $toLower: caseParser(false),
+  $substr: substrParser(),
+  $substrBytes: substrParser(),
+};

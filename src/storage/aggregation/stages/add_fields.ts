@@ -1,0 +1,121 @@
+/**
+ * `$addFields` and its alias `$set` (mongo/src/mongo/db/pipeline/parsed_add_fields.cpp): every
+ * field is an expression (a literal `1` is the number 1); a sub-object without a leading
+ * `$`-field is a nested specification; existing fields are replaced in place, new ones
+ * appended in specification order. Validation (40176/40177/40180/40181/40183) as mongod's
+ * ProjectionSpecValidator; errors carry "Invalid $addFields :: caused by ::" (or `$set`).
+ */
+import type { Document } from '../../../bson.js';
+import { CommandError } from '../../../errors/command_error.js';
+import { bsonTypeOf } from '../../values/bson_type.js';
+import { ExecNode, applyExpressions } from '../../projection/projection_executor.js';
+import { parseOperatorExpression, parseOperand, ROOT_PARSE_STATE } from '../expression_core.js';
+import { parseFieldPath, withContext } from '../field_path.js';
+import { bsonObjectToString } from '../format.js';
+import { isDocument } from '../value.js';
+import type { EvalContext } from '../expression_core.js';
+import type { StageParser } from './types.js';
+
+function isPathPrefixOf(prefix: string, path: string): boolean {
+  return path.length > prefix.length && path.startsWith(prefix) && path[prefix.length] === '.';
+}
+
+/** mongod's ProjectionSpecValidator (neighbour checks over the sorted set of seen paths). */
+function validateSpec(spec: Document): void {
+  if (Object.keys(spec).length === 0) {
+    throw new CommandError(40177, 'specification must have at least one field');
+  }
+  const seen: string[] = [];
+  const ensureNoConflict = (path: string): void => {
+    let lo = 0;
+    let hi = seen.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seen[mid]! < path) lo = mid + 1;
+      else hi = mid;
+    }
+    let conflict: string | undefined;
+    if (seen[lo] === path) conflict = path;
+    else {
+      seen.splice(lo, 0, path);
+      if (lo > 0 && isPathPrefixOf(seen[lo - 1]!, path)) conflict = seen[lo - 1];
+      else if (lo + 1 < seen.length && isPathPrefixOf(path, seen[lo + 1]!)) conflict = seen[lo + 1];
+    }
+    if (conflict !== undefined) {
+      throw new CommandError(
+        40176,
+        `specification contains two conflicting paths. Cannot specify both '${path}' and '${conflict}': ${bsonObjectToString(spec)}`,
+      );
+    }
+  };
+  const parseNested = (obj: Document, prefix: string): void => {
+    const keys = Object.keys(obj);
+    if (keys.length === 0) {
+      throw new CommandError(40180, `an empty object is not a valid value. Found empty object at path ${prefix}`);
+    }
+    for (const key of keys) {
+      if (key.charCodeAt(0) === 36) {
+        if (keys.length !== 1) {
+          throw new CommandError(
+            40181,
+            `an expression specification must contain exactly one field, the name of the expression. Found ${keys.length} fields in ${bsonObjectToString(obj)}, while parsing object ${bsonObjectToString(spec)}`,
+          );
+        }
+        ensureNoConflict(prefix);
+        continue;
+      }
+      if (key.includes('.')) {
+        throw new CommandError(40183, `cannot use dotted field name '${key}' in a sub object: ${bsonObjectToString(spec)}`);
+      }
+      parseElement(obj[key], `${prefix}.${key}`);
+    }
+  };
+  const parseElement = (value: unknown, path: string): void => {
+    if (isDocument(value)) parseNested(value, path);
+    else ensureNoConflict(path);
+  };
+  for (const key of Object.keys(spec)) {
+    parseFieldPath(key);
+    parseElement(spec[key], key);
+  }
+}
+
+function addSubObject(root: ExecNode, obj: Document, prefix: string[]): void {
+  for (const key of Object.keys(obj)) {
+    const value = obj[key];
+    const parts = [...prefix, ...parseFieldPath(key)];
+    if (isDocument(value)) {
+      const first = Object.keys(value)[0]!;
+      if (first.charCodeAt(0) === 36) root.addExpression(parts, parseOperatorExpression(value, ROOT_PARSE_STATE));
+      else addSubObject(root, value, parts);
+    } else {
+      root.addExpression(parts, parseOperand(value, ROOT_PARSE_STATE));
+    }
+  }
+}
+
+/** Compiles an `$addFields`/`$set` specification into a per-document function. */
+export function compileAddFields(spec: Document, name: string): (doc: Document, ctx: EvalContext) => Document {
+  return withContext(`Invalid ${name}`, () => {
+    validateSpec(spec);
+    const root = new ExecNode();
+    addSubObject(root, spec, []);
+    return (doc: Document, ctx: EvalContext) => {
+      const out: Document = { ...doc };
+      applyExpressions(root, ctx, out, true);
+      return out;
+    };
+  });
+}
+
+/** Parses `{$addFields: spec}` / `{$set: spec}`. */
+export const parseAddFields: StageParser = (spec, ctx, name) => {
+  if (!isDocument(spec)) {
+    throw new CommandError(40272, `${name} specification stage must be an object, got ${bsonTypeOf(spec)}`);
+  }
+  const apply = compileAddFields(spec, name);
+  return function* addFields(input) {
+    const now = ctx.now;
+    for (const doc of input) yield apply(doc, { root: doc, now });
+  };
+};

@@ -1,0 +1,48 @@
+/**
+ * `$replaceRoot` and `$replaceWith` (document_source_replace_root.cpp): the document becomes the
+ * value of an expression, which must be an object (40228 otherwise, with the input document).
+ */
+import type { Document } from '../../../bson.js';
+import { CommandError } from '../../../errors/command_error.js';
+import { bsonTypeOf } from '../../values/bson_type.js';
+import { parseOperand, ROOT_PARSE_STATE, type Evaluator } from '../expression_core.js';
+import { docValueToString } from '../format.js';
+import { isDocument, typeName } from '../value.js';
+import type { PipelineContext } from '../pipeline_context.js';
+import type { Stage, StageParser } from './types.js';
+
+function replaceStage(newRoot: Evaluator, context: string, ctx: PipelineContext): Stage {
+  return function* replaceRoot(input) {
+    const now = ctx.now;
+    for (const doc of input) {
+      const v = newRoot({ root: doc, now });
+      if (!isDocument(v)) {
+        throw new CommandError(
+          40228,
+          `${context} must evaluate to an object, but resulting value was: ${docValueToString(v)}. Type of resulting value: '${typeName(v)}'. Input document: ${docValueToString(doc)}`,
+        );
+      }
+      yield v as Document;
+    }
+  };
+}
+
+/** Parses `{$replaceRoot: {newRoot: <expr>}}`. */
+export const parseReplaceRoot: StageParser = (spec, ctx) => {
+  if (!isDocument(spec)) {
+    throw new CommandError(40229, `expected an object as specification for $replaceRoot stage, got ${bsonTypeOf(spec)}`);
+  }
+  let newRoot: Evaluator | undefined;
+  for (const key of Object.keys(spec)) {
+    if (key !== 'newRoot') throw new CommandError(40415, `BSON field '$replaceRoot.${key}' is an unknown field.`);
+    newRoot = parseOperand(spec.newRoot, ROOT_PARSE_STATE);
+  }
+  if (newRoot === undefined) {
+    throw new CommandError(40414, "BSON field '$replaceRoot.newRoot' is missing but a required field");
+  }
+  return replaceStage(newRoot, "'newRoot' expression ", ctx);
+};
+
+/** Parses `{$replaceWith: <expr>}`. */
+export const parseReplaceWith: StageParser = (spec, ctx) =>
+  replaceStage(parseOperand(spec, ROOT_PARSE_STATE), "'replacement document'", ctx);

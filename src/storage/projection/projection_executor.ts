@@ -1,0 +1,238 @@
+/**
+ * Executes parsed projections (mongo/src/mongo/db/exec/projection_node.cpp and
+ * projection_executor_builder.cpp):
+ *   - inclusion builds a new document in the input's field order, then appends computed fields
+ *     in specification order; sub-paths descend into documents and arrays of documents, other
+ *     array elements are dropped;
+ *   - exclusion copies the document and removes the excluded paths;
+ *   - find's `$slice` is applied to the result afterwards, `$elemMatch` is a computed field.
+ * Nested arrays are descended by find projections and skipped by `$project`
+ * (ArrayRecursionPolicy).
+ */
+import type { Document } from '../../bson.js';
+import type { EvalContext, Evaluator } from '../aggregation/expressions.js';
+import { MISSING, isDocument } from '../aggregation/value.js';
+import type { AstNode, ParsedProjection, PathNode, ProjectionPolicy, ProjectionType } from './projection_ast.js';
+
+/** One level of the execution tree (`ProjectionNode`). */
+export class ExecNode {
+  readonly projectedSet = new Set<string>();
+  readonly children = new Map<string, ExecNode>();
+  readonly expressions = new Map<string, Evaluator>();
+  /** Children and computed fields in the order they were added. */
+  readonly order: string[] = [];
+  subtreeHasComputed = false;
+
+  /** Marks a path as projected (included or excluded). */
+  addProjection(parts: readonly string[], i = 0): void {
+    const name = parts[i]!;
+    if (i === parts.length - 1) {
+      this.projectedSet.add(name);
+      return;
+    }
+    this.child(name).addProjection(parts, i + 1);
+  }
+
+  /** Adds a computed field at a path. */
+  addExpression(parts: readonly string[], ev: Evaluator, i = 0): void {
+    this.subtreeHasComputed = true;
+    const name = parts[i]!;
+    if (i === parts.length - 1) {
+      this.expressions.set(name, ev);
+      this.order.push(name);
+      return;
+    }
+    this.child(name).addExpression(parts, ev, i + 1);
+  }
+
+  private child(name: string): ExecNode {
+    let c = this.children.get(name);
+    if (c === undefined) {
+      c = new ExecNode();
+      this.children.set(name, c);
+      this.order.push(name);
+    }
+    return c;
+  }
+}
+
+interface SliceSpec {
+  readonly parts: readonly string[];
+  readonly skip: number | null;
+  readonly limit: number;
+}
+
+/** Applies a projection to one document. */
+export type ProjectionFn = (doc: Document, ctx: EvalContext) => Document;
+
+class Executor {
+  constructor(
+    private readonly root: ExecNode,
+    private readonly inclusion: boolean,
+    private readonly recurseNestedArrays: boolean,
+    private readonly slices: readonly SliceSpec[],
+  ) {}
+
+  apply(doc: Document, ctx: EvalContext): Document {
+    let out: Document;
+    if (this.inclusion) {
+      out = {};
+      this.applyProjections(this.root, doc, out);
+      if (this.root.subtreeHasComputed) applyExpressions(this.root, ctx, out, this.inclusion);
+    } else {
+      out = { ...doc };
+      this.applyProjections(this.root, doc, out);
+      // find's $elemMatch is the only computed field an exclusion can hold.
+      if (this.root.subtreeHasComputed) applyExpressions(this.root, ctx, out, this.inclusion);
+    }
+    for (const s of this.slices) out = applySlice(out, s, 0);
+    return out;
+  }
+
+  private applyProjections(node: ExecNode, input: Document, out: Document): void {
+    for (const key of Object.keys(input)) {
+      if (node.projectedSet.has(key)) {
+        if (this.inclusion) out[key] = input[key];
+        else delete out[key];
+        continue;
+      }
+      const child = node.children.get(key);
+      if (child === undefined) continue;
+      const v = this.applyToValue(child, input[key]);
+      if (v === MISSING) delete out[key];
+      else out[key] = v;
+    }
+  }
+
+  private applyToValue(node: ExecNode, v: unknown): unknown {
+    if (isDocument(v)) {
+      const out: Document = this.inclusion ? {} : { ...v };
+      this.applyProjections(node, v, out);
+      return out;
+    }
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      for (const el of v) {
+        const r = Array.isArray(el) && !this.recurseNestedArrays ? this.skipped(el) : this.applyToValue(node, el);
+        if (r !== MISSING) out.push(r);
+      }
+      return out;
+    }
+    return this.skipped(v);
+  }
+
+  private skipped(v: unknown): unknown {
+    return this.inclusion ? MISSING : v;
+  }
+}
+
+/** Evaluates the computed fields of `node` into `out` (`ProjectionNode::applyExpressions`). */
+export function applyExpressions(node: ExecNode, ctx: EvalContext, out: Document, inclusion: boolean): void {
+  for (const field of node.order) {
+    const child = node.children.get(field);
+    let r: unknown;
+    if (child !== undefined) {
+      const current = Object.prototype.hasOwnProperty.call(out, field) ? out[field] : MISSING;
+      r = applyExpressionsToValue(child, ctx, current, inclusion);
+    } else {
+      r = node.expressions.get(field)!(ctx);
+    }
+    if (r === MISSING) delete out[field];
+    else out[field] = r;
+  }
+}
+
+function applyExpressionsToValue(node: ExecNode, ctx: EvalContext, v: unknown, inclusion: boolean): unknown {
+  if (isDocument(v)) {
+    const out: Document = { ...v };
+    applyExpressions(node, ctx, out, inclusion);
+    return out;
+  }
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    for (const el of v) {
+      const r = applyExpressionsToValue(node, ctx, el, inclusion);
+      if (r !== MISSING) out.push(r);
+    }
+    return out;
+  }
+  if (node.subtreeHasComputed) {
+    const out: Document = {};
+    applyExpressions(node, ctx, out, inclusion);
+    return out;
+  }
+  return inclusion ? MISSING : v;
+}
+
+function sliceArray(arr: readonly unknown[], skip: number | null, limit: number): unknown[] {
+  if (skip === null) return limit >= 0 ? arr.slice(0, limit) : arr.slice(Math.max(0, arr.length + limit));
+  const start = skip < 0 ? Math.max(0, arr.length + skip) : Math.min(skip, arr.length);
+  return arr.slice(start, start + limit);
+}
+
+/** find's `$slice` on the projection's result (`applyFindSliceProjection`). */
+function applySlice(doc: Document, s: SliceSpec, i: number): Document {
+  const name = s.parts[i]!;
+  if (!Object.prototype.hasOwnProperty.call(doc, name)) return doc;
+  const v = doc[name];
+  const out: Document = { ...doc };
+  if (i === s.parts.length - 1) {
+    if (Array.isArray(v)) out[name] = sliceArray(v, s.skip, s.limit);
+    return out;
+  }
+  if (isDocument(v)) out[name] = applySlice(v, s, i + 1);
+  else if (Array.isArray(v)) out[name] = v.map((el) => (isDocument(el) ? applySlice(el, s, i + 1) : el));
+  return out;
+}
+
+function elemMatchEvaluator(field: string, matches: (doc: Document) => boolean): Evaluator {
+  return (ctx) => {
+    const arr = ctx.root[field];
+    if (!Array.isArray(arr)) return MISSING;
+    for (const el of arr) if (matches({ [field]: [el] })) return [el];
+    return MISSING;
+  };
+}
+
+function build(
+  node: PathNode,
+  prefix: readonly string[],
+  exec: ExecNode,
+  type: ProjectionType,
+  slices: SliceSpec[],
+): void {
+  for (const [name, child] of node.children) {
+    const parts = [...prefix, name];
+    buildNode(child, parts, exec, type, slices);
+  }
+}
+
+function buildNode(child: AstNode, parts: string[], exec: ExecNode, type: ProjectionType, slices: SliceSpec[]): void {
+  switch (child.kind) {
+    case 'path':
+      build(child, parts, exec, type, slices);
+      return;
+    case 'bool':
+      if (type === 'inclusion' && parts.length === 1 && parts[0] === '_id' && !child.value) return;
+      exec.addProjection(parts);
+      return;
+    case 'expr':
+      exec.addExpression(parts, child.ev);
+      return;
+    case 'slice':
+      if (type === 'inclusion') exec.addProjection(parts);
+      slices.push({ parts, skip: child.skip, limit: child.limit });
+      return;
+    case 'elemMatch':
+      exec.addExpression(parts, elemMatchEvaluator(child.field, child.matches));
+  }
+}
+
+/** Builds the executor of a parsed projection. */
+export function buildProjection(parsed: ParsedProjection, policy: ProjectionPolicy): ProjectionFn {
+  const exec = new ExecNode();
+  const slices: SliceSpec[] = [];
+  build(parsed.root, [], exec, parsed.type, slices);
+  const executor = new Executor(exec, parsed.type === 'inclusion', policy === 'find', slices);
+  return (doc, ctx) => executor.apply(doc, ctx);
+}

@@ -1,0 +1,174 @@
+/**
+ * Updates: the entry point. An update is one of
+ *   - a replacement document (no `$`-prefixed first field): the document becomes it, `_id`
+ *     kept (object_replace_executor.cpp);
+ *   - an operator document (`{$set: ...}`): see operator_update.ts;
+ *   - a pipeline (array of `$set/$addFields/$unset/$project/$replaceRoot/$replaceWith`):
+ *     the result replaces the document as a replacement would (pipeline_executor.cpp).
+ * Everything is validated in `compileUpdate`; `apply` never mutates its input.
+ * Not supported yet (238 NotImplemented): positional `$`, `$[]`, `$[<id>]`/arrayFilters, `$bit`.
+ */
+import type { Document } from '../../bson.js';
+import { CommandError } from '../../errors/command_error.js';
+import { bsonTypeOf } from '../values/bson_type.js';
+import { cloneValue } from '../values/clone.js';
+import { compareStrings, compareValues } from '../values/compare.js';
+import { equalityFields } from '../query/compile_filter.js';
+import { elementToString } from '../aggregation/format.js';
+import {
+  compileStage,
+  stageKind,
+  stageName,
+  UPDATE_PIPELINE_STAGES,
+  type PipelineContext,
+  type Stage,
+} from '../aggregation/pipeline.js';
+import { identicalDocuments } from './identical.js';
+import { applyOperatorUpdate, parseOperatorUpdate } from './operator_update.js';
+import type { UpdateContext } from './update_context.js';
+
+/** The per-call inputs of an update (`now`, `isUpsertInsert`). */
+export type { UpdateContext } from './update_context.js';
+
+/** The outcome of applying an update to one document. */
+export interface UpdateResult {
+  /** The updated document (the input itself when nothing changed). */
+  doc: Document;
+  /** False when the update changed nothing (same values and same BSON types). */
+  modified: boolean;
+}
+
+/** A validated update, ready to apply to any number of documents. */
+export interface CompiledUpdate {
+  readonly kind: 'replacement' | 'operators' | 'pipeline';
+  /** Applies the update; never mutates `doc`; the result keeps `_id`. */
+  apply(doc: Document, ctx: UpdateContext): UpdateResult;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** `_id` values a document may not store (storage_validation.cpp, 53 InvalidIdField). */
+export function assertStorableId(doc: Document): void {
+  if (!hasOwn.call(doc, '_id')) return;
+  const t = bsonTypeOf(doc._id);
+  if (t === 'array' || t === 'regex' || t === 'undefined') {
+    throw new CommandError('InvalidIdField', `The '_id' value cannot be of type ${t}`);
+  }
+}
+
+/**
+ * Replaces `original` by `replacement` as ObjectReplaceExecutor does: the original `_id` is
+ * kept (in its place) when the replacement has none; a different `_id` is 66 ImmutableField.
+ */
+function replaceDocument(original: Document, replacement: Document): UpdateResult {
+  let result: Document;
+  if (hasOwn.call(replacement, '_id') || !hasOwn.call(original, '_id')) {
+    result = cloneValue(replacement);
+  } else {
+    result = { _id: original._id };
+    for (const key of Object.keys(replacement)) result[key] = cloneValue(replacement[key]);
+  }
+  assertStorableId(result);
+  if (hasOwn.call(original, '_id') && hasOwn.call(result, '_id') && compareValues(original._id, result._id) !== 0) {
+    throw new CommandError(
+      'ImmutableField',
+      `After applying the update, the (immutable) field '_id' was found to have been altered to ${elementToString('_id', result._id)}`,
+    );
+  }
+  if (identicalDocuments(original, result)) return { doc: original, modified: false };
+  return { doc: result, modified: true };
+}
+
+function compileReplacement(replacement: Document): CompiledUpdate {
+  for (const key of Object.keys(replacement)) {
+    if (key.charCodeAt(0) === 36) {
+      throw new CommandError(
+        'DollarPrefixedFieldName',
+        `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+      );
+    }
+  }
+  return { kind: 'replacement', apply: (doc) => replaceDocument(doc, replacement) };
+}
+
+function compileOperators(update: Document): CompiledUpdate {
+  const leaves = parseOperatorUpdate(update);
+  return {
+    kind: 'operators',
+    apply(doc, ctx) {
+      const work = cloneValue(doc);
+      const modified = applyOperatorUpdate(work, leaves, ctx);
+      if (!modified) return { doc, modified: false };
+      assertStorableId(work);
+      return { doc: work, modified: true };
+    },
+  };
+}
+
+function compilePipelineUpdate(stages: Document[]): CompiledUpdate {
+  // Every stage is parsed first (unknown stages are 40324, bad specifications their own
+  // errors), then stages other than the update ones are refused.
+  const pctx: PipelineContext = { now: new Date(0) };
+  const names = stages.map(stageName);
+  const compiled: Stage[] = [];
+  stages.forEach((stage, i) => {
+    const kind = stageKind(names[i]!);
+    if (kind === 'unknown') throw new CommandError(40324, `Unrecognized pipeline stage name: '${names[i]}'`);
+    if (kind === 'implemented') compiled.push(compileStage(stage, pctx));
+  });
+  for (const name of names) {
+    if (!UPDATE_PIPELINE_STAGES.has(name)) {
+      throw new CommandError('InvalidOptions', `${name} is not allowed to be used within an update`);
+    }
+  }
+  return {
+    kind: 'pipeline',
+    apply(doc, ctx) {
+      pctx.now = ctx.now;
+      let docs: Iterable<Document> = [doc];
+      for (const stage of compiled) docs = stage(docs);
+      const [result] = Array.from(docs);
+      return replaceDocument(doc, result ?? {});
+    },
+  };
+}
+
+/** Validates and compiles an update (throws CommandError with mongod's codes and messages). */
+export function compileUpdate(update: Document | Document[]): CompiledUpdate {
+  if (Array.isArray(update)) return compilePipelineUpdate(update);
+  const first = Object.keys(update)[0];
+  if (first !== undefined && first.charCodeAt(0) === 36) return compileOperators(update);
+  return compileReplacement(update);
+}
+
+/** Sorts a seed document's top-level fields as mongod's ordered equality map would. */
+function sortTopLevel(doc: Document): Document {
+  const out: Document = {};
+  for (const key of Object.keys(doc).sort(compareStrings)) out[key] = doc[key];
+  return out;
+}
+
+/**
+ * The document an upsert inserts: seeded from the filter's equality fields (only `_id` for a
+ * replacement), the update applied with `isUpsertInsert`, then `_id` first (generated when
+ * absent).
+ */
+export function buildUpsertDocument(
+  filter: Document,
+  update: CompiledUpdate,
+  ctx: UpdateContext,
+  idIfMissing: () => unknown,
+): Document {
+  const equalities = equalityFields(filter);
+  let seed: Document;
+  if (update.kind === 'replacement') {
+    seed = hasOwn.call(equalities, '_id') ? { _id: equalities._id } : {};
+  } else {
+    seed = sortTopLevel(equalities);
+  }
+  const { doc } = update.apply(seed, { ...ctx, isUpsertInsert: true });
+  const out: Document = { _id: hasOwn.call(doc, '_id') ? doc._id : idIfMissing() };
+  for (const key of Object.keys(doc)) if (key !== '_id') out[key] = doc[key];
+  assertStorableId(out);
+  return out;
+}

@@ -1,0 +1,23 @@
+/** `$min` and `$max` (compare_node.cpp): set when the new value sorts lower / higher (BSON order). */
+import { compareValues } from '../../values/compare.js';
+import { cloneValue } from '../../values/clone.js';
+import { NOOP, type ModifierParser } from './types.js';
+
+function compareModifier(op: '$min' | '$max'): ModifierParser {
+  return (_field, arg) => ({
+    op,
+    allowCreation: true,
+    updateExisting(current) {
+      const c = compareValues(current, arg);
+      if (c === 0 || (op === '$max' ? c > 0 : c < 0)) return NOOP;
+      return cloneValue(arg);
+    },
+    createValue: () => cloneValue(arg),
+  });
+}
+
+/** `$min`. */
+export const parseMin: ModifierParser = compareModifier('$min');
+
+/** `$max`. */
+export const parseMax: ModifierParser = compareModifier('$max');

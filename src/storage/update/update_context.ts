@@ -1,0 +1,7 @@
+/** The per-call inputs of an update. */
+export interface UpdateContext {
+  /** The time `$currentDate` and `$$NOW` use. */
+  now: Date;
+  /** True when the update is building an upsert's new document ($setOnInsert applies). */
+  isUpsertInsert: boolean;
+}
