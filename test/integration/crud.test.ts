@@ -313,3 +313,34 @@ describe('cursor limits', () => {
     }
   });
 });
+
+describe('query language wiring', () => {
+  it('$expr works in find, update and delete filters', async () => {
+    const coll = h.db.collection('expr');
+    await coll.insertMany([
+      { _id: 1, a: 5, b: 3 },
+      { _id: 2, a: 1, b: 9 },
+    ]);
+    expect(await coll.find({ $expr: { $gt: ['$a', '$b'] } }).toArray()).toEqual([{ _id: 1, a: 5, b: 3 }]);
+    const res = await coll.updateMany({ $expr: { $lt: ['$a', '$b'] } }, { $set: { small: true } });
+    expect(res.modifiedCount).toBe(1);
+    expect(await coll.findOne({ _id: 2 })).toEqual({ _id: 2, a: 1, b: 9, small: true });
+    expect((await coll.deleteMany({ $expr: { $eq: ['$a', 5] } })).deletedCount).toBe(1);
+  });
+
+  it('arrayFilters are refused with 238 rather than ignored', async () => {
+    const coll = h.db.collection('af');
+    await coll.insertOne({ _id: 1, xs: [1, 2] });
+    const err = await errorOf(() => coll.updateOne({ _id: 1 }, { $set: { 'xs.$[x]': 0 } }, { arrayFilters: [{ x: 1 }] }));
+    expect([err.code, err.errmsg]).toEqual([238, 'arrayFilters are not supported by Mayfly yet']);
+    expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, xs: [1, 2] });
+  });
+
+  it('a runtime aggregation error carries the executor prefix', async () => {
+    const coll = h.db.collection('agg_rt');
+    await coll.insertOne({ _id: 1, s: 'text' });
+    const err = await errorOf(() => coll.aggregate([{ $project: { x: { $add: ['$s', 1] } } }]).toArray());
+    expect(err.code).toBe(14);
+    expect(err.errmsg).toBe("PlanExecutor error during aggregation :: caused by :: $add only supports numeric or date types, not string");
+  });
+});

@@ -1,7 +1,7 @@
 /** `listCollections`: the collections of a database as a cursor; `nameOnly`, `filter`. */
 import type { Document } from '../../bson.js';
 import { ID_INDEX_SPEC } from '../../storage/collection.js';
-import { compileFilter } from '../../storage/query/compile_filter.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
 import { intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandDefinition } from '../types.js';
@@ -19,7 +19,7 @@ export const listCollections: CommandDefinition = {
   help: 'list collections for this db',
   run(ctx, cmd) {
     const nameOnly = cmd.nameOnly === true;
-    const filter = cmd.filter ? compileFilter(cmd.filter as Document) : null;
+    const filter = cmd.filter ? compileQuery(cmd.filter as Document, ctx.now()) : null;
     const entries: Document[] = [];
     for (const coll of ctx.server.catalog.collections(ctx.db)) {
       const entry: Document = nameOnly

@@ -1,6 +1,6 @@
 /** `listDatabases`: databases with their sizes; `nameOnly` and `filter` as mongod. */
 import { Long, type Document } from '../../bson.js';
-import { compileFilter } from '../../storage/query/compile_filter.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
 import type { CommandDefinition } from '../types.js';
 
 /** The `listDatabases` command. */
@@ -11,7 +11,7 @@ export const listDatabases: CommandDefinition = {
   help: 'list databases on this server',
   run(ctx, cmd) {
     const nameOnly = cmd.nameOnly === true || (typeof cmd.nameOnly === 'number' && cmd.nameOnly !== 0);
-    const filter = cmd.filter ? compileFilter(cmd.filter as Document) : null;
+    const filter = cmd.filter ? compileQuery(cmd.filter as Document, ctx.now()) : null;
     const catalog = ctx.server.catalog;
     const databases: Document[] = [];
     let totalSize = 0;

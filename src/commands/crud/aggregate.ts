@@ -9,6 +9,18 @@ import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandDefinition } from '../types.js';
 import { checkHint, checkNonNegative } from './query_exec.js';
 
+/** Runtime errors of a running pipeline carry mongod's executor prefix (parse errors do not). */
+function* withExecutorContext(results: Iterable<Document>): Generator<Document> {
+  try {
+    yield* results;
+  } catch (err) {
+    if (err instanceof CommandError) {
+      throw new CommandError(err.code, `PlanExecutor error during aggregation :: caused by :: ${err.message}`, err.extra);
+    }
+    throw err;
+  }
+}
+
 /** The `aggregate` command. */
 export const aggregate: CommandDefinition = {
   name: 'aggregate',
@@ -66,7 +78,7 @@ export const aggregate: CommandDefinition = {
           for (const rec of candidateRecords(coll, narrowing, ctx.now)) yield rec.doc;
         })()
       : [];
-    const output = pipeline(source)[Symbol.iterator]();
+    const output = withExecutorContext(pipeline(source));
     return firstBatchReply(ctx, `${ctx.db}.${target}`, output, { batchSize });
   },
 };

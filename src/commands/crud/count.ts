@@ -2,7 +2,7 @@
 import { collectionArg, docArg, intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkHint, checkNonNegative, orderedRecords } from './query_exec.js';
-import { compileFilter } from '../../storage/query/compile_filter.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
 
 /** The `count` command. */
 export const count: CommandDefinition = {
@@ -20,7 +20,7 @@ export const count: CommandDefinition = {
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'count', ctx.db);
     const filter = docArg(cmd, 'query') ?? {};
-    compileFilter(filter);
+    const predicate = compileQuery(filter, ctx.now());
     const skip = intArg(cmd, 'skip', 0);
     checkNonNegative('skip', skip);
     const limit = Math.abs(intArg(cmd, 'limit', 0));
@@ -29,7 +29,7 @@ export const count: CommandDefinition = {
     checkHint(coll, cmd.hint);
     if (!coll) return { n: 0 };
     let n = 0;
-    for (const _ of orderedRecords(coll, { filter, skip, limit }, ctx.now)) n++;
+    for (const _ of orderedRecords(coll, { filter, predicate, skip, limit }, ctx.now)) n++;
     return { n };
   },
 };

@@ -2,7 +2,7 @@
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
-import { compileFilter } from '../../storage/query/compile_filter.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
 import { boolArg, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkHint, orderedRecords } from './query_exec.js';
@@ -43,11 +43,9 @@ export const del: CommandDefinition = {
       }
       checkHint(coll, stmt.hint);
       ctx.server.counters.opcounters.delete++;
-      if (!coll) {
-        compileFilter(stmt.q as Document); // nothing to delete, but a bad filter is still an error
-        return;
-      }
-      const records = [...orderedRecords(coll, { filter: stmt.q as Document, sort: stmt.sort as Document | undefined, limit }, ctx.now)];
+      const predicate = compileQuery(stmt.q as Document, ctx.now()); // a bad filter is an error even with nothing to delete
+      if (!coll) return;
+      const records = [...orderedRecords(coll, { filter: stmt.q as Document, predicate, sort: stmt.sort as Document | undefined, limit }, ctx.now)];
       for (const rec of records) if (coll.remove(rec)) n++;
     });
     return writeErrors.length > 0 ? { n, writeErrors } : { n };

@@ -1,6 +1,6 @@
 /** `distinct`: the distinct values of a field among matching documents, arrays unwound. */
 import { CommandError } from '../../errors/command_error.js';
-import { compileFilter } from '../../storage/query/compile_filter.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
 import { compareValues } from '../../storage/values/compare.js';
 import { keyString } from '../../storage/values/key_string.js';
 import { collectionArg, docArg } from '../args.js';
@@ -42,14 +42,14 @@ export const distinct: CommandDefinition = {
     const key = cmd.key as string;
     if (key.length === 0) throw new CommandError('BadValue', 'FieldPath cannot be constructed with empty string');
     const filter = docArg(cmd, 'query') ?? {};
-    compileFilter(filter);
+    const predicate = compileQuery(filter, ctx.now());
     ctx.server.counters.opcounters.command++;
     const coll = ctx.server.catalog.get(ctx.db, name);
     checkHint(coll, cmd.hint);
     if (!coll) return { values: [] };
     const parts = key.split('.');
     const seen = new Map<string, unknown>();
-    for (const rec of orderedRecords(coll, { filter }, ctx.now)) {
+    for (const rec of orderedRecords(coll, { filter, predicate }, ctx.now)) {
       const found: unknown[] = [];
       valuesAt(rec.doc, parts, 0, found);
       for (const v of found) {

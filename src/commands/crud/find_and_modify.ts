@@ -2,12 +2,13 @@
 import { ObjectId, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
-import { compileFilter } from '../../storage/query/compile_filter.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
 import { compileUpdate, buildUpsertDocument } from '../../storage/update/compile_update.js';
 import { compileSort } from '../../storage/sort.js';
 import { boolArg, collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkHint, orderedRecords } from './query_exec.js';
+import { rejectArrayFilters } from './update.js';
 
 /** The `findAndModify` command. */
 export const findAndModify: CommandDefinition = {
@@ -42,17 +43,18 @@ export const findAndModify: CommandDefinition = {
       throw new CommandError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
     }
     const filter = docArg(cmd, 'query') ?? {};
-    compileFilter(filter);
+    const predicate = compileQuery(filter, ctx.now());
     const sort = docArg(cmd, 'sort');
     if (sort) compileSort(sort);
     const fields = docArg(cmd, 'fields');
-    const project = fields && Object.keys(fields).length > 0 ? compileProjection(fields) : (d: Document) => d;
+    const project = fields && Object.keys(fields).length > 0 ? compileProjection(fields, { now: new Date(ctx.now()) }) : (d: Document) => d;
+    rejectArrayFilters(cmd.arrayFilters);
     const update = hasUpdate ? compileUpdate(cmd.update as Document | Document[]) : null;
     const catalog = ctx.server.catalog;
     let coll = catalog.get(ctx.db, name);
     checkHint(coll, cmd.hint);
     const nowMs = ctx.now();
-    const rec = coll ? orderedRecords(coll, { filter, sort, limit: 1 }, ctx.now).next().value : undefined;
+    const rec = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1 }, ctx.now).next().value : undefined;
     if (remove) {
       ctx.server.counters.opcounters.delete++;
       if (!rec || !coll) return { lastErrorObject: { n: 0 }, value: null };

@@ -7,7 +7,8 @@
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection, StoredDocument } from '../../storage/collection.js';
-import { compileFilter, type Predicate } from '../../storage/query/compile_filter.js';
+import type { Predicate } from '../../storage/query/compile_filter.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { candidateRecords } from '../../storage/read_plan.js';
@@ -15,7 +16,10 @@ import { valuesEqual } from '../../storage/values/compare.js';
 
 /** What a read asks for. */
 export interface ReadSpec {
+  /** The filter document (used to pick candidates: an _id or index lookup). */
   filter?: Document;
+  /** The compiled filter; compiled from `filter` when absent. */
+  predicate?: Predicate;
   sort?: Document;
   projection?: Document;
   skip?: number;
@@ -31,7 +35,7 @@ export function* matchingRecords(coll: Collection, filter: Document, predicate: 
 /** Matching records in the order `sort` asks for (materialised), or natural order (lazy). */
 export function* orderedRecords(coll: Collection, spec: ReadSpec, now: () => number): Generator<StoredDocument> {
   const filter = spec.filter ?? {};
-  const predicate = compileFilter(filter);
+  const predicate = spec.predicate ?? compileQuery(filter, now());
   const sort = spec.sort && Object.keys(spec.sort).length > 0 ? compileSort(spec.sort) : null;
   let skip = spec.skip ?? 0;
   const limit = spec.limit ?? 0;
@@ -64,11 +68,11 @@ export function* orderedRecords(coll: Collection, spec: ReadSpec, now: () => num
 /** The documents a find returns, projected. Compiles everything before the first document. */
 export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now: () => number): Iterator<Document> {
   // Compile eagerly so that bad filters/sorts/projections fail the command, not a later getMore.
-  compileFilter(spec.filter ?? {});
+  const predicate = spec.predicate ?? compileQuery(spec.filter ?? {}, now());
   if (spec.sort) compileSort(spec.sort);
-  const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection) : null;
+  const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()) }) : null;
   if (!coll) return [][Symbol.iterator]();
-  const records = orderedRecords(coll, spec, now);
+  const records = orderedRecords(coll, { ...spec, predicate }, now);
   return (function* () {
     for (const rec of records) yield project ? project(rec.doc) : rec.doc;
   })();

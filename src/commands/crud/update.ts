@@ -1,7 +1,7 @@
 /** `update`: replacement and operator updates, `multi`, `upsert`, per-statement write errors. */
 import { ObjectId, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
-import { compileFilter } from '../../storage/query/compile_filter.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
 import { compileUpdate, buildUpsertDocument } from '../../storage/update/compile_update.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { boolArg, collectionArg } from '../args.js';
@@ -19,6 +19,13 @@ export interface UpdateOutcome {
   upsertedId?: unknown;
 }
 
+/** `arrayFilters` (for `$[<id>]`) are not implemented: refused rather than ignored. */
+export function rejectArrayFilters(arrayFilters: unknown): void {
+  if (Array.isArray(arrayFilters) && arrayFilters.length > 0) {
+    throw new CommandError('NotImplemented', 'arrayFilters are not supported by Mayfly yet');
+  }
+}
+
 /** Applies one update statement to `coll` (created when an upsert inserts). */
 export function applyUpdateStatement(ctx: CommandContext, db: string, name: string, stmt: Document): UpdateOutcome {
   for (const key of Object.keys(stmt)) {
@@ -29,7 +36,8 @@ export function applyUpdateStatement(ctx: CommandContext, db: string, name: stri
   }
   if (stmt.u === undefined) throw new CommandError('IDLFailedToParse', "BSON field 'update.updates.u' is missing but a required field");
   const filter = stmt.q as Document;
-  compileFilter(filter); // a bad filter fails the statement even on a missing collection
+  const predicate = compileQuery(filter, ctx.now()); // a bad filter fails the statement even on a missing collection
+  rejectArrayFilters(stmt.arrayFilters);
   const update = compileUpdate(stmt.u as Document | Document[]);
   const multi = stmt.multi === true;
   const upsert = stmt.upsert === true;
@@ -43,7 +51,7 @@ export function applyUpdateStatement(ctx: CommandContext, db: string, name: stri
   const outcome: UpdateOutcome = { matched: 0, modified: 0 };
   const nowMs = ctx.now();
   if (coll) {
-    const records = [...orderedRecords(coll, { filter, sort: stmt.sort as Document | undefined, limit: multi ? 0 : 1 }, ctx.now)];
+    const records = [...orderedRecords(coll, { filter, predicate, sort: stmt.sort as Document | undefined, limit: multi ? 0 : 1 }, ctx.now)];
     for (const rec of records) {
       outcome.matched++;
       const result = update.apply(rec.doc, { now: new Date(nowMs), isUpsertInsert: false });
