@@ -8,7 +8,7 @@ import type { CommandDefinition } from './types.js';
 
 /** mongod commands known to Mayfly but not implemented. */
 export const KNOWN_MONGOD_COMMANDS = [
-  'abortTransaction', 'authenticate', 'bulkWrite', 'commitTransaction', 'compact',
+  'abortTransaction', 'authenticate', 'commitTransaction', 'compact',
   'createRole', 'createUser', 'currentOp', 'dataSize', 'dropAllRolesFromDatabase',
   'dropAllUsersFromDatabase', 'dropRole', 'dropUser', 'explain', 'filemd5', 'fsync',
   'getDefaultRWConcern', 'grantRolesToUser', 'killAllSessions', 'killOp', 'killSessions',

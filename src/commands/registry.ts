@@ -15,6 +15,7 @@ import { listDatabases } from './admin/list_databases.js';
 import { renameCollection } from './admin/rename_collection.js';
 import { setParameter } from './admin/set_parameter.js';
 import { aggregate } from './crud/aggregate.js';
+import { bulkWrite } from './crud/bulk_write.js';
 import { count } from './crud/count.js';
 import { del } from './crud/delete.js';
 import { distinct } from './crud/distinct.js';
@@ -50,6 +51,7 @@ import type { CommandDefinition } from './types.js';
 export const COMMANDS: readonly CommandDefinition[] = [
   aggregate,
   buildInfo,
+  bulkWrite,
   collMod,
   collStats,
   connectionStatus,

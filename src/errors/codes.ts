@@ -67,6 +67,7 @@ export const ErrorCodes = {
   ViewDepthLimitExceeded: 165,
   OptionNotSupportedOnView: 167,
   NoSuchSession: 206,
+  QueryFeatureNotAllowed: 224,
   TransactionTooOld: 225,
   NoSuchTransaction: 251,
   NotImplemented: 238,

@@ -13,6 +13,14 @@ export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 /** Default idle timeout (`cursorTimeoutMillis`): 10 minutes. */
 export const DEFAULT_CURSOR_TIMEOUT_MS = 10 * 60 * 1000;
 
+/**
+ * A cursor source that can re-check a document it produced before a later batch hands it out
+ * (the cursor reads one document ahead; that document may have expired or been deleted since).
+ */
+export interface RevalidatingIterator extends Iterator<Document> {
+  stillValid?(doc: Document): boolean;
+}
+
 /** An open cursor. */
 export class Cursor {
   readonly id: Long;
@@ -20,7 +28,7 @@ export class Cursor {
   /** The connection-independent owner key (for killCursors/endSessions bookkeeping). */
   readonly noTimeout: boolean;
   lastUsedMs: number;
-  private readonly source: Iterator<Document>;
+  private readonly source: RevalidatingIterator;
   private pending: Document | undefined;
   private done = false;
 
@@ -55,6 +63,7 @@ export class Cursor {
       if (this.pending !== undefined) {
         doc = this.pending;
         this.pending = undefined;
+        if (this.source.stillValid && !this.source.stillValid(doc)) continue;
       } else {
         if (this.done) break;
         const next = this.source.next();

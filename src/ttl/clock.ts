@@ -52,3 +52,11 @@ export class Clock {
     return () => this.listeners.delete(listener);
   }
 }
+
+/**
+ * Elapsed-time readings (ms, monotonic, arbitrary origin) for measuring how long work takes:
+ * the reaper's slices and delete budgets. Never a date; "now" always comes from a `Clock`.
+ */
+export function monotonicMs(): number {
+  return performance.now();
+}

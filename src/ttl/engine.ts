@@ -1,13 +1,23 @@
 /**
  * The shared TTL engine (TTL.md): clock, expiry schedule, policies and reaper. It attaches to
- * every collection through `CollectionHooks`, and the commands consult it for TTL indexes.
+ * every collection that has a TTL index through `CollectionHooks` (visibility for the Cosmos
+ * policy, scheduling on every write), validates TTL index options for createIndexes and
+ * collMod, and runs the one background reaper. See `src/ttl/README.md` for the algorithm.
  */
 import { Long, type Document } from '../bson.js';
+import { CommandError } from '../errors/command_error.js';
+import { bsonToString } from '../errors/bson_to_string.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from '../storage/catalog.js';
-import type { Collection } from '../storage/collection.js';
+import type { Collection, CollectionHooks, StoredDocument } from '../storage/collection.js';
 import type { ParameterTable } from '../server/parameters.js';
 import type { Clock } from './clock.js';
+import { CosmosJob, NativeJob, UnusableJob, nativeSignature, type TtlJob } from './jobs.js';
+import { DEFAULT_TTL_SETTINGS, registerTtlParameters, type TtlSettings } from './parameters.js';
+import { COSMOS_TS_ONLY_MESSAGE, checkContainerTtl, cosmosExpiryMs, isCosmosTtlKey } from './policies/cosmos.js';
+import { checkIndexTtl, collModSeconds, isBtreeKey } from './policies/native.js';
+import { Reaper, type TtlCounters } from './reaper.js';
+import { safeNumberLong } from './seconds.js';
 
 /** What the engine needs from the server. */
 export interface TtlEngineOptions {
@@ -18,25 +28,70 @@ export interface TtlEngineOptions {
   readonly compat: 'cosmos' | 'mongodb';
 }
 
+/** The TTL state of one collection: its Cosmos job (if any) and its native jobs by index name. */
+interface CollectionTtl {
+  cosmos: CosmosJob | null;
+  native: Map<string, NativeJob | UnusableJob>;
+}
+
+/** The `_t` Azure Cosmos DB for MongoDB puts first in a createIndexes reply. */
+const COSMOS_CREATE_INDEXES_TYPE = 'CreateIndexesResponse';
+
 /** The TTL engine of one server. */
 export class TtlEngine {
   private readonly options: TtlEngineOptions;
-  private readonly counters = { deletedDocuments: 0, passes: 0, subPasses: 0, invalidTTLIndexSkips: 0 };
+  private readonly counters: TtlCounters = { deletedDocuments: 0, passes: 0, subPasses: 0, invalidTTLIndexSkips: 0 };
+  /** The TTL parameters (getParameter/setParameter, command line). */
+  readonly settings: TtlSettings = { ...DEFAULT_TTL_SETTINGS };
+  private readonly states = new Map<Collection, CollectionTtl>();
+  /**
+   * The container TTL each collection's visibility hook reads (null: no Cosmos TTL). One cell per
+   * collection for its lifetime, so that a scan that captured the hook before a collMod or an
+   * index drop still sees the current policy.
+   */
+  private readonly containerTtls = new WeakMap<Collection, { containerTtl: number | null }>();
+  private readonly reaper: Reaper;
+  /** True while the reaper removes a record (its deletions are counted by the reaper). */
+  private reaping = false;
 
-  /** An engine bound to a server's catalog and clock. */
+  /** An engine bound to a server's catalog and clock; registers the TTL parameters. */
   constructor(options: TtlEngineOptions) {
     this.options = options;
+    this.reaper = new Reaper({
+      settings: this.settings,
+      clock: options.clock,
+      counters: this.counters,
+      logger: options.logger,
+      jobs: () => this.jobs(),
+      remove: (coll, rec) => this.reapRecord(coll, rec),
+    });
+    registerTtlParameters(options.parameters, this.settings, () => this.reaper.sleepSecsChanged());
+    options.catalog.addListener({
+      collectionCreated: (coll) => {
+        // A collection moved to another database arrives with its indexes added right after
+        // this event (Catalog.rename): pick up its TTL indexes once that is done.
+        queueMicrotask(() => {
+          if (this.options.catalog.get(coll.db, coll.name) === coll) this.sync(coll);
+        });
+      },
+      collectionDropped: (coll) => this.forget(coll),
+    });
   }
 
   /** Starts the background monitor. */
-  start(): void {}
+  start(): void {
+    this.reaper.start();
+  }
 
-  /** Stops the background monitor. */
-  async stop(): Promise<void> {}
+  /** Stops the background monitor (a running pass stops at its next slice). */
+  async stop(): Promise<void> {
+    await this.reaper.stop();
+  }
 
-  /** Runs one reaper pass now and reports what it deleted. */
+  /** Runs one reaper pass now and reports what it deleted: `{ deleted, subPasses }` as Int64. */
   async runPass(): Promise<Document> {
-    return { deleted: Long.fromNumber(0) };
+    const result = await this.reaper.runPass();
+    return { deleted: Long.fromNumber(result.deleted), subPasses: Long.fromNumber(result.subPasses) };
   }
 
   /** `serverStatus().metrics.ttl`. */
@@ -50,24 +105,183 @@ export class TtlEngine {
     };
   }
 
-  /** Validates the TTL options of a normalised createIndexes spec; returns the spec to store. */
-  checkIndexSpec(spec: Document, _raw: Document): Document {
-    return spec;
+  /**
+   * Validates the TTL options of a normalised createIndexes spec (`raw` is the spec as the
+   * client sent it, quoted in mongod's errors); returns the spec to store, with
+   * `expireAfterSeconds` as an Int32.
+   */
+  checkIndexSpec(spec: Document, raw: Document): Document {
+    if (!('expireAfterSeconds' in spec)) return spec;
+    const key = spec.key as Document;
+    const value = spec.expireAfterSeconds;
+    let seconds: number;
+    if (isCosmosTtlKey(key)) seconds = checkContainerTtl(value);
+    else if (this.compat === 'cosmos') throw new CommandError('BadValue', COSMOS_TS_ONLY_MESSAGE);
+    else seconds = checkIndexTtl(value, key, raw);
+    const out: Document = {};
+    for (const [k, v] of Object.entries(spec)) out[k] = k === 'expireAfterSeconds' ? seconds : v;
+    return out;
   }
 
-  /** Fields that open a createIndexes reply (Cosmos adds `_t`). */
+  /**
+   * The `expireAfterSeconds` a collMod stores on index `spec` for the requested `value` (already
+   * known to be a number): Cosmos rules on `_ts` (2 BadValue), in cosmos mode 2 BadValue on any
+   * other index, else mongod's conversion and checks (72 InvalidOptions).
+   */
+  collModExpireAfterSeconds(spec: Document, value: unknown): number {
+    if (isCosmosTtlKey(spec.key)) return checkContainerTtl(value);
+    if (this.compat === 'cosmos') throw new CommandError('BadValue', COSMOS_TS_ONLY_MESSAGE);
+    const seconds = collModSeconds(value);
+    if (seconds < 0) throw new CommandError('InvalidOptions', "TTL index 'expireAfterSeconds' option cannot be less than 0");
+    if (!('expireAfterSeconds' in spec)) {
+      const fields = Object.keys(spec.key as Document);
+      if (fields.length === 1 && fields[0] === '_id') throw new CommandError('InvalidOptions', 'the _id field does not support TTL indexes');
+      if (fields.length !== 1) {
+        throw new CommandError('InvalidOptions', 'TTL indexes are single-field indexes, compound indexes do not support TTL');
+      }
+    }
+    return seconds;
+  }
+
+  /** Fields that open a createIndexes reply (Cosmos puts `_t: 'CreateIndexesResponse'` first). */
   createIndexesReplyPrefix(): Document {
-    return {};
+    return this.compat === 'cosmos' ? { _t: COSMOS_CREATE_INDEXES_TYPE } : {};
   }
 
   /** Told after an index is built. */
-  indexCreated(_coll: Collection, _spec: Document): void {}
+  indexCreated(coll: Collection, _spec: Document): void {
+    this.sync(coll);
+  }
 
-  /** Told after an index is dropped. */
-  indexDropped(_coll: Collection, _spec: Document): void {}
+  /** Told after an index is dropped (dropping the `_ts` TTL index turns the Cosmos TTL off). */
+  indexDropped(coll: Collection, _spec: Document): void {
+    this.sync(coll);
+  }
+
+  /** Told after collMod changed an index spec (TTL or hidden). */
+  indexModified(coll: Collection): void {
+    this.sync(coll);
+  }
 
   /** The compat mode the engine runs in. */
   get compat(): 'cosmos' | 'mongodb' {
     return this.options.compat;
+  }
+
+  /** Entries in the expiry schedules of `coll` (stale ones included), for diagnostics and tests. */
+  scheduledCount(coll: Collection): number {
+    const state = this.states.get(coll);
+    if (!state) return 0;
+    let n = state.cosmos?.schedule.size ?? 0;
+    for (const job of state.native.values()) if (job instanceof NativeJob) n += job.schedule.size;
+    return n;
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  /** Every active job, collection by collection (the reaper's round-robin order). */
+  private jobs(): TtlJob[] {
+    const out: TtlJob[] = [];
+    for (const state of this.states.values()) {
+      if (state.cosmos) out.push(state.cosmos);
+      for (const job of state.native.values()) out.push(job);
+    }
+    return out;
+  }
+
+  /** Derives the TTL jobs of `coll` from its index specs, keeping the ones that did not change. */
+  private sync(coll: Collection): void {
+    const old = this.states.get(coll);
+    let cosmos: CosmosJob | null = null;
+    const native = new Map<string, NativeJob | UnusableJob>();
+    for (const index of coll.indexes) {
+      const spec = index.spec;
+      if (!('expireAfterSeconds' in spec)) continue;
+      const key = spec.key as Document;
+      if (isCosmosTtlKey(key)) {
+        if (cosmos) continue; // one container TTL: the first `_ts` TTL index decides
+        const containerTtl = Number(safeNumberLong(spec.expireAfterSeconds));
+        const previous = old?.cosmos;
+        cosmos = previous && previous.signature === `cosmos:${index.name}:${containerTtl}` ? previous : new CosmosJob(coll, index.name, containerTtl);
+        if (cosmos !== previous) cosmos.rebuild();
+        continue;
+      }
+      const filterText = spec.partialFilterExpression === undefined ? '' : bsonToString(spec.partialFilterExpression);
+      const signature = nativeSignature(spec, bsonToString(key), filterText);
+      const previous = old?.native.get(index.name);
+      if (previous && previous.signature === signature) {
+        native.set(index.name, previous);
+        continue;
+      }
+      if (isBtreeKey(key)) {
+        const job = new NativeJob(coll, index, Number(safeNumberLong(spec.expireAfterSeconds)), signature);
+        job.rebuild();
+        native.set(index.name, job);
+      } else {
+        native.set(index.name, new UnusableJob(coll, index.name, signature));
+      }
+    }
+    if (old) {
+      if (old.cosmos && old.cosmos !== cosmos) old.cosmos.active = false;
+      for (const [name, job] of old.native) if (native.get(name) !== job) job.active = false;
+    }
+    const cell = this.containerTtls.get(coll);
+    if (cell) cell.containerTtl = cosmos ? cosmos.containerTtl : null;
+    if (!cosmos && native.size === 0) {
+      if (old) this.states.delete(coll);
+      if (old || Object.keys(coll.hooks).length > 0) coll.hooks = {};
+      return;
+    }
+    const state: CollectionTtl = { cosmos, native };
+    this.states.set(coll, state);
+    coll.hooks = this.hooksFor(coll, state);
+  }
+
+  /** The hooks installed on a collection with TTL jobs. */
+  private hooksFor(coll: Collection, state: CollectionTtl): CollectionHooks {
+    const jobs: TtlJob[] = [...(state.cosmos ? [state.cosmos] : []), ...state.native.values()];
+    const track = (rec: StoredDocument): void => {
+      for (const job of jobs) job.track(rec);
+    };
+    const hooks: CollectionHooks = {
+      afterInsert: track,
+      afterUpdate: track,
+      afterClear: () => {
+        for (const job of jobs) job.clear();
+      },
+    };
+    if (state.cosmos) {
+      let cell = this.containerTtls.get(coll);
+      if (!cell) this.containerTtls.set(coll, (cell = { containerTtl: null }));
+      cell.containerTtl = state.cosmos.containerTtl;
+      const current = cell;
+      hooks.isVisible = (rec, nowMs) => current.containerTtl === null || nowMs < cosmosExpiryMs(rec.doc, rec.modifiedAtMs, current.containerTtl);
+      // An expired document removed before the reaper reached it (an insert or a unique key
+      // taking its place) is a TTL deletion too: count it.
+      hooks.afterDelete = (rec) => {
+        if (this.reaping || current.containerTtl === null) return;
+        if (this.options.clock.now() >= cosmosExpiryMs(rec.doc, rec.modifiedAtMs, current.containerTtl)) this.counters.deletedDocuments++;
+      };
+    }
+    return hooks;
+  }
+
+  /** Removes `rec` for the reaper. */
+  private reapRecord(coll: Collection, rec: StoredDocument): boolean {
+    this.reaping = true;
+    try {
+      return coll.remove(rec);
+    } finally {
+      this.reaping = false;
+    }
+  }
+
+  /** Forgets a dropped collection. */
+  private forget(coll: Collection): void {
+    const state = this.states.get(coll);
+    if (!state) return;
+    if (state.cosmos) state.cosmos.active = false;
+    for (const job of state.native.values()) job.active = false;
+    this.states.delete(coll);
   }
 }

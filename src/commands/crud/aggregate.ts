@@ -1,13 +1,18 @@
 /** `aggregate`: a pipeline over a collection, returned through a cursor. */
-import type { Document } from '../../bson.js';
+import { Long, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compilePipeline } from '../../storage/aggregation/pipeline.js';
-import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import type { StoredDocument } from '../../storage/collection.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandDefinition } from '../types.js';
-import { checkHint, checkNonNegative } from './query_exec.js';
+import { checkCollation, checkHint, checkNonNegative } from './query_exec.js';
+import { checkOutputTarget, checkSourcePositions, collectionlessSource, splitOutputStage, writeOutput } from './aggregate_stages.js';
+
+/** Stages whose every output document comes from one input document, read just before. */
+const ONE_TO_ONE_STAGES = new Set(['$match', '$project', '$addFields', '$set', '$unset', '$replaceRoot', '$replaceWith', '$skip', '$limit']);
 
 /** Runtime errors of a running pipeline carry mongod's executor prefix (parse errors do not). */
 function* withExecutorContext(results: Iterable<Document>): Generator<Document> {
@@ -41,10 +46,11 @@ export const aggregate: CommandDefinition = {
   help: 'Runs the aggregation command. See http://dochub.mongodb.org/core/aggregation for more details.',
   run(ctx, cmd) {
     const target = cmd.aggregate;
-    if (typeof target !== 'string') {
-      throw new CommandError('NotImplemented', 'Collectionless aggregation ({aggregate: 1}) is not supported by Mayfly yet');
+    // A collection name, or 1 for a collectionless aggregate ({aggregate: 1}, db.aggregate()).
+    if (typeof target !== 'string' && !(isNumber(target) && toDouble(target) === 1)) {
+      throw new CommandError('FailedToParse', "Invalid command format: the 'aggregate' field must specify a collection name or 1");
     }
-    if (target.length === 0) throw new CommandError('InvalidNamespace', `Invalid namespace specified '${ctx.db}.'`);
+    if (target === '') throw new CommandError('InvalidNamespace', `Invalid namespace specified '${ctx.db}.'`);
     if (cmd.explain === true) throw new CommandError('NotImplemented', 'explain is not supported by Mayfly yet');
     if (cmd.cursor === undefined) {
       throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
@@ -55,15 +61,24 @@ export const aggregate: CommandDefinition = {
         throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
       }
     }
+    checkCollation(cmd.collation);
+    if (bsonTypeOf(cmd.let) === 'object' && Object.keys(cmd.let as Document).length > 0) {
+      throw new CommandError('NotImplemented', "The 'let' option of aggregate is not supported by Mayfly yet");
+    }
+    const { inner, output: writeStage } = splitOutputStage(stages as Document[], ctx.db);
+    checkSourcePositions(inner, typeof target !== 'string');
+    const ns = typeof target === 'string' ? `${ctx.db}.${target}` : `${ctx.db}.$cmd.aggregate`;
     const cursorOpts = cmd.cursor as Document;
     const batchSize = intArg(cursorOpts, 'batchSize');
     checkNonNegative('batchSize', batchSize);
     ctx.server.counters.opcounters.command++;
     const catalog = ctx.server.catalog;
-    const coll = catalog.get(ctx.db, target);
+    const coll = typeof target === 'string' ? catalog.get(ctx.db, target) : undefined;
     checkHint(coll, cmd.hint);
     const nowMs = ctx.now();
-    const pipeline = compilePipeline(stages as Document[], {
+    const start = typeof target === 'string' ? undefined : collectionlessSource(inner, ctx.server, nowMs, undefined);
+    if (writeStage) checkOutputTarget(writeStage, catalog);
+    const pipeline = compilePipeline(start ? start.rest : inner, {
       now: new Date(nowMs),
       collection: (name: string) => {
         const other = catalog.get(ctx.db, name);
@@ -73,12 +88,44 @@ export const aggregate: CommandDefinition = {
     // A leading $match narrows the candidates (an _id or index lookup); the stage still runs.
     const first = stages[0] as Document | undefined;
     const narrowing = first && bsonTypeOf(first.$match) === 'object' ? (first.$match as Document) : {};
+    let lastRec: StoredDocument | undefined;
     const source: Iterable<Document> = coll
       ? (function* () {
-          for (const rec of candidateRecords(coll, narrowing, ctx.now)) yield rec.doc;
+          for (const rec of candidateRecords(coll, narrowing, ctx.now)) {
+            lastRec = rec;
+            yield rec.doc;
+          }
         })()
-      : [];
+      : (start?.source ?? []);
     const output = withExecutorContext(pipeline(source));
-    return firstBatchReply(ctx, `${ctx.db}.${target}`, output, { batchSize });
+    if (writeStage) {
+      // $out/$merge run to completion now; the reply is an exhausted cursor with no documents.
+      try {
+        writeOutput(writeStage, output, catalog, nowMs);
+      } catch (err) {
+        if (err instanceof CommandError && !err.message.startsWith('PlanExecutor error')) {
+          throw new CommandError(err.code, `PlanExecutor error during aggregation :: caused by :: ${err.message}`, err.extra);
+        }
+        throw err;
+      }
+      return { cursor: { firstBatch: [], id: Long.ZERO, ns } };
+    }
+    if (!coll || !stages.every((stage) => ONE_TO_ONE_STAGES.has(Object.keys(stage as Document)[0]!))) {
+      return firstBatchReply(ctx, ns, output, { batchSize });
+    }
+    // Each output document comes from the record read last: the cursor can re-check the one
+    // it reads ahead (it may expire, Cosmos TTL, or be deleted before the getMore).
+    let lastDoc: Document | undefined;
+    let lastDocRec: StoredDocument | undefined;
+    const tracked = (function* () {
+      for (const doc of output) {
+        lastDoc = doc;
+        lastDocRec = lastRec;
+        yield doc;
+      }
+    })();
+    const stillValid = (doc: Document): boolean =>
+      doc !== lastDoc || lastDocRec === undefined || (coll.rawGet(lastDocRec.id) === lastDocRec && coll.isVisible(lastDocRec, ctx.now()));
+    return firstBatchReply(ctx, ns, Object.assign(tracked, { stillValid }), { batchSize });
   },
 };

@@ -8,9 +8,10 @@ import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection, StoredDocument } from '../../storage/collection.js';
 import type { Predicate } from '../../storage/query/compile_filter.js';
-import { compileQuery } from '../../storage/query/compile_query.js';
+import { compileQuery, evaluateLet, type LetVariables } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
+import type { RevalidatingIterator } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { valuesEqual } from '../../storage/values/compare.js';
 
@@ -25,6 +26,8 @@ export interface ReadSpec {
   skip?: number;
   /** 0 = no limit. */
   limit?: number;
+  /** The command's `let` parameters (for `$expr`). */
+  variables?: LetVariables;
 }
 
 /** Records of `coll` matching `predicate`, lazily. */
@@ -35,7 +38,7 @@ export function* matchingRecords(coll: Collection, filter: Document, predicate: 
 /** Matching records in the order `sort` asks for (materialised), or natural order (lazy). */
 export function* orderedRecords(coll: Collection, spec: ReadSpec, now: () => number): Generator<StoredDocument> {
   const filter = spec.filter ?? {};
-  const predicate = spec.predicate ?? compileQuery(filter, now());
+  const predicate = spec.predicate ?? compileQuery(filter, now(), spec.variables);
   const sort = spec.sort && Object.keys(spec.sort).length > 0 ? compileSort(spec.sort) : null;
   let skip = spec.skip ?? 0;
   const limit = spec.limit ?? 0;
@@ -68,14 +71,25 @@ export function* orderedRecords(coll: Collection, spec: ReadSpec, now: () => num
 /** The documents a find returns, projected. Compiles everything before the first document. */
 export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now: () => number): Iterator<Document> {
   // Compile eagerly so that bad filters/sorts/projections fail the command, not a later getMore.
-  const predicate = spec.predicate ?? compileQuery(spec.filter ?? {}, now());
+  const predicate = spec.predicate ?? compileQuery(spec.filter ?? {}, now(), spec.variables);
   if (spec.sort) compileSort(spec.sort);
   const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()) }) : null;
   if (!coll) return [][Symbol.iterator]();
   const records = orderedRecords(coll, { ...spec, predicate }, now);
-  return (function* () {
-    for (const rec of records) yield project ? project(rec.doc) : rec.doc;
+  let lastDoc: Document | undefined;
+  let lastRec: StoredDocument | undefined;
+  const documents = (function* () {
+    for (const rec of records) {
+      lastRec = rec;
+      lastDoc = project ? project(rec.doc) : rec.doc;
+      yield lastDoc;
+    }
   })();
+  // A cursor reads one document ahead; that document may expire (Cosmos TTL) or be deleted
+  // before the getMore that hands it out, so the cursor re-checks it then.
+  const stillValid = (doc: Document): boolean =>
+    doc !== lastDoc || lastRec === undefined || (coll.rawGet(lastRec.id) === lastRec && coll.isVisible(lastRec, now()));
+  return Object.assign(documents, { stillValid }) satisfies RevalidatingIterator;
 }
 
 /** Throws mongod's error when `hint` names no index of `coll`. */
@@ -98,4 +112,22 @@ export function checkNonNegative(field: string, value: number | undefined): void
   if (value !== undefined && value < 0) {
     throw new CommandError(51024, `BSON field '${field}' value must be >= 0, actual value '${value}'`);
   }
+}
+
+/**
+ * Checks a `collation` argument: only the simple collation (`{locale: 'simple'}`, or none) is
+ * supported; any other is refused with 238 rather than silently compared as binary strings.
+ */
+export function checkCollation(collation: unknown): void {
+  if (collation === undefined || collation === null) return;
+  const spec = collation as Document;
+  const keys = Object.keys(spec);
+  if (keys.length === 1 && keys[0] === 'locale' && spec.locale === 'simple') return;
+  throw new CommandError('NotImplemented', 'Collations other than the simple collation are not supported by Mayfly yet');
+}
+
+/** The command's `let` parameters, evaluated (undefined when absent or empty). */
+export function commandVariables(cmd: Document, nowMs: number): LetVariables | undefined {
+  const value = cmd.let;
+  return value === undefined || value === null ? undefined : evaluateLet(value as Document, nowMs);
 }

@@ -1,0 +1,174 @@
+/**
+ * TTL jobs: one per TTL index of a collection. A job keeps the expiry schedule of its index
+ * (every record with a finite expiry, keyed by that expiry) and removes what is due, a bounded
+ * number of entries at a time so that the reaper can yield between slices.
+ *
+ * A schedule entry is stale when its expiry moved later (an update pushed a newer entry) or
+ * when its record was removed (the collection no longer holds that very object); the first is
+ * detected when the entry reaches the top by recomputing the record's expiry from the current
+ * policy, the second by `Collection.remove`, which removes only the very record it is given. Policy changes (collMod, index drop) replace the job, so its entries never outlive it.
+ */
+import type { Document } from '../bson.js';
+import type { Collection, StoredDocument } from '../storage/collection.js';
+import type { Index } from '../storage/indexes/index.js';
+import { parsePath, type ParsedPath } from '../storage/values/paths.js';
+import { cosmosExpiryMs } from './policies/cosmos.js';
+import { nativeExpiryMs } from './policies/native.js';
+import { ExpirySchedule } from './schedule.js';
+
+/** Kinds of TTL jobs. */
+export const TtlJobKinds = ['cosmos', 'native', 'unusable'] as const;
+/** One of `TtlJobKinds`. */
+export type TtlJobKind = (typeof TtlJobKinds)[number];
+
+/** What one call of `reapSome` did. */
+export interface ReapStep {
+  /** Records removed. */
+  deleted: number;
+  /** True when nothing more is due at the `nowMs` given. */
+  exhausted: boolean;
+}
+
+/** Removes an expired record of `coll` on the reaper's behalf; false when it was already gone. */
+export type RemoveRecord = (coll: Collection, rec: StoredDocument) => boolean;
+
+/** Stale entries tolerated beyond twice the record count before a schedule is compacted. */
+const COMPACT_SLACK = 1024;
+
+/** Behaviour common to every TTL job. */
+export interface TtlJob {
+  readonly kind: TtlJobKind;
+  readonly coll: Collection;
+  readonly indexName: string;
+  /** False once the job was replaced or its collection dropped. */
+  active: boolean;
+  /** A string that changes whenever the job must be rebuilt (policy parameters). */
+  readonly signature: string;
+  /** Schedules `rec` after an insert or a modification. */
+  track(rec: StoredDocument): void;
+  /** Removes due records, popping at most `maxEntries` schedule entries. */
+  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecord): ReapStep;
+  /** Forgets every entry (the collection was emptied). */
+  clear(): void;
+}
+
+/** A job driven by an expiry schedule. */
+abstract class ScheduledJob implements TtlJob {
+  abstract readonly kind: TtlJobKind;
+  abstract readonly signature: string;
+  readonly coll: Collection;
+  readonly indexName: string;
+  active = true;
+  readonly schedule = new ExpirySchedule<StoredDocument>();
+
+  constructor(coll: Collection, indexName: string) {
+    this.coll = coll;
+    this.indexName = indexName;
+  }
+
+  /** The instant `rec` expires under this job's policy; +Infinity for never. */
+  abstract expiryMs(rec: StoredDocument): number;
+
+  /** Builds the schedule from every stored record (O(n)). */
+  rebuild(): void {
+    const entries: Array<[number, StoredDocument]> = [];
+    for (const rec of this.coll.allRecords()) {
+      const at = this.expiryMs(rec);
+      if (at !== Infinity) entries.push([at, rec]);
+    }
+    this.schedule.rebuild(entries);
+  }
+
+  track(rec: StoredDocument): void {
+    const at = this.expiryMs(rec);
+    if (at === Infinity) return;
+    this.schedule.push(at, rec);
+    if (this.schedule.size > 2 * this.coll.storedCount + COMPACT_SLACK) this.rebuild();
+  }
+
+  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecord): ReapStep {
+    const schedule = this.schedule;
+    let deleted = 0;
+    for (let popped = 0; popped < maxEntries && schedule.peekKey() <= nowMs; popped++) {
+      const rec = schedule.pop()!;
+      // Modified since it was scheduled: a later entry exists. Removed since (or replaced by
+      // a new record with the same _id): `remove` finds it gone and returns false.
+      if (this.expiryMs(rec) > nowMs) continue;
+      if (remove(this.coll, rec)) deleted++;
+    }
+    return { deleted, exhausted: schedule.peekKey() > nowMs };
+  }
+
+  clear(): void {
+    this.schedule.clear();
+  }
+}
+
+/** The Cosmos container TTL (a TTL index on `_ts`) and the documents' own `ttl`. */
+export class CosmosJob extends ScheduledJob {
+  readonly kind = 'cosmos';
+  /** The container default TTL in seconds (-1: on, no default). */
+  readonly containerTtl: number;
+  readonly signature: string;
+
+  constructor(coll: Collection, indexName: string, containerTtl: number) {
+    super(coll, indexName);
+    this.containerTtl = containerTtl;
+    this.signature = `cosmos:${indexName}:${containerTtl}`;
+  }
+
+  expiryMs(rec: StoredDocument): number {
+    return cosmosExpiryMs(rec.doc, rec.modifiedAtMs, this.containerTtl);
+  }
+}
+
+/** A MongoDB native TTL index on a Date field. */
+export class NativeJob extends ScheduledJob {
+  readonly kind = 'native';
+  readonly expireAfterSeconds: number;
+  readonly signature: string;
+  private readonly path: ParsedPath;
+  private readonly index: Index;
+
+  constructor(coll: Collection, index: Index, expireAfterSeconds: number, signature: string) {
+    super(coll, index.name);
+    this.index = index;
+    this.expireAfterSeconds = expireAfterSeconds;
+    this.path = parsePath(index.fields[0]!);
+    this.signature = signature;
+  }
+
+  expiryMs(rec: StoredDocument): number {
+    const filter = this.index.partialFilter;
+    if (filter && !filter(rec.doc)) return Infinity;
+    return nativeExpiryMs(rec.doc, this.path, this.expireAfterSeconds);
+  }
+}
+
+/** A TTL index the monitor cannot use (hashed, text, 2d, 2dsphere): each visit is a skip. */
+export class UnusableJob implements TtlJob {
+  readonly kind = 'unusable';
+  readonly coll: Collection;
+  readonly indexName: string;
+  readonly signature: string;
+  active = true;
+
+  constructor(coll: Collection, indexName: string, signature: string) {
+    this.coll = coll;
+    this.indexName = indexName;
+    this.signature = signature;
+  }
+
+  track(): void {}
+
+  reapSome(): ReapStep {
+    return { deleted: 0, exhausted: true };
+  }
+
+  clear(): void {}
+}
+
+/** The signature of a native job over `spec` (its key, TTL and partial filter). */
+export function nativeSignature(spec: Document, keyText: string, filterText: string): string {
+  return `native:${String(spec.name)}:${keyText}:${String(spec.expireAfterSeconds)}:${filterText}`;
+}
