@@ -6,9 +6,12 @@ import { Double, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { validateDbName } from '../storage/namespace.js';
 import { validateArguments } from './args.js';
+import { endLocalSessions, touchSession } from './crud/local_sessions.js';
 import type { CommandContext, CommandDefinition, ConnectionState, ServerServices } from './types.js';
 
 const OK = new Double(1);
+/** mongod's error replies carry `ok: 0.0` (a double). */
+const NOT_OK = new Double(0);
 
 /** Runs `body` on `server` for `connection`; never throws. */
 export async function dispatch(server: ServerServices, connection: ConnectionState, body: Document): Promise<Document> {
@@ -23,7 +26,7 @@ export async function dispatch(server: ServerServices, connection: ConnectionSta
     const error = toCommandError(err);
     if (error.code === 1) server.logger.error({ err, command: commandField }, 'command failed with an internal error');
     else server.logger.debug({ command: commandField, code: error.code, errmsg: error.message }, 'command error');
-    return error.toReply();
+    return { ...error.toReply(), ok: NOT_OK };
   }
 }
 
@@ -47,6 +50,9 @@ async function runDefinition(
     throw new CommandError('APIVersionError', `API version must be "1"`);
   }
   validateArguments(def, body, commandField);
+  // The logical session cache: a command's lsid marks its session used; endSessions ends them.
+  if (body.lsid !== undefined) touchSession(server, body.lsid, server.clock.now());
+  if (def.name === 'endSessions') endLocalSessions(server, body[commandField]);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now() };
   return { ...(await def.run(ctx, body)) };
 }

@@ -204,7 +204,9 @@ describe('update and delete', () => {
     await coll.insertOne({ _id: 1, s: 'text' });
     let reply = await h.db.command({ update: 'upd_err', updates: [{ q: { _id: 1 }, u: { $inc: { s: 1 } } }] });
     expect(reply.writeErrors[0].code).toBe(14);
-    expect(reply.writeErrors[0].errmsg).toBe("Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 's' of non-numeric type string");
+    expect(reply.writeErrors[0].errmsg).toBe(
+      "Plan executor error during update :: caused by :: Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 's' of non-numeric type string",
+    );
     reply = await h.db.command({ update: 'upd_err', updates: [{ q: { _id: 1 }, u: { $foo: { s: 1 } } }] });
     expect(reply.writeErrors[0].code).toBe(9);
     reply = await h.db.command({ update: 'upd_err', updates: [{ q: { _id: 1 }, u: { $set: { _id: 2 } } }] });
@@ -328,12 +330,17 @@ describe('query language wiring', () => {
     expect((await coll.deleteMany({ $expr: { $eq: ['$a', 5] } })).deletedCount).toBe(1);
   });
 
-  it('arrayFilters are refused with 238 rather than ignored', async () => {
+  it('arrayFilters select the elements $[<id>] updates', async () => {
     const coll = h.db.collection('af');
     await coll.insertOne({ _id: 1, xs: [1, 2] });
-    const err = await errorOf(() => coll.updateOne({ _id: 1 }, { $set: { 'xs.$[x]': 0 } }, { arrayFilters: [{ x: 1 }] }));
-    expect([err.code, err.errmsg]).toEqual([238, 'arrayFilters are not supported by Mayfly yet']);
-    expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, xs: [1, 2] });
+    await coll.updateOne({ _id: 1 }, { $set: { 'xs.$[x]': 0 } }, { arrayFilters: [{ x: 1 }] });
+    expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, xs: [0, 2] });
+  });
+
+  it('a positional projection returns the matched element', async () => {
+    const coll = h.db.collection('pos_proj');
+    await coll.insertOne({ _id: 1, grades: [70, 85, 92] });
+    expect(await coll.findOne({ grades: { $gte: 80 } }, { projection: { 'grades.$': 1 } })).toEqual({ _id: 1, grades: [85] });
   });
 
   it('a runtime aggregation error carries the executor prefix', async () => {

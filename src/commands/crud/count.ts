@@ -1,7 +1,7 @@
 /** `count`: number of matching documents, with skip and limit. */
 import { collectionArg, docArg, intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkHint, checkNonNegative, orderedRecords } from './query_exec.js';
+import { checkCollation, checkHint, checkNonNegative, orderedRecords } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 
 /** The `count` command. */
@@ -19,6 +19,7 @@ export const count: CommandDefinition = {
   help: 'count objects in collection',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'count', ctx.db);
+    checkCollation(cmd.collation);
     const filter = docArg(cmd, 'query') ?? {};
     const predicate = compileQuery(filter, ctx.now());
     const skip = intArg(cmd, 'skip', 0);

@@ -5,7 +5,7 @@ import { compareValues } from '../../storage/values/compare.js';
 import { keyString } from '../../storage/values/key_string.js';
 import { collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkHint, orderedRecords } from './query_exec.js';
+import { checkCollation, checkHint, orderedRecords } from './query_exec.js';
 
 /** Values at a dotted path, descending into arrays of subdocuments, arrays unwound one level. */
 function valuesAt(value: unknown, parts: string[], i: number, out: unknown[]): void {
@@ -41,6 +41,7 @@ export const distinct: CommandDefinition = {
     const name = collectionArg(cmd, 'distinct', ctx.db);
     const key = cmd.key as string;
     if (key.length === 0) throw new CommandError('BadValue', 'FieldPath cannot be constructed with empty string');
+    checkCollation(cmd.collation);
     const filter = docArg(cmd, 'query') ?? {};
     const predicate = compileQuery(filter, ctx.now());
     ctx.server.counters.opcounters.command++;

@@ -4,7 +4,7 @@ import { boolArg, collectionArg, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../../storage/cursors.js';
 import type { CommandDefinition } from '../types.js';
-import { checkHint, checkNonNegative, readDocuments } from './query_exec.js';
+import { checkCollation, checkHint, checkNonNegative, commandVariables, readDocuments } from './query_exec.js';
 
 /** The `find` command. */
 export const find: CommandDefinition = {
@@ -44,6 +44,8 @@ export const find: CommandDefinition = {
     checkNonNegative('skip', skip);
     checkNonNegative('limit', limit);
     checkNonNegative('batchSize', batchSize);
+    checkCollation(cmd.collation);
+    const variables = commandVariables(cmd, ctx.now());
     ctx.server.counters.opcounters.query++;
     const coll = ctx.server.catalog.get(ctx.db, name);
     checkHint(coll, cmd.hint);
@@ -55,6 +57,7 @@ export const find: CommandDefinition = {
         sort: docArg(cmd, 'sort') as Document | undefined,
         skip: skip ?? 0,
         limit: limit ?? 0,
+        variables,
       },
       ctx.now,
     );

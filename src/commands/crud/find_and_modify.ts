@@ -1,14 +1,44 @@
-/** `findAndModify`: update, replace, upsert or remove one document and return it. */
-import { ObjectId, type Document } from '../../bson.js';
+/**
+ * `findAndModify`: update, replace, upsert or remove one document and return it (before or
+ * after, projected by `fields`). Options as mongod 8.2 (find_and_modify.cpp, the IDL of
+ * `FindAndModifyCommandRequest`): `query`, `sort`, `remove`, `update` (document or pipeline),
+ * `new`, `fields` (with the positional `a.$`), `upsert`, `arrayFilters`, `let`, `hint`,
+ * `collation` (simple only), `bypassDocumentValidation`. Errors raised while modifying the
+ * document carry "Plan executor error during findAndModify :: caused by ::".
+ */
+import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { compileUpdate, buildUpsertDocument } from '../../storage/update/compile_update.js';
 import { compileSort } from '../../storage/sort.js';
-import { boolArg, collectionArg, docArg } from '../args.js';
+import { bindFilterVariables } from '../../storage/update/variables.js';
+import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkHint, orderedRecords } from './query_exec.js';
-import { rejectArrayFilters } from './update.js';
+import {
+  checkArrayOfObjects,
+  checkCollation,
+  checkHintType,
+  checkUpdateModification,
+  executorError,
+  letVariables,
+  parseUpdateRequest,
+  upsertDocument,
+  type UpdateSpec,
+} from './update.js';
+
+/** A `safeBool` field of findAndModify: a bool or any number (null reads as absent). */
+function safeBool(cmd: Document, field: string): boolean | undefined {
+  const value = cmd[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return value;
+  if (isNumber(value)) return toDouble(value) !== 0;
+  throw new CommandError(
+    'TypeMismatch',
+    `BSON field 'findAndModify.${field}' is the wrong type '${bsonTypeOf(value)}', expected types '[int, decimal, long, bool, double]'`,
+  );
+}
 
 /** The `findAndModify` command. */
 export const findAndModify: CommandDefinition = {
@@ -18,60 +48,100 @@ export const findAndModify: CommandDefinition = {
   args: {
     query: { type: 'object' },
     sort: { type: 'object' },
-    remove: { type: 'bool' },
-    update: { type: ['object', 'array'] },
-    new: { type: 'bool' },
+    remove: { type: 'any' },
+    update: { type: 'any' },
+    new: { type: 'any' },
     fields: { type: 'object' },
-    upsert: { type: 'bool' },
-    arrayFilters: { type: 'array' },
-    bypassDocumentValidation: { type: 'bool' },
+    upsert: { type: 'any' },
+    arrayFilters: { type: 'any' },
+    bypassDocumentValidation: { type: 'any' },
     collation: { type: 'object' },
-    hint: { type: ['object', 'string'] },
+    hint: { type: 'any' },
     let: { type: 'object' },
   },
   help: '{ findAndModify: "collection", query: {processed:false}, update: {$set: {processed:true}}, new: true}',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'findAndModify', ctx.db);
-    const remove = boolArg(cmd, 'remove', false);
-    const returnNew = boolArg(cmd, 'new', false);
-    const upsert = boolArg(cmd, 'upsert', false);
-    const hasUpdate = cmd.update !== undefined && cmd.update !== null;
-    if (remove && hasUpdate) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
-    if (!remove && !hasUpdate) throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
-    if (remove && upsert) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
-    if (remove && returnNew) {
-      throw new CommandError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+    // The IDL, field by field.
+    const remove = safeBool(cmd, 'remove') ?? false;
+    const returnNew = safeBool(cmd, 'new') ?? false;
+    const upsert = safeBool(cmd, 'upsert') ?? false;
+    safeBool(cmd, 'bypassDocumentValidation');
+    const updateMod = cmd.update === undefined ? undefined : checkUpdateModification(cmd.update);
+    const arrayFilters = checkArrayOfObjects('findAndModify.arrayFilters', cmd.arrayFilters);
+    const hint = checkHintType(cmd.hint);
+    // find_and_modify.cpp validate().
+    if (!remove && updateMod === undefined) throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
+    if (remove) {
+      if (updateMod !== undefined) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
+      if (upsert) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
+      if (returnNew) {
+        throw new CommandError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+      }
+      if (arrayFilters !== undefined) throw new CommandError('FailedToParse', 'Cannot specify arrayFilters and remove=true');
     }
+    if (Array.isArray(updateMod) && arrayFilters !== undefined) {
+      throw new CommandError('FailedToParse', 'Cannot specify arrayFilters and a pipeline update');
+    }
+    const vars = letVariables(ctx, cmd.let);
     const filter = docArg(cmd, 'query') ?? {};
-    const predicate = compileQuery(filter, ctx.now());
     const sort = docArg(cmd, 'sort');
-    if (sort) compileSort(sort);
+    const collation = docArg(cmd, 'collation');
+    const nowMs = ctx.now();
+    const now = new Date(nowMs);
     const fields = docArg(cmd, 'fields');
-    const project = fields && Object.keys(fields).length > 0 ? compileProjection(fields, { now: new Date(ctx.now()) }) : (d: Document) => d;
-    rejectArrayFilters(cmd.arrayFilters);
-    const update = hasUpdate ? compileUpdate(cmd.update as Document | Document[]) : null;
+    const project = fields && Object.keys(fields).length > 0 ? compileProjection(fields, { now, query: filter }) : (d: Document) => d;
+    if (sort) compileSort(sort);
     const catalog = ctx.server.catalog;
     let coll = catalog.get(ctx.db, name);
-    checkHint(coll, cmd.hint);
-    const nowMs = ctx.now();
-    const rec = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1 }, ctx.now).next().value : undefined;
+
     if (remove) {
+      checkCollation(collation);
+      const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs);
+      checkHint(coll, hint);
       ctx.server.counters.opcounters.delete++;
+      const rec = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1 }, ctx.now).next().value : undefined;
       if (!rec || !coll) return { lastErrorObject: { n: 0 }, value: null };
-      coll.remove(rec);
-      return { lastErrorObject: { n: 1 }, value: project(rec.doc) };
+      let value: Document;
+      try {
+        value = project(rec.doc);
+        coll.remove(rec);
+      } catch (err) {
+        executorError(err, 'findAndModify');
+      }
+      return { lastErrorObject: { n: 1 }, value };
     }
+
+    const spec: UpdateSpec = {
+      q: filter,
+      u: updateMod!,
+      arrayFilters,
+      hint,
+      multi: false,
+      upsert,
+      upsertSupplied: false,
+      collation,
+      sort,
+    };
+    const parsed = parseUpdateRequest(spec, vars, nowMs);
+    checkHint(coll, hint);
     ctx.server.counters.opcounters.update++;
-    if (rec && coll) {
-      const before = rec.doc;
-      const result = update!.apply(before, { now: new Date(nowMs), isUpsertInsert: false });
-      if (result.modified) coll.update(rec, result.doc, nowMs);
-      return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? result.doc : before) };
+    try {
+      const rec = coll ? orderedRecords(coll, { filter, predicate: parsed.predicate, sort, limit: 1 }, ctx.now).next().value : undefined;
+      if (rec && coll) {
+        const before = rec.doc;
+        const matchedField = parsed.matchKey ? parsed.matchKey(before) : undefined;
+        const result = parsed.update.apply(before, { now, isUpsertInsert: false, matchedField });
+        if (result.modified) coll.update(rec, result.doc, nowMs);
+        return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? result.doc : before) };
+      }
+      if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
+      const doc = upsertDocument(parsed, now);
+      coll ??= catalog.getOrCreate(ctx.db, name).coll;
+      coll.insert(doc, nowMs);
+      return { lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id }, value: returnNew ? project(doc) : null };
+    } catch (err) {
+      executorError(err, 'findAndModify');
     }
-    if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
-    const doc = buildUpsertDocument(filter, update!, { now: new Date(nowMs), isUpsertInsert: true }, () => new ObjectId());
-    coll ??= catalog.getOrCreate(ctx.db, name).coll;
-    coll.insert(doc, nowMs);
-    return { lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id }, value: returnNew ? project(doc) : null };
   },
 };

@@ -1,16 +1,42 @@
-/** `update`: replacement and operator updates, `multi`, `upsert`, per-statement write errors. */
+/**
+ * `update`: replacement, operator and pipeline updates; `multi`, `upsert`, `arrayFilters`
+ * (`$[<id>]`), the positional `$`, `sort` (8.0's updateOne), `hint`, `collation` (simple only),
+ * statement constants `c` and the command's `let` variables.
+ *
+ * As mongod does (write_ops_exec.cpp, parsed_update.cpp): every statement is checked against
+ * the IDL first (a bad statement fails the whole command, nothing written); then each statement
+ * is parsed (array filters, update, query: errors are that statement's write error) and run.
+ * Errors raised while updating a document carry "Plan executor error during update :: caused
+ * by ::". The statement runner is shared with findAndModify and bulkWrite.
+ */
 import { ObjectId, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
+import type { Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { compileUpdate, buildUpsertDocument } from '../../storage/update/compile_update.js';
+import { buildUpsertDocument, compileUpdate, type CompiledUpdate } from '../../storage/update/compile_update.js';
+import { compilePositionalMatcher } from '../../storage/update/positional_match.js';
+import { bindFilterVariables, evaluateLetVariables, type Variables } from '../../storage/update/variables.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
-import { boolArg, collectionArg } from '../args.js';
+import { isDocument } from '../../storage/values/paths.js';
+import { collectionArg } from '../args.js';
+import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { checkHint, orderedRecords } from './query_exec.js';
-import { checkBatchSize, runBatch } from './write_batch.js';
-import type { Collection } from '../../storage/collection.js';
+import { checkBatchSize } from './write_batch.js';
 
-const STATEMENT_FIELDS = new Set(['q', 'u', 'multi', 'upsert', 'arrayFilters', 'hint', 'collation', 'c', 'sort', 'upsertSupplied']);
+/** One update statement, checked against the IDL (field names as in the `update` command). */
+export interface UpdateSpec {
+  readonly q: Document;
+  readonly u: Document | Document[];
+  readonly c?: Document;
+  readonly arrayFilters?: Document[];
+  readonly hint?: unknown;
+  readonly multi: boolean;
+  readonly upsert: boolean;
+  readonly upsertSupplied: boolean;
+  readonly collation?: Document;
+  readonly sort?: Document;
+}
 
 /** The outcome of one update statement. */
 export interface UpdateOutcome {
@@ -19,55 +45,246 @@ export interface UpdateOutcome {
   upsertedId?: unknown;
 }
 
-/** `arrayFilters` (for `$[<id>]`) are not implemented: refused rather than ignored. */
-export function rejectArrayFilters(arrayFilters: unknown): void {
-  if (Array.isArray(arrayFilters) && arrayFilters.length > 0) {
-    throw new CommandError('NotImplemented', 'arrayFilters are not supported by Mayfly yet');
-  }
+/** A statement-level IDL error that fails the whole command. */
+function typeError(path: string, value: unknown, expected: string): CommandError {
+  return new CommandError('TypeMismatch', `BSON field '${path}' is the wrong type '${bsonTypeOf(value)}', expected type '${expected}'`);
 }
 
-/** Applies one update statement to `coll` (created when an upsert inserts). */
-export function applyUpdateStatement(ctx: CommandContext, db: string, name: string, stmt: Document): UpdateOutcome {
-  for (const key of Object.keys(stmt)) {
-    if (!STATEMENT_FIELDS.has(key)) throw new CommandError('IDLUnknownField', `BSON field 'update.updates.${key}' is an unknown field.`);
+/** `BSON field '<path>' is missing but a required field` (40414). */
+export function missingField(path: string): CommandError {
+  return new CommandError('IDLFailedToParse', `BSON field '${path}' is missing but a required field`);
+}
+
+/** `BSON field '<path>' is an unknown field.` (40415). */
+export function unknownField(path: string): CommandError {
+  return new CommandError('IDLUnknownField', `BSON field '${path}' is an unknown field.`);
+}
+
+function isNullish(v: unknown): boolean {
+  return v === undefined || v === null;
+}
+
+/** An optional `object` IDL field (null reads as absent). */
+export function checkObjectField(path: string, value: unknown): Document | undefined {
+  if (isNullish(value)) return undefined;
+  if (!isDocument(value)) throw typeError(path, value, 'object');
+  return value;
+}
+
+/** An optional strict `bool` IDL field (null reads as absent). */
+export function checkBoolField(path: string, value: unknown): boolean | undefined {
+  if (isNullish(value)) return undefined;
+  if (typeof value !== 'boolean') throw typeError(path, value, 'bool');
+  return value;
+}
+
+/** An `optionalBool` field (`OptionalBool::parseFromBSON`: only a boolean). */
+export function checkOptionalBool(name: string, value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') {
+    throw new CommandError('TypeMismatch', `Field '${name}' should be a boolean value, but found: ${bsonTypeOf(value)}`);
   }
-  if (bsonTypeOf(stmt.q) !== 'object') {
-    throw new CommandError(stmt.q === undefined ? 'IDLFailedToParse' : 'TypeMismatch', stmt.q === undefined ? "BSON field 'update.updates.q' is missing but a required field" : `BSON field 'update.updates.q' is the wrong type '${bsonTypeOf(stmt.q)}', expected type 'object'`);
+  return value;
+}
+
+/** An `array<object>` field such as `arrayFilters` (null reads as absent). */
+export function checkArrayOfObjects(path: string, value: unknown): Document[] | undefined {
+  if (isNullish(value)) return undefined;
+  if (!Array.isArray(value)) throw typeError(path, value, 'array');
+  value.forEach((item, i) => {
+    if (!isDocument(item)) throw typeError(`${path}.${i}`, item, 'object');
+  });
+  return value as Document[];
+}
+
+/** An `indexHint`: a string or an object (9 otherwise, null included). */
+export function checkHintType(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' && !isDocument(value)) {
+    throw new CommandError('FailedToParse', 'Hint must be a string or an object');
   }
-  if (stmt.u === undefined) throw new CommandError('IDLFailedToParse', "BSON field 'update.updates.u' is missing but a required field");
-  const filter = stmt.q as Document;
-  const predicate = compileQuery(filter, ctx.now()); // a bad filter fails the statement even on a missing collection
-  rejectArrayFilters(stmt.arrayFilters);
-  const update = compileUpdate(stmt.u as Document | Document[]);
-  const multi = stmt.multi === true;
-  const upsert = stmt.upsert === true;
-  if (multi && update.kind === 'replacement') {
-    throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
+  return value;
+}
+
+/** An `update_modification`: an object or an array (9 otherwise). */
+export function checkUpdateModification(value: unknown): Document | Document[] {
+  if (!isDocument(value) && !Array.isArray(value)) {
+    throw new CommandError('FailedToParse', 'Update argument must be either an object or an array');
   }
-  const catalog = ctx.server.catalog;
-  let coll: Collection | undefined = catalog.get(db, name);
-  checkHint(coll, stmt.hint);
-  ctx.server.counters.opcounters.update++;
-  const outcome: UpdateOutcome = { matched: 0, modified: 0 };
-  const nowMs = ctx.now();
-  if (coll) {
-    const records = [...orderedRecords(coll, { filter, predicate, sort: stmt.sort as Document | undefined, limit: multi ? 0 : 1 }, ctx.now)];
-    for (const rec of records) {
-      outcome.matched++;
-      const result = update.apply(rec.doc, { now: new Date(nowMs), isUpsertInsert: false });
-      if (result.modified) {
-        coll.update(rec, result.doc, nowMs);
-        outcome.modified++;
-      }
+  return value as Document | Document[];
+}
+
+/** Only the simple collation is supported (238 otherwise, rather than comparing wrongly). */
+export function checkCollation(collation: Document | undefined): void {
+  if (collation === undefined) return;
+  const keys = Object.keys(collation);
+  if (keys.length === 1 && collation.locale === 'simple') return;
+  throw new CommandError('NotImplemented', 'Collations other than the simple collation are not supported by Mayfly yet');
+}
+
+/** Checks one `updates` entry against mongod's IDL (`UpdateOpEntry`). */
+export function parseUpdateStatement(raw: unknown, index: number): UpdateSpec {
+  const base = 'update.updates';
+  if (!isDocument(raw)) throw typeError(`${base}.${index}`, raw, 'object');
+  let q: Document | undefined;
+  let u: Document | Document[] | undefined;
+  const spec: { -readonly [K in keyof UpdateSpec]?: UpdateSpec[K] } = {};
+  for (const key of Object.keys(raw)) {
+    const value = raw[key];
+    const path = `${base}.${key}`;
+    switch (key) {
+      case 'q':
+        if (!isDocument(value)) throw typeError(path, value, 'object');
+        q = value;
+        break;
+      case 'u':
+        u = checkUpdateModification(value);
+        break;
+      case 'c':
+        spec.c = checkObjectField(path, value);
+        break;
+      case 'arrayFilters':
+        spec.arrayFilters = checkArrayOfObjects(path, value);
+        break;
+      case 'hint':
+        spec.hint = checkHintType(value);
+        break;
+      case 'multi':
+        spec.multi = checkBoolField(path, value);
+        break;
+      case 'upsert':
+        spec.upsert = checkBoolField(path, value);
+        break;
+      case 'upsertSupplied':
+        spec.upsertSupplied = checkOptionalBool(key, value);
+        break;
+      case '$_allowShardKeyUpdatesWithoutFullShardKeyInQuery':
+        checkOptionalBool(key, value);
+        break;
+      case 'collation':
+        spec.collation = checkObjectField(path, value);
+        break;
+      case 'sort':
+        spec.sort = checkObjectField(path, value);
+        break;
+      case 'sampleId':
+        break;
+      default:
+        throw unknownField(path);
     }
   }
-  if (outcome.matched === 0 && upsert) {
-    const doc = buildUpsertDocument(filter, update, { now: new Date(nowMs), isUpsertInsert: true }, () => new ObjectId());
-    coll ??= catalog.getOrCreate(db, name).coll;
-    coll.insert(doc, nowMs);
-    outcome.upsertedId = doc._id;
+  if (q === undefined) throw missingField(`${base}.q`);
+  if (u === undefined) throw missingField(`${base}.u`);
+  return {
+    q,
+    u,
+    c: spec.c,
+    arrayFilters: spec.arrayFilters,
+    hint: spec.hint,
+    multi: spec.multi ?? false,
+    upsert: spec.upsert ?? false,
+    upsertSupplied: spec.upsertSupplied ?? false,
+    collation: spec.collation,
+    sort: spec.sort,
+  };
+}
+
+/** True when a filter uses `$expr` (top level or inside $and/$or/$nor). */
+function usesExpr(filter: Document): boolean {
+  for (const key of Object.keys(filter)) {
+    if (key === '$expr') return true;
+    const value = filter[key];
+    if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value)) {
+      if (value.some((sub) => isDocument(sub) && usesExpr(sub))) return true;
+    }
+  }
+  return false;
+}
+
+/** A statement ready to run: everything parsed, mongod's parse errors raised. */
+export interface ParsedUpdateStatement {
+  readonly spec: UpdateSpec;
+  readonly filter: Document;
+  readonly predicate: (doc: Document) => boolean;
+  readonly update: CompiledUpdate;
+  readonly matchKey: ((doc: Document) => string | undefined) | null;
+  /** The document an `upsertSupplied` upsert inserts (`c.new`). */
+  readonly supplied?: CompiledUpdate;
+}
+
+/** `ParsedUpdate::parseRequest`: upsertSupplied, collation, array filters, update, query. */
+export function parseUpdateRequest(spec: UpdateSpec, vars: Variables, nowMs: number): ParsedUpdateStatement {
+  let supplied: CompiledUpdate | undefined;
+  if (spec.upsertSupplied) {
+    if (!spec.upsert) throw new CommandError('FailedToParse', "cannot specify 'upsertSupplied: true' for a non-upsert operation");
+    const doc = spec.c?.new;
+    if (!isDocument(doc)) {
+      throw new CommandError('FailedToParse', "the parameter 'upsertSupplied' is set to 'true', but no document was supplied");
+    }
+    supplied = compileUpdate(doc);
+  }
+  checkCollation(spec.collation);
+  const update = compileUpdate(spec.u, { arrayFilters: spec.arrayFilters, constants: spec.c, variables: vars, multi: spec.multi });
+  if (spec.upsert && usesExpr(spec.q)) {
+    throw new CommandError('QueryFeatureNotAllowed', '$expr is not allowed in the query predicate for an upsert');
+  }
+  const filter = spec.q;
+  const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs);
+  const matchKey = update.positional ? compilePositionalMatcher(filter) : null;
+  return { spec, filter, predicate, update, matchKey, supplied };
+}
+
+/** Rethrows an error raised while executing, with mongod's executor context. */
+export function executorError(err: unknown, command: 'update' | 'findAndModify'): never {
+  const e = toCommandError(err);
+  if (e.code === 1) throw err;
+  throw new CommandError(e.code, `Plan executor error during ${command} :: caused by :: ${e.message}`, e.extra);
+}
+
+/** Builds the document an upsert inserts (the statement's query seeds it). */
+export function upsertDocument(parsed: ParsedUpdateStatement, now: Date): Document {
+  const update = parsed.supplied ?? parsed.update;
+  return buildUpsertDocument(parsed.filter, update, { now, isUpsertInsert: true }, () => new ObjectId());
+}
+
+/** Runs one update statement on `db.name` (created when an upsert inserts). */
+export function executeUpdate(ctx: CommandContext, db: string, name: string, spec: UpdateSpec, vars: Variables): UpdateOutcome {
+  const nowMs = ctx.now();
+  const parsed = parseUpdateRequest(spec, vars, nowMs);
+  const catalog = ctx.server.catalog;
+  let coll: Collection | undefined = catalog.get(db, name);
+  checkHint(coll, spec.hint);
+  ctx.server.counters.opcounters.update++;
+  const outcome: UpdateOutcome = { matched: 0, modified: 0 };
+  const now = new Date(nowMs);
+  try {
+    if (coll) {
+      const records = [...orderedRecords(coll, { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1 }, ctx.now)];
+      for (const rec of records) {
+        outcome.matched++;
+        const matchedField = parsed.matchKey ? parsed.matchKey(rec.doc) : undefined;
+        const result = parsed.update.apply(rec.doc, { now, isUpsertInsert: false, matchedField });
+        if (result.modified) {
+          coll.update(rec, result.doc, nowMs);
+          outcome.modified++;
+        }
+      }
+    }
+    if (outcome.matched === 0 && spec.upsert) {
+      const doc = upsertDocument(parsed, now);
+      coll ??= catalog.getOrCreate(db, name).coll;
+      coll.insert(doc, nowMs);
+      outcome.upsertedId = doc._id;
+    }
+  } catch (err) {
+    executorError(err, 'update');
   }
   return outcome;
+}
+
+/** Evaluates a command's `let` (an object, checked by the argument table). */
+export function letVariables(ctx: CommandContext, letDoc: unknown): Variables {
+  return evaluateLetVariables(isDocument(letDoc) ? letDoc : undefined, new Date(ctx.now()));
 }
 
 /** The `update` command. */
@@ -76,33 +293,45 @@ export const update: CommandDefinition = {
   target: { type: 'string' },
   args: {
     updates: { type: 'array', required: true },
-    ordered: { type: 'bool' },
+    ordered: { type: 'any' },
     bypassDocumentValidation: { type: 'bool' },
     let: { type: 'object' },
   },
   help: 'update documents',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'update', ctx.db);
-    const updates = cmd.updates as unknown[];
-    checkBatchSize(updates.length);
+    const ordered = checkBoolField('update.ordered', cmd.ordered) ?? true;
+    const raw = cmd.updates as unknown[];
+    const statements = raw.map((stmt, i) => parseUpdateStatement(stmt, i));
+    checkBatchSize(statements.length);
+    const vars = letVariables(ctx, cmd.let);
     let n = 0;
     let nModified = 0;
     const upserted: Document[] = [];
-    const writeErrors = runBatch(updates, boolArg(cmd, 'ordered', true), (stmt, index) => {
-      if (bsonTypeOf(stmt) !== 'object') {
-        throw new CommandError('TypeMismatch', `BSON field 'update.updates.${index}' is the wrong type '${bsonTypeOf(stmt)}', expected type 'object'`);
+    const writeErrors: Document[] = [];
+    for (let index = 0; index < statements.length; index++) {
+      const spec = statements[index]!;
+      if (spec.sort !== undefined && spec.multi) throw new CommandError('FailedToParse', 'Cannot specify sort with multi=true');
+      try {
+        const outcome = executeUpdate(ctx, ctx.db, name, spec, vars);
+        n += outcome.matched;
+        nModified += outcome.modified;
+        if (outcome.upsertedId !== undefined) {
+          n++;
+          upserted.push({ index, _id: outcome.upsertedId });
+        }
+      } catch (err) {
+        const error = toCommandError(err);
+        if (error.code === 1) throw err;
+        writeErrors.push(error.toWriteError(index));
+        if (ordered) break;
       }
-      const outcome = applyUpdateStatement(ctx, ctx.db, name, stmt as Document);
-      n += outcome.matched;
-      nModified += outcome.modified;
-      if (outcome.upsertedId !== undefined) {
-        n++;
-        upserted.push({ index, _id: outcome.upsertedId });
-      }
-    });
-    const reply: Document = { n, nModified };
-    if (upserted.length > 0) reply.upserted = upserted;
+    }
+    // UpdateCommandReply's field order: n, writeErrors, upserted, nModified.
+    const reply: Document = { n };
     if (writeErrors.length > 0) reply.writeErrors = writeErrors;
+    if (upserted.length > 0) reply.upserted = upserted;
+    reply.nModified = nModified;
     return reply;
   },
 };

@@ -1,12 +1,14 @@
 /**
  * find()/findAndModify projections: `compileProjection(spec)` parses once (mongod's errors at
  * compile time) and returns a function that builds a new projected document.
- * See projection_ast.ts (grammar, errors) and projection_executor.ts (semantics).
- * Not supported yet (238 NotImplemented): the positional operator (`a.$`), `$meta`.
+ * See projection_ast.ts (grammar, errors) and projection_executor.ts (semantics). The positional
+ * `a.$` projects the array element the query (`options.query`) matched.
+ * Not supported yet (238 NotImplemented): `$meta`.
  */
 import type { Document } from '../../bson.js';
 import { parseProjection } from './projection_ast.js';
 import { buildProjection } from './projection_executor.js';
+import { compilePositionalMatcher } from '../update/positional_match.js';
 
 /** A compiled projection: returns a NEW document, never mutates its input. */
 export type Projector = (doc: Document) => Document;
@@ -15,13 +17,16 @@ export type Projector = (doc: Document) => Document;
 export interface ProjectionOptions {
   /** The value of `$$NOW` in computed fields (defaults to the Unix epoch). */
   readonly now?: Date;
+  /** The query the documents matched (the positional `a.$` projects its matched element). */
+  readonly query?: Document;
 }
 
 const EPOCH = new Date(0);
 
 /** Compiles a find projection (throws CommandError with mongod's codes and messages). */
 export function compileProjection(spec: Document, options: ProjectionOptions = {}): Projector {
-  const apply = buildProjection(parseProjection(spec, 'find'), 'find');
+  const parsed = parseProjection(spec, 'find');
+  const apply = buildProjection(parsed, 'find', compilePositionalMatcher(options.query ?? {}));
   const now = options.now ?? EPOCH;
   return (doc) => apply(doc, { root: doc, now });
 }

@@ -34,7 +34,8 @@ export type AstNode =
   | { readonly kind: 'bool'; readonly value: boolean }
   | { readonly kind: 'expr'; readonly ev: Evaluator }
   | { readonly kind: 'slice'; readonly skip: number | null; readonly limit: number }
-  | { readonly kind: 'elemMatch'; readonly field: string; readonly matches: Predicate };
+  | { readonly kind: 'elemMatch'; readonly field: string; readonly matches: Predicate }
+  | { readonly kind: 'positional' };
 
 /** A parsed projection. */
 export interface ParsedProjection {
@@ -47,6 +48,7 @@ interface ParseContext {
   type: ProjectionType | undefined;
   idSpecified: boolean;
   hasElemMatch: boolean;
+  hasPositional: boolean;
   hasFindSlice: boolean;
   idIncludedEntirely: boolean;
   idExcludedEntirely: boolean;
@@ -83,9 +85,9 @@ function addNodeAtPath(root: PathNode, parts: readonly string[], node: AstNode):
   }
 }
 
-/** Where the first positional operator (`.$`) of a projected path is, if any. */
+/** Whether a projected path is positional (`a.b.$`, projection_parser.cpp). */
 function hasPositionalOperator(path: string): boolean {
-  return path.includes('.$.') || path.endsWith('.$') || path === '$';
+  return path.endsWith('.$');
 }
 
 function isInclusionOrExclusionValue(v: unknown): boolean {
@@ -154,6 +156,7 @@ function parseSubObjectAsExpression(
       if (!isDocument(arg)) {
         throw new CommandError(31274, `elemMatch: Invalid argument, object required, but got ${bsonTypeOf(arg)}`);
       }
+      if (ctx.hasPositional) throw new CommandError(31255, 'Cannot specify positional operator and $elemMatch.');
       if (parts.length !== 1 || !isRoot) {
         throw new CommandError(31275, 'Cannot use $elemMatch projection on a nested field.');
       }
@@ -188,12 +191,17 @@ function parseSubObject(ctx: ParseContext, key: string, obj: Document, parent: P
 function parseInclusion(ctx: ParseContext, key: string, parent: PathNode, isRoot: boolean, positional: boolean): void {
   const isTopLevelId = key === '_id' && isRoot;
   if (positional) {
-    throw new CommandError('NotImplemented', `The positional projection '${key}' is not supported by Mayfly yet`);
-  }
-  addNodeAtPath(parent, parseFieldPath(key), { kind: 'bool', value: true });
-  if (isTopLevelId) {
-    ctx.idIncludedEntirely = true;
-    return;
+    if (ctx.hasPositional) throw new CommandError(31276, 'Cannot specify more than one positional projection per query.');
+    if (ctx.hasElemMatch) throw new CommandError(31256, 'Cannot specify positional operator and $elemMatch.');
+    if (key === '.$') throw new CommandError(5392900, `Projection on field ${key} is invalid`);
+    addNodeAtPath(parent, parseFieldPath(key.slice(0, -2)), { kind: 'positional' });
+    ctx.hasPositional = true;
+  } else {
+    addNodeAtPath(parent, parseFieldPath(key), { kind: 'bool', value: true });
+    if (isTopLevelId) {
+      ctx.idIncludedEntirely = true;
+      return;
+    }
   }
   if (ctx.type === 'exclusion') {
     throw new CommandError(31253, `Cannot do inclusion on field ${key} in exclusion projection`);
@@ -227,6 +235,12 @@ function parseElement(ctx: ParseContext, key: string, value: unknown, parent: Pa
   if (positional && ctx.policy === 'aggregate') {
     throw new CommandError(31324, 'Cannot use positional projection in aggregation projection');
   }
+  if (key.includes('.$.')) {
+    throw new CommandError(
+      31394,
+      "As of 4.4, it's illegal to specify positional operator in the middle of a path.Positional projection may only be used at the end, for example: a.b.$. If the query previously used a form like a.b.$.d, remove the parts following the '$' and the results will be equivalent.",
+    );
+  }
   if (isDocument(value)) {
     if (positional) {
       throw new CommandError(31271, 'positional projection cannot be used with an expression or sub object');
@@ -234,6 +248,7 @@ function parseElement(ctx: ParseContext, key: string, value: unknown, parent: Pa
     parseSubObject(ctx, key, value, parent, isRoot);
   } else if (isInclusionOrExclusionValue(value)) {
     if (toBool(value)) parseInclusion(ctx, key, parent, isRoot, positional);
+    else if (positional) throw new CommandError(31395, 'positional projection cannot be used with exclusion');
     else parseExclusion(ctx, key, parent, isRoot);
   } else {
     if (positional) throw new CommandError(31308, 'positional projection cannot be used with a literal');
@@ -256,6 +271,7 @@ export function parseProjection(spec: Document, policy: ProjectionPolicy): Parse
     type: undefined,
     idSpecified: false,
     hasElemMatch: false,
+    hasPositional: false,
     hasFindSlice: false,
     idIncludedEntirely: false,
     idExcludedEntirely: false,

@@ -5,11 +5,16 @@
  *     in specification order; sub-paths descend into documents and arrays of documents, other
  *     array elements are dropped;
  *   - exclusion copies the document and removes the excluded paths;
+ *   - find's positional `a.b.$` includes its path, then replaces the first array on that path
+ *     in the result by the element the query matched (projection_executor_utils.cpp
+ *     `applyPositionalProjection`: 51246 when the query recorded no position, 51247 when the
+ *     position is past the end);
  *   - find's `$slice` is applied to the result afterwards, `$elemMatch` is a computed field.
  * Nested arrays are descended by find projections and skipped by `$project`
  * (ArrayRecursionPolicy).
  */
 import type { Document } from '../../bson.js';
+import { CommandError } from '../../errors/command_error.js';
 import type { EvalContext, Evaluator } from '../aggregation/expressions.js';
 import { MISSING, isDocument } from '../aggregation/value.js';
 import type { AstNode, ParsedProjection, PathNode, ProjectionPolicy, ProjectionType } from './projection_ast.js';
@@ -65,12 +70,49 @@ interface SliceSpec {
 /** Applies a projection to one document. */
 export type ProjectionFn = (doc: Document, ctx: EvalContext) => Document;
 
+/** The array position the query matched in a document (for the positional projection). */
+export type PositionalLookup = (doc: Document) => string | undefined;
+
+interface PositionalSpec {
+  readonly parts: readonly string[];
+  readonly lookup: PositionalLookup;
+}
+
+/** Replaces `value` at `parts[0..end]` of a copy of `doc` (all documents on the way). */
+function setNested(doc: Document, parts: readonly string[], end: number, value: unknown): Document {
+  const out: Document = { ...doc };
+  const name = parts[0]!;
+  out[name] = end === 0 ? value : setNested(doc[name] as Document, parts.slice(1), end - 1, value);
+  return out;
+}
+
+/** `applyPositionalProjection`: the first array on the path becomes `[matched element]`. */
+function applyPositional(postImage: Document, preImage: Document, spec: PositionalSpec): Document {
+  let sub: Document = postImage;
+  for (let i = 0; i < spec.parts.length; i++) {
+    const v = sub[spec.parts[i]!];
+    if (Array.isArray(v)) {
+      const key = spec.lookup(preImage);
+      if (key === undefined) {
+        throw new CommandError(51246, "positional operator '.$' couldn't find a matching element in the array");
+      }
+      const index = Number(key);
+      if (index >= v.length) throw new CommandError(51247, "positional operator '.$' element mismatch");
+      return setNested(postImage, spec.parts, i, [v[index]]);
+    }
+    if (!isDocument(v)) return postImage;
+    sub = v;
+  }
+  return postImage;
+}
+
 class Executor {
   constructor(
     private readonly root: ExecNode,
     private readonly inclusion: boolean,
     private readonly recurseNestedArrays: boolean,
     private readonly slices: readonly SliceSpec[],
+    private readonly positional: PositionalSpec | null,
   ) {}
 
   apply(doc: Document, ctx: EvalContext): Document {
@@ -85,6 +127,7 @@ class Executor {
       // find's $elemMatch is the only computed field an exclusion can hold.
       if (this.root.subtreeHasComputed) applyExpressions(this.root, ctx, out, this.inclusion);
     }
+    if (this.positional) out = applyPositional(out, doc, this.positional);
     for (const s of this.slices) out = applySlice(out, s, 0);
     return out;
   }
@@ -194,23 +237,27 @@ function elemMatchEvaluator(field: string, matches: (doc: Document) => boolean):
   };
 }
 
-function build(
-  node: PathNode,
-  prefix: readonly string[],
-  exec: ExecNode,
-  type: ProjectionType,
-  slices: SliceSpec[],
-): void {
+interface BuildState {
+  readonly slices: SliceSpec[];
+  positionalParts: readonly string[] | null;
+}
+
+function build(node: PathNode, prefix: readonly string[], exec: ExecNode, type: ProjectionType, bs: BuildState): void {
   for (const [name, child] of node.children) {
     const parts = [...prefix, name];
-    buildNode(child, parts, exec, type, slices);
+    buildNode(child, parts, exec, type, bs);
   }
 }
 
-function buildNode(child: AstNode, parts: string[], exec: ExecNode, type: ProjectionType, slices: SliceSpec[]): void {
+function buildNode(child: AstNode, parts: string[], exec: ExecNode, type: ProjectionType, bs: BuildState): void {
+  const slices = bs.slices;
   switch (child.kind) {
     case 'path':
-      build(child, parts, exec, type, slices);
+      build(child, parts, exec, type, bs);
+      return;
+    case 'positional':
+      exec.addProjection(parts);
+      bs.positionalParts = parts;
       return;
     case 'bool':
       if (type === 'inclusion' && parts.length === 1 && parts[0] === '_id' && !child.value) return;
@@ -228,11 +275,12 @@ function buildNode(child: AstNode, parts: string[], exec: ExecNode, type: Projec
   }
 }
 
-/** Builds the executor of a parsed projection. */
-export function buildProjection(parsed: ParsedProjection, policy: ProjectionPolicy): ProjectionFn {
+/** Builds the executor of a parsed projection (`lookup` resolves a positional projection). */
+export function buildProjection(parsed: ParsedProjection, policy: ProjectionPolicy, lookup?: PositionalLookup): ProjectionFn {
   const exec = new ExecNode();
-  const slices: SliceSpec[] = [];
-  build(parsed.root, [], exec, parsed.type, slices);
-  const executor = new Executor(exec, parsed.type === 'inclusion', policy === 'find', slices);
+  const bs: BuildState = { slices: [], positionalParts: null };
+  build(parsed.root, [], exec, parsed.type, bs);
+  const positional = bs.positionalParts === null ? null : { parts: bs.positionalParts, lookup: lookup ?? (() => undefined) };
+  const executor = new Executor(exec, parsed.type === 'inclusion', policy === 'find', bs.slices, positional);
   return (doc, ctx) => executor.apply(doc, ctx);
 }

@@ -4,9 +4,11 @@
  *     kept (object_replace_executor.cpp);
  *   - an operator document (`{$set: ...}`): see operator_update.ts;
  *   - a pipeline (array of `$set/$addFields/$unset/$project/$replaceRoot/$replaceWith`):
- *     the result replaces the document as a replacement would (pipeline_executor.cpp).
- * Everything is validated in `compileUpdate`; `apply` never mutates its input.
- * Not supported yet (238 NotImplemented): positional `$`, `$[]`, `$[<id>]`/arrayFilters, `$bit`.
+ *     the result replaces the document as a replacement would (pipeline_executor.cpp); the
+ *     command's `let` variables and the statement's constants `c` are in scope.
+ * Everything is validated in `compileUpdate`, in UpdateDriver::parse's order (array filters,
+ * pipeline/arrayFilters, constants, replacement/multi, operators); `apply` never mutates its
+ * input. The positional `$` resolves to `UpdateContext.matchedField`.
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
@@ -24,8 +26,10 @@ import {
   type Stage,
 } from '../aggregation/pipeline.js';
 import { identicalDocuments } from './identical.js';
+import { parseArrayFilters } from './array_filters.js';
 import { applyOperatorUpdate, parseOperatorUpdate } from './operator_update.js';
 import type { UpdateContext } from './update_context.js';
+import { bindVariables, NO_VARIABLES, withConstants, type Variables } from './variables.js';
 
 /** The per-call inputs of an update (`now`, `isUpsertInsert`). */
 export type { UpdateContext } from './update_context.js';
@@ -41,6 +45,8 @@ export interface UpdateResult {
 /** A validated update, ready to apply to any number of documents. */
 export interface CompiledUpdate {
   readonly kind: 'replacement' | 'operators' | 'pipeline';
+  /** Whether a path uses the positional `$` (apply needs `matchedField`). */
+  readonly positional: boolean;
   /** Applies the update; never mutates `doc`; the result keeps `_id`. */
   apply(doc: Document, ctx: UpdateContext): UpdateResult;
 }
@@ -88,16 +94,17 @@ function compileReplacement(replacement: Document): CompiledUpdate {
       );
     }
   }
-  return { kind: 'replacement', apply: (doc) => replaceDocument(doc, replacement) };
+  return { kind: 'replacement', positional: false, apply: (doc) => replaceDocument(doc, replacement) };
 }
 
-function compileOperators(update: Document): CompiledUpdate {
-  const leaves = parseOperatorUpdate(update);
+function compileOperators(update: Document, arrayFilters: ReturnType<typeof parseArrayFilters>): CompiledUpdate {
+  const parsed = parseOperatorUpdate(update, arrayFilters);
   return {
     kind: 'operators',
+    positional: parsed.positional,
     apply(doc, ctx) {
       const work = cloneValue(doc);
-      const modified = applyOperatorUpdate(work, leaves, ctx);
+      const modified = applyOperatorUpdate(work, parsed, ctx);
       if (!modified) return { doc, modified: false };
       assertStorableId(work);
       return { doc: work, modified: true };
@@ -105,9 +112,10 @@ function compileOperators(update: Document): CompiledUpdate {
   };
 }
 
-function compilePipelineUpdate(stages: Document[]): CompiledUpdate {
+function compilePipelineUpdate(raw: Document[], vars: Variables): CompiledUpdate {
   // Every stage is parsed first (unknown stages are 40324, bad specifications their own
   // errors), then stages other than the update ones are refused.
+  const stages = bindVariables(raw, vars) as Document[];
   const pctx: PipelineContext = { now: new Date(0) };
   const names = stages.map(stageName);
   const compiled: Stage[] = [];
@@ -123,6 +131,7 @@ function compilePipelineUpdate(stages: Document[]): CompiledUpdate {
   }
   return {
     kind: 'pipeline',
+    positional: false,
     apply(doc, ctx) {
       pctx.now = ctx.now;
       let docs: Iterable<Document> = [doc];
@@ -133,11 +142,35 @@ function compilePipelineUpdate(stages: Document[]): CompiledUpdate {
   };
 }
 
+/** Options of `compileUpdate` (the fields of an update statement besides `q` and `u`). */
+export interface CompileUpdateOptions {
+  /** `arrayFilters` (checked to be an array of documents). */
+  readonly arrayFilters?: readonly Document[];
+  /** The statement's constants `c` (pipeline updates only). */
+  readonly constants?: Document;
+  /** The command's `let` variables, already evaluated. */
+  readonly variables?: Variables;
+  /** `multi: true` (refused for a replacement). */
+  readonly multi?: boolean;
+}
+
 /** Validates and compiles an update (throws CommandError with mongod's codes and messages). */
-export function compileUpdate(update: Document | Document[]): CompiledUpdate {
-  if (Array.isArray(update)) return compilePipelineUpdate(update);
+export function compileUpdate(update: Document | Document[], options: CompileUpdateOptions = {}): CompiledUpdate {
+  const arrayFilters = parseArrayFilters(options.arrayFilters);
+  if (Array.isArray(update)) {
+    if (arrayFilters.size > 0) {
+      throw new CommandError('FailedToParse', 'arrayFilters may not be specified for pipeline-syle updates');
+    }
+    return compilePipelineUpdate(update, withConstants(options.variables ?? NO_VARIABLES, options.constants));
+  }
+  if (options.constants !== undefined && options.constants !== null) {
+    throw new CommandError(51198, 'Constant values may only be specified for pipeline updates');
+  }
   const first = Object.keys(update)[0];
-  if (first !== undefined && first.charCodeAt(0) === 36) return compileOperators(update);
+  if (first !== undefined && first.charCodeAt(0) === 36) return compileOperators(update, arrayFilters);
+  if (options.multi === true) {
+    throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
+  }
   return compileReplacement(update);
 }
 

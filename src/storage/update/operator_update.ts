@@ -3,11 +3,16 @@
  * (mongo/src/mongo/db/update/update_driver.cpp, update_object_node.cpp, modifier_node.cpp):
  *   - parsing merges every path of every operator into one tree, so two operators on the same
  *     path, or on a path and its prefix, are 40 ConflictingUpdateOperators;
- *   - applying visits the tree's leaves with siblings ordered bytewise (numeric names
- *     numerically): that is the order operators apply in and the order in which new fields
- *     are appended, whatever order the operators were written in;
- *   - each leaf navigates from the document's root to its path (longest existing prefix),
- *     updates the existing element or creates the missing part;
+ *   - the tree has object nodes (children by field name, plus the positional `$` child),
+ *     array nodes (children by array filter identifier, `$[]` being the empty identifier,
+ *     update_array_node.cpp) and leaves (one operator on one path);
+ *   - applying walks the tree with the document: siblings ordered bytewise (numeric names
+ *     numerically), which is the order operators apply in and the order new fields are
+ *     appended in; `$` becomes the array index the query matched (the "matched field"),
+ *     merged with a sibling of that name; an array node applies its children to every element
+ *     its filters match (all matched before any is updated), merging the children that match
+ *     the same element (40 "Update created a conflict at ..." when they collide);
+ *   - a leaf updates the element reached or creates the missing part of its path;
  *   - `_id` is immutable (66) and top-level `$`-prefixed field names are refused (52).
  */
 import type { Document } from '../../bson.js';
@@ -16,7 +21,9 @@ import { bsonTypeOf } from '../values/bson_type.js';
 import { cloneValue } from '../values/clone.js';
 import { compareValues } from '../values/compare.js';
 import { isDocument } from '../values/paths.js';
-import { elementToString } from '../aggregation/format.js';
+import { bsonObjectToString, elementToString } from '../aggregation/format.js';
+import { NO_ARRAY_FILTERS, type ArrayFilters } from './array_filters.js';
+import { parseBit } from './modifiers/bit.js';
 import { parseInc, parseMul } from './modifiers/arithmetic.js';
 import { parseAddToSet, parsePop, parsePull, parsePullAll } from './modifiers/array_culling.js';
 import { parseMax, parseMin } from './modifiers/compare.js';
@@ -30,6 +37,8 @@ import {
   checkViability,
   comparePathParts,
   createPath,
+  isArrayFilterIdentifier,
+  isNumericPart,
   navigate,
   parseUpdatePath,
   type Navigation,
@@ -39,6 +48,7 @@ import {
 /** The update operators, by name (one table; the parsers live in `modifiers/`). */
 const MODIFIERS: Readonly<Record<string, ModifierParser>> = {
   $addToSet: parseAddToSet,
+  $bit: parseBit,
   $currentDate: parseCurrentDate,
   $inc: parseInc,
   $max: parseMax,
@@ -55,15 +65,50 @@ const MODIFIERS: Readonly<Record<string, ModifierParser>> = {
 
 type Leaf =
   | { readonly kind: 'modifier'; readonly modifier: Modifier }
-  | { readonly kind: 'rename'; readonly from: readonly string[]; readonly fromText: string }
+  | { readonly kind: 'rename'; readonly to: readonly string[]; readonly from: readonly string[]; readonly fromText: string }
   | { readonly kind: 'placeholder' };
 
-interface TreeNode {
-  readonly children: Map<string, TreeNode | Leaf>;
+/** A node of the update tree (UpdateObjectNode, UpdateArrayNode, leaf nodes). */
+type UpdateNode = ObjectNode | ArrayNode | LeafNode;
+
+interface ObjectNode {
+  readonly kind: 'object';
+  readonly children: Map<string, UpdateNode>;
+  /** The child reached through the positional `$`. */
+  positional?: UpdateNode;
 }
 
-function isTreeNode(n: TreeNode | Leaf): n is TreeNode {
-  return (n as TreeNode).children !== undefined;
+interface ArrayNode {
+  readonly kind: 'array';
+  /** Children by array filter identifier (`''` for `$[]`). */
+  readonly children: Map<string, UpdateNode>;
+}
+
+interface LeafNode {
+  readonly kind: 'leaf';
+  readonly leaf: Leaf;
+}
+
+/** A parsed operator update. */
+export interface ParsedOperatorUpdate {
+  readonly root: ObjectNode;
+  /** Whether some path uses the positional `$` (the query's match details are needed). */
+  readonly positional: boolean;
+  readonly arrayFilters: ArrayFilters;
+}
+
+function newObjectNode(): ObjectNode {
+  return { kind: 'object', children: new Map() };
+}
+
+function getChild(node: ObjectNode | ArrayNode, name: string): UpdateNode | undefined {
+  if (node.kind === 'object' && name === '$') return node.positional;
+  return node.children.get(name);
+}
+
+function setChild(node: ObjectNode | ArrayNode, name: string, child: UpdateNode): void {
+  if (node.kind === 'object' && name === '$') node.positional = child;
+  else node.children.set(name, child);
 }
 
 function conflict(path: readonly string[], at: readonly string[]): CommandError {
@@ -73,58 +118,66 @@ function conflict(path: readonly string[], at: readonly string[]): CommandError 
   );
 }
 
-function insertLeaf(root: TreeNode, parts: readonly string[], leaf: Leaf): void {
-  let current = root;
+interface ParseState {
+  readonly arrayFilters: ArrayFilters;
+  readonly foundIdentifiers: Set<string>;
+}
+
+/** `parseArrayFilterIdentifier`: the identifier of a `$[...]` component (`''` for `$[]`). */
+function arrayFilterIdentifier(part: string, position: number, parts: readonly string[], ps: ParseState): string {
+  if (position === 0) {
+    throw new CommandError(
+      'BadValue',
+      `Cannot have array filter identifier (i.e. '$[<id>]') element in the first position in path '${parts.join('.')}'`,
+    );
+  }
+  const identifier = part.slice(2, -1);
+  if (identifier.length > 0 && !ps.arrayFilters.has(identifier)) {
+    throw new CommandError('BadValue', `No array filter found for identifier '${identifier}' in path '${parts.join('.')}'`);
+  }
+  if (identifier.length > 0) ps.foundIdentifiers.add(identifier);
+  return identifier;
+}
+
+/** `UpdateObjectNode::parseAndMerge`: adds a leaf at `parts`, creating internal nodes. */
+function insertLeaf(root: ObjectNode, parts: readonly string[], leaf: Leaf, ps: ParseState): void {
+  let current: ObjectNode | ArrayNode = root;
   for (let i = 0; i < parts.length - 1; i++) {
-    const child = current.children.get(parts[i]!);
-    if (child === undefined) {
-      const created: TreeNode = { children: new Map() };
-      current.children.set(parts[i]!, created);
-      current = created;
-    } else if (isTreeNode(child)) {
-      current = child;
+    const part = parts[i]!;
+    const name = isArrayFilterIdentifier(part) ? arrayFilterIdentifier(part, i, parts, ps) : part;
+    const shouldBeArray = isArrayFilterIdentifier(parts[i + 1]!);
+    let child = getChild(current, name);
+    if (child !== undefined) {
+      if ((shouldBeArray && child.kind !== 'array') || (!shouldBeArray && child.kind !== 'object')) {
+        throw conflict(parts, parts.slice(0, i + 1));
+      }
     } else {
-      throw conflict(parts, parts.slice(0, i + 1));
+      child = shouldBeArray ? { kind: 'array', children: new Map() } : newObjectNode();
+      setChild(current, name, child);
     }
+    current = child as ObjectNode | ArrayNode;
   }
-  const last = parts[parts.length - 1]!;
-  if (current.children.has(last)) throw conflict(parts, parts);
-  current.children.set(last, leaf);
-}
-
-interface PlannedLeaf {
-  readonly parts: readonly string[];
-  readonly leaf: Leaf;
-}
-
-function collectLeaves(node: TreeNode, prefix: readonly string[], out: PlannedLeaf[]): void {
-  const names = [...node.children.keys()].sort(comparePathParts);
-  for (const name of names) {
-    const child = node.children.get(name)!;
-    const parts = [...prefix, name];
-    if (isTreeNode(child)) collectLeaves(child, parts, out);
-    else out.push({ parts, leaf: child });
-  }
+  const lastIndex = parts.length - 1;
+  const last = parts[lastIndex]!;
+  const name = isArrayFilterIdentifier(last) ? arrayFilterIdentifier(last, lastIndex, parts, ps) : last;
+  if (getChild(current, name) !== undefined) throw conflict(parts, parts);
+  setChild(current, name, { kind: 'leaf', leaf });
 }
 
 function checkDynamicRenamePath(path: readonly string[], which: 'source' | 'destination', text: string): void {
-  if (path.some((p) => p === '$' || (p.startsWith('$[') && p.endsWith(']')))) {
+  if (path.some((p) => p === '$' || isArrayFilterIdentifier(p))) {
     throw new CommandError('BadValue', `The ${which} field for $rename may not be dynamic: ${text}`);
   }
 }
 
-function rawParts(path: string): string[] {
-  return path.split('.');
-}
-
-function parseRename(root: TreeNode, from: string, to: unknown): void {
-  const fromParts = rawParts(from);
+function parseRename(root: ObjectNode, from: string, to: unknown, ps: ParseState): void {
+  const fromParts = parseUpdatePath(from);
+  insertLeaf(root, fromParts, { kind: 'placeholder' }, ps);
   checkDynamicRenamePath(fromParts, 'source', from);
-  insertLeaf(root, parseUpdatePath(from), { kind: 'placeholder' });
   if (typeof to !== 'string') {
     throw new CommandError('BadValue', `The 'to' field for $rename must be a string: ${elementToString(from, to)}`);
   }
-  checkDynamicRenamePath(rawParts(to), 'destination', to);
+  checkDynamicRenamePath(to.split('.'), 'destination', to);
   const toParts = parseUpdatePath(to);
   if (to.includes('\0')) {
     throw new CommandError('BadValue', "The 'to' field for $rename cannot contain an embedded null byte");
@@ -138,17 +191,21 @@ function parseRename(root: TreeNode, from: string, to: unknown): void {
       `The source and target field for $rename must not be on the same path: ${elementToString(from, to)}`,
     );
   }
-  insertLeaf(root, toParts, { kind: 'rename', from: fromParts, fromText: from });
+  insertLeaf(root, toParts, { kind: 'rename', to: toParts, from: fromParts, fromText: from }, ps);
 }
 
-/** Parses an operator update document into its ordered leaves (all validation here). */
-export function parseOperatorUpdate(update: Document): PlannedLeaf[] {
-  const root: TreeNode = { children: new Map() };
+/**
+ * Parses an operator update document into its tree (all validation here): unknown operators,
+ * paths, operator arguments, conflicts, array filter identifiers, and unused array filters.
+ */
+export function parseOperatorUpdate(update: Document, arrayFilters: ArrayFilters = NO_ARRAY_FILTERS): ParsedOperatorUpdate {
+  const root = newObjectNode();
+  const ps: ParseState = { arrayFilters, foundIdentifiers: new Set() };
+  let positional = false;
   for (const op of Object.keys(update)) {
     const isRename = op === '$rename';
     const parser = MODIFIERS[op];
     if (parser === undefined && !isRename) {
-      if (op === '$bit') throw new CommandError('NotImplemented', 'The $bit update operator is not supported by Mayfly yet');
       throw new CommandError(
         'FailedToParse',
         `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
@@ -163,17 +220,24 @@ export function parseOperatorUpdate(update: Document): PlannedLeaf[] {
     }
     for (const field of Object.keys(fields)) {
       if (isRename) {
-        parseRename(root, field, fields[field]);
+        parseRename(root, field, fields[field], ps);
         continue;
       }
       const parts = parseUpdatePath(field);
+      positional ||= parts.includes('$');
       const modifier = parser!(field, fields[field]);
-      insertLeaf(root, parts, { kind: 'modifier', modifier });
+      insertLeaf(root, parts, { kind: 'modifier', modifier }, ps);
     }
   }
-  const leaves: PlannedLeaf[] = [];
-  collectLeaves(root, [], leaves);
-  return leaves;
+  for (const identifier of [...arrayFilters.keys()].sort()) {
+    if (!ps.foundIdentifiers.has(identifier)) {
+      throw new CommandError(
+        'FailedToParse',
+        `The array filter for identifier '${identifier}' was not used in the update ${bsonObjectToString(update)}`,
+      );
+    }
+  }
+  return { root, positional, arrayFilters };
 }
 
 function assertNotImmutable(pathTaken: readonly string[], op: string): void {
@@ -210,10 +274,166 @@ function removeSlot(slot: Slot): void {
   else delete (slot.container as Document)[slot.key as string];
 }
 
-function applyModifier(doc: Document, parts: readonly string[], modifier: Modifier, ctx: UpdateContext): boolean {
+/** Where a node applies: the element reached (or its deepest existing ancestor) and the paths. */
+interface Cursor {
+  element: unknown;
+  slot: Slot | null;
+  pathTaken: string[];
+  pathToCreate: string[];
+}
+
+interface ApplyState {
+  readonly doc: Document;
+  readonly ctx: UpdateContext;
+  readonly arrayFilters: ArrayFilters;
+}
+
+function childElement(element: unknown, field: string): { value: unknown; slot: Slot } | null {
+  if (isDocument(element)) {
+    if (!Object.prototype.hasOwnProperty.call(element, field)) return null;
+    return { value: element[field], slot: { container: element, key: field } };
+  }
+  if (Array.isArray(element) && isNumericPart(field)) {
+    const idx = Number(field);
+    if (idx >= element.length) return null;
+    return { value: element[idx], slot: { container: element, key: idx } };
+  }
+  return null;
+}
+
+/** After a child ran: when it created the missing part of the path, step onto it. */
+function advance(cur: Cursor): void {
+  if (cur.pathToCreate.length === 0) return;
+  let element = cur.element;
+  let slot = cur.slot;
+  for (const part of cur.pathToCreate) {
+    const next = childElement(element, part);
+    if (next === null) return;
+    element = next.value;
+    slot = next.slot;
+  }
+  cur.element = element;
+  cur.slot = slot;
+  cur.pathTaken = [...cur.pathTaken, ...cur.pathToCreate];
+  cur.pathToCreate = [];
+}
+
+function applyChild(child: UpdateNode, field: string, cur: Cursor, st: ApplyState): boolean {
+  let next: Cursor;
+  if (cur.pathToCreate.length > 0) {
+    next = { element: cur.element, slot: cur.slot, pathTaken: cur.pathTaken, pathToCreate: [...cur.pathToCreate, field] };
+  } else {
+    const found = childElement(cur.element, field);
+    next = found
+      ? { element: found.value, slot: found.slot, pathTaken: [...cur.pathTaken, field], pathToCreate: [] }
+      : { element: cur.element, slot: cur.slot, pathTaken: cur.pathTaken, pathToCreate: [field] };
+  }
+  const changed = applyNode(child, next, st);
+  advance(cur);
+  return changed;
+}
+
+function mergeMaps(
+  left: ReadonlyMap<string, UpdateNode>,
+  right: ReadonlyMap<string, UpdateNode>,
+  pathTaken: readonly string[],
+  wrapIdentifiers: boolean,
+): Map<string, UpdateNode> {
+  const out = new Map(left);
+  for (const [name, node] of right) {
+    const existing = out.get(name);
+    out.set(name, existing === undefined ? node : mergeNodes(existing, node, [...pathTaken, wrapIdentifiers ? `$[${name}]` : name]));
+  }
+  return out;
+}
+
+/** `UpdateNode::createUpdateNodeByMerging`: two updates of one element (40 on a conflict). */
+function mergeNodes(left: UpdateNode, right: UpdateNode, pathTaken: readonly string[]): UpdateNode {
+  if (left.kind === 'object' && right.kind === 'object') {
+    const merged: ObjectNode = { kind: 'object', children: mergeMaps(left.children, right.children, pathTaken, false) };
+    if (left.positional && right.positional) merged.positional = mergeNodes(left.positional, right.positional, [...pathTaken, '$']);
+    else if (left.positional ?? right.positional) merged.positional = left.positional ?? right.positional;
+    return merged;
+  }
+  if (left.kind === 'array' && right.kind === 'array') {
+    return { kind: 'array', children: mergeMaps(left.children, right.children, pathTaken, true) };
+  }
+  throw new CommandError('ConflictingUpdateOperators', `Update created a conflict at '${pathTaken.join('.')}'`);
+}
+
+function applyObject(node: ObjectNode, input: Cursor, st: ApplyState): boolean {
+  const cur: Cursor = { ...input };
+  let applyPositional = node.positional !== undefined;
+  const matched = st.ctx.matchedField ?? '';
+  if (applyPositional && matched === '') {
+    throw new CommandError('BadValue', 'The positional operator did not find the match needed from the query.');
+  }
+  let modified = false;
+  const names = [...node.children.keys()].sort(comparePathParts);
+  for (const name of names) {
+    const child = node.children.get(name)!;
+    if (applyPositional && name === matched) {
+      const merged = mergeNodes(node.positional!, child, [...cur.pathTaken, ...cur.pathToCreate, matched]);
+      if (applyChild(merged, name, cur, st)) modified = true;
+      applyPositional = false;
+      continue;
+    }
+    if (applyPositional && matched < name) {
+      if (applyChild(node.positional!, matched, cur, st)) modified = true;
+      applyPositional = false;
+    }
+    if (applyChild(child, name, cur, st)) modified = true;
+  }
+  if (applyPositional && applyChild(node.positional!, matched, cur, st)) modified = true;
+  return modified;
+}
+
+function applyArray(node: ArrayNode, cur: Cursor, st: ApplyState): boolean {
+  if (cur.pathToCreate.length > 0) {
+    throw new CommandError(
+      'BadValue',
+      `The path '${[...cur.pathTaken, ...cur.pathToCreate].join('.')}' must exist in the document in order to apply array updates.`,
+    );
+  }
+  const element = cur.element;
+  if (!Array.isArray(element)) {
+    const name = cur.pathTaken.length === 0 ? '' : cur.pathTaken[cur.pathTaken.length - 1]!;
+    throw new CommandError('BadValue', `Cannot apply array updates to non-array element ${elementToString(name, element)}`);
+  }
+  const identifiers = [...node.children.keys()].sort();
+  // Every element is matched against the filters before any is updated.
+  const matches: UpdateNode[][] = element.map((value) =>
+    identifiers.filter((id) => id === '' || st.arrayFilters.get(id)!(value)).map((id) => node.children.get(id)!),
+  );
+  let modified = false;
+  const cache = new Map<string, UpdateNode>();
+  for (let i = 0; i < matches.length; i++) {
+    const updates = matches[i]!;
+    if (updates.length === 0) continue;
+    const pathTaken = [...cur.pathTaken, String(i)];
+    let merged = updates[0]!;
+    if (updates.length > 1) {
+      const key = updates.map((u) => identifiers.find((id) => node.children.get(id) === u)).join('\u0000');
+      merged = cache.get(key) ?? updates.slice(1).reduce((acc, u) => mergeNodes(acc, u, pathTaken), merged);
+      cache.set(key, merged);
+    }
+    const next: Cursor = { element: element[i], slot: { container: element, key: i }, pathTaken, pathToCreate: [] };
+    if (applyNode(merged, next, st)) modified = true;
+  }
+  return modified;
+}
+
+function applyModifier(cur: Cursor, modifier: Modifier, st: ApplyState): boolean {
+  const ctx = st.ctx;
   if (modifier.insertOnly && !ctx.isUpsertInsert) return false;
-  const nav = navigate(doc, parts);
-  const mc: ModifierContext = { doc, update: ctx, pathTaken: nav.pathTaken };
+  const nav: Navigation = {
+    element: cur.element,
+    slot: cur.slot,
+    slots: [],
+    pathTaken: cur.pathTaken,
+    pathToCreate: cur.pathToCreate,
+  };
+  const mc: ModifierContext = { doc: st.doc, update: ctx, pathTaken: nav.pathTaken };
   if (nav.pathToCreate.length === 0) {
     const r = modifier.updateExisting(nav.element, mc);
     if (r === NOOP) return false;
@@ -230,6 +450,21 @@ function applyModifier(doc: Document, parts: readonly string[], modifier: Modifi
   createPath(nav, modifier.createValue(mc));
   assertCreatedNotImmutable(nav);
   return true;
+}
+
+function applyNode(node: UpdateNode, cur: Cursor, st: ApplyState): boolean {
+  switch (node.kind) {
+    case 'object':
+      return applyObject(node, cur, st);
+    case 'array':
+      return applyArray(node, cur, st);
+    case 'leaf': {
+      const leaf = node.leaf;
+      if (leaf.kind === 'modifier') return applyModifier(cur, leaf.modifier, st);
+      if (leaf.kind === 'rename') return applyRename(st.doc, leaf.to, leaf.from, leaf.fromText);
+      return false;
+    }
+  }
 }
 
 /** mongod's `findLongestPrefix` for the source of a `$rename`; null when it does not exist. */
@@ -304,25 +539,8 @@ function applyRename(doc: Document, toParts: readonly string[], from: readonly s
   return true;
 }
 
-/** Applies parsed leaves to a private copy of `doc`; returns whether anything changed. */
-export function applyOperatorUpdate(work: Document, leaves: readonly PlannedLeaf[], ctx: UpdateContext): boolean {
-  let modified = false;
-  for (const { parts, leaf } of leaves) {
-    let changed = false;
-    switch (leaf.kind) {
-      case 'modifier':
-        changed = applyModifier(work, parts, leaf.modifier, ctx);
-        break;
-      case 'rename':
-        changed = applyRename(work, parts, leaf.from, leaf.fromText);
-        break;
-      case 'placeholder':
-        break;
-    }
-    modified ||= changed;
-  }
-  return modified;
+/** Applies a parsed update to a private copy of the document; returns whether anything changed. */
+export function applyOperatorUpdate(work: Document, parsed: ParsedOperatorUpdate, ctx: UpdateContext): boolean {
+  const st: ApplyState = { doc: work, ctx, arrayFilters: parsed.arrayFilters };
+  return applyObject(parsed.root, { element: work, slot: null, pathTaken: [], pathToCreate: [] }, st);
 }
-
-/** One operator application, in apply order. */
-export type { PlannedLeaf };

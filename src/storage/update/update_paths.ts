@@ -1,8 +1,8 @@
 /**
  * Path handling of update operators (mongo/src/mongo/db/update/path_support.cpp,
  * field_checker.cpp, update_object_node.cpp):
- *   - `parseUpdatePath` validates a path (56 EmptyFieldName) and rejects the positional forms
- *     (`$`, `$[]`, `$[id]`), which Mayfly does not implement yet (238);
+ *   - `parseUpdatePath` validates a path (56 EmptyFieldName) and the positional `$` (at most
+ *     one, never first); `$[]`/`$[id]` components are checked by the update tree;
  *   - `navigate` finds the longest existing prefix of a path (documents by name, arrays by
  *     numeric index): the `pathTaken` and the `pathToCreate`;
  *   - `createPath` creates the rest (arrays padded with null), or throws 28 PathNotViable;
@@ -20,11 +20,12 @@ const MAX_PADDING = 1_500_000;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-function isArrayFilterIdentifier(part: string): boolean {
+/** True for an array filter component (`$[]` or `$[<identifier>]`). */
+export function isArrayFilterIdentifier(part: string): boolean {
   return part.length >= 3 && part.startsWith('$[') && part.endsWith(']');
 }
 
-/** Validates an update path and returns its components. */
+/** Validates an update path (fieldchecker::isUpdatable, positional rules) and returns its components. */
 export function parseUpdatePath(path: string): string[] {
   if (path.length === 0) throw new CommandError('EmptyFieldName', 'An empty update path is not valid.');
   const parts = path.split('.');
@@ -43,18 +44,6 @@ export function parseUpdatePath(path: string): string[] {
       'BadValue',
       `Cannot have positional (i.e. '$') element in the first position in path '${path}'`,
     );
-  }
-  if (isArrayFilterIdentifier(parts[0]!)) {
-    throw new CommandError(
-      'BadValue',
-      `Cannot have array filter identifier (i.e. '$[<id>]') element in the first position in path '${path}'`,
-    );
-  }
-  if (positional.length > 0) {
-    throw new CommandError('NotImplemented', `The positional operator in '${path}' is not supported by Mayfly yet`);
-  }
-  if (parts.some(isArrayFilterIdentifier)) {
-    throw new CommandError('NotImplemented', `Array filters ($[]) in '${path}' are not supported by Mayfly yet`);
   }
   return parts;
 }

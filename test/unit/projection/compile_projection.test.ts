@@ -124,7 +124,7 @@ describe('find projection: errors', () => {
     ['$elemMatch on a nested field', { 'a.b': { $elemMatch: { c: 1 } } }, 31275, 'Cannot use $elemMatch projection on a nested field.'],
     ['positional with a sub-object', { 'a.$': { b: 1 } }, 31271, 'positional projection cannot be used with an expression or sub object'],
     ['positional with a literal', { 'a.$': 'x' }, 31308, 'positional projection cannot be used with a literal'],
-    ['positional (not implemented)', { 'a.$': 1 }, 238, "The positional projection 'a.$' is not supported by Mayfly yet"],
+    ['positional with exclusion', { 'a.$': 0 }, 31395, 'positional projection cannot be used with exclusion'],
     ['$meta (not implemented)', { s: { $meta: 'textScore' } }, 238, '$meta is not supported by Mayfly yet'],
     ['known but unsupported expression', { a: { $toUpper: '$h' }, b: { $trim: { input: '$h' } } }, 238, 'Expression $trim is not supported by Mayfly yet'],
   ];

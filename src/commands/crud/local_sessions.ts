@@ -1,0 +1,74 @@
+/**
+ * The logical session cache of one server (mongod's LogicalSessionCache on a standalone):
+ * every command that carries an `lsid` marks that session used; `endSessions` forgets them;
+ * sessions idle for longer than the session timeout are dropped. `$listLocalSessions` reads it.
+ * Records have mongod's shape: `{ _id: { id, uid }, lastUse }`, where `uid` is the SHA-256 of
+ * the (empty) user name since there is no authentication.
+ */
+import { createHash } from 'node:crypto';
+import { Binary, type Document } from '../../bson.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { LOGICAL_SESSION_TIMEOUT_MINUTES } from '../handshake/hello_reply.js';
+
+/** mongod's digest of "no authenticated user": SHA-256 of the empty string. */
+export const NO_AUTH_USER_DIGEST = new Binary(createHash('sha256').update('').digest(), 0);
+
+const TIMEOUT_MS = LOGICAL_SESSION_TIMEOUT_MINUTES * 60 * 1000;
+
+interface SessionRecord {
+  id: Binary;
+  lastUseMs: number;
+}
+
+const caches = new WeakMap<object, Map<string, SessionRecord>>();
+
+function cacheOf(server: object): Map<string, SessionRecord> {
+  let cache = caches.get(server);
+  if (!cache) {
+    cache = new Map();
+    caches.set(server, cache);
+  }
+  return cache;
+}
+
+function sessionId(lsid: unknown): Binary | undefined {
+  if (bsonTypeOf(lsid) !== 'object') return undefined;
+  const id = (lsid as Document).id;
+  return id instanceof Binary ? id : undefined;
+}
+
+function prune(cache: Map<string, SessionRecord>, nowMs: number): void {
+  for (const [key, rec] of cache) if (nowMs - rec.lastUseMs > TIMEOUT_MS) cache.delete(key);
+}
+
+/** Marks the session of a command's `lsid` as used now. */
+export function touchSession(server: object, lsid: unknown, nowMs: number): void {
+  const id = sessionId(lsid);
+  if (!id) return;
+  const cache = cacheOf(server);
+  const key = id.toString('hex');
+  const rec = cache.get(key);
+  if (rec) {
+    rec.lastUseMs = nowMs;
+    return;
+  }
+  if (cache.size % 1024 === 1023) prune(cache, nowMs);
+  cache.set(key, { id, lastUseMs: nowMs });
+}
+
+/** Forgets the sessions listed in an `endSessions` command. */
+export function endLocalSessions(server: object, lsids: unknown): void {
+  if (!Array.isArray(lsids)) return;
+  const cache = cacheOf(server);
+  for (const lsid of lsids) {
+    const id = sessionId(lsid);
+    if (id) cache.delete(id.toString('hex'));
+  }
+}
+
+/** The cached sessions as `$listLocalSessions` returns them (all belong to the no-auth user). */
+export function localSessionRecords(server: object, nowMs: number): Document[] {
+  const cache = cacheOf(server);
+  prune(cache, nowMs);
+  return [...cache.values()].map((rec) => ({ _id: { id: rec.id, uid: NO_AUTH_USER_DIGEST }, lastUse: new Date(rec.lastUseMs) }));
+}
