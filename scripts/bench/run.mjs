@@ -1,0 +1,231 @@
+// npm run bench [-- --quick]: the workloads of PERFORMANCE.md, driven by the official driver
+// against Mayfly and against the null server (same machine, same run, alternating), printing
+// each workload's median rate for both and the ratio; then Mayfly-only figures (index scaling,
+// scan speed, TTL reaper, start-up, memory). Each server runs in its own process.
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const quick = process.argv.includes('--quick');
+const ROUNDS = quick ? 1 : 3;
+const SCALE = quick ? 0.3 : 1;
+const n = (x) => Math.max(1, Math.round(x * SCALE));
+
+function startProcess(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const rl = readline.createInterface({ input: child.stdout });
+    rl.on('line', (line) => {
+      const m = /mongodb:\/\/[^"\s]+/.exec(line);
+      if (m) resolve({ child, uri: m[0] });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+}
+const startNull = () => startProcess(['scripts/bench/null_server.mjs']);
+const startMayfly = (extra = []) => startProcess(['--max-old-space-size=8192', 'bin/mayfly.js', '--port', '0', '--quiet', ...extra]);
+function stop(server) {
+  return new Promise((resolve) => {
+    server.child.removeAllListeners('exit');
+    server.child.on('exit', resolve);
+    server.child.kill('SIGTERM');
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+async function timed(ops, concurrency, fn) {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < ops) await fn(next++);
+  }));
+  return ops / ((performance.now() - t0) / 1000);
+}
+
+const smallDoc = (i) => ({ k: i, name: 'user' + i, n: 1 });
+
+/** Workloads measured on both servers: name → (client) => ops/s (or docs/s). */
+const WORKLOADS = {
+  'insertOne sequential': async (db) => timed(n(3000), 1, (i) => db.collection('ins1').insertOne(smallDoc(i))),
+  'insertOne 16 in flight': async (db) => timed(n(8000), 16, (i) => db.collection('ins16').insertOne(smallDoc(i))),
+  'findOne indexed sequential': async (db) => {
+    await prepareIndexed(db, 'fo');
+    return timed(n(3000), 1, (i) => db.collection('fo').findOne({ k: (i * 7919) % 1000 }));
+  },
+  'findOne indexed 16 in flight': async (db) => {
+    await prepareIndexed(db, 'fo16');
+    return timed(n(8000), 16, (i) => db.collection('fo16').findOne({ k: (i * 7919) % 1000 }));
+  },
+  'updateOne $inc indexed sequential': async (db) => {
+    await prepareIndexed(db, 'up');
+    return timed(n(3000), 1, (i) => db.collection('up').updateOne({ k: (i * 7919) % 1000 }, { $inc: { n: 1 } }));
+  },
+  'updateOne $inc indexed 16 in flight': async (db) => {
+    await prepareIndexed(db, 'up16');
+    return timed(n(8000), 16, (i) => db.collection('up16').updateOne({ k: (i * 7919) % 1000 }, { $inc: { n: 1 } }));
+  },
+  'insertMany 1000 docs (docs/s)': async (db) => {
+    const batches = n(100);
+    const t0 = performance.now();
+    for (let b = 0; b < batches; b++) await db.collection('many').insertMany(Array.from({ length: 1000 }, (_, i) => smallDoc(b * 1000 + i)));
+    return (batches * 1000) / ((performance.now() - t0) / 1000);
+  },
+  'cursor read 100,000 docs (docs/s)': async (db) => {
+    const coll = db.collection('read');
+    if ((await coll.estimatedDocumentCount()) === 0) {
+      for (let b = 0; b < 100; b++) await coll.insertMany(Array.from({ length: 1000 }, (_, i) => ({ _id: b * 1000 + i, k: b * 1000 + i, name: 'user', n: 1 })));
+    }
+    const t0 = performance.now();
+    let count = 0;
+    for await (const _ of coll.find({})) count++;
+    return count / ((performance.now() - t0) / 1000);
+  },
+};
+
+async function prepareIndexed(db, name) {
+  const coll = db.collection(name);
+  await coll.createIndex({ k: 1 });
+  await coll.insertMany(Array.from({ length: 1000 }, (_, i) => smallDoc(i)));
+}
+
+async function compareWorkloads() {
+  const results = Object.fromEntries(Object.keys(WORKLOADS).map((k) => [k, { null: [], mayfly: [] }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, fn] of Object.entries(WORKLOADS)) {
+      for (const target of ['null', 'mayfly']) {
+        const server = target === 'null' ? await startNull() : await startMayfly();
+        const client = new MongoClient(server.uri, { maxPoolSize: 16 });
+        await client.connect();
+        const db = client.db('bench');
+        await fn(db); // warm-up run (JIT, connection pool)
+        await db.dropDatabase().catch(() => {});
+        results[name][target].push(await fn(db));
+        await client.close();
+        await stop(server);
+      }
+    }
+  }
+  const rows = [];
+  for (const [name, r] of Object.entries(results)) {
+    const a = median(r.null);
+    const b = median(r.mayfly);
+    rows.push({ workload: name, 'null server /s': Math.round(a), 'mayfly /s': Math.round(b), ratio: (b / a).toFixed(2) });
+  }
+  return rows;
+}
+
+async function mayflyOnly() {
+  const out = {};
+  // Index scaling: point queries on 1,000 vs 1,000,000 documents.
+  const big = quick ? 200_000 : 1_000_000;
+  const server = await startMayfly();
+  const client = new MongoClient(server.uri, { maxPoolSize: 16 });
+  await client.connect();
+  const db = client.db('bench');
+  for (const [name, size] of [['small', 1000], ['large', big]]) {
+    const coll = db.collection(name);
+    await coll.createIndex({ k: 1 });
+    for (let b = 0; b < size / 1000; b++) await coll.insertMany(Array.from({ length: 1000 }, (_, i) => smallDoc(b * 1000 + i)));
+  }
+  const rate = async (name, size) => timed(n(4000), 1, (i) => db.collection(name).findOne({ k: (i * 7919) % size }));
+  await rate('small', 1000);
+  const small = median([await rate('small', 1000), await rate('small', 1000), await rate('small', 1000)]);
+  const large = median([await rate('large', big), await rate('large', big), await rate('large', big)]);
+  out[`point query, ${big.toLocaleString('en')} docs vs 1,000`] = `${Math.round(large)}/s vs ${Math.round(small)}/s = ${(large / small).toFixed(2)}`;
+  await client.close();
+  await stop(server);
+  // Scan: a dedicated collection of exactly 100,000 documents.
+  {
+    const s = await startMayfly();
+    const c = new MongoClient(s.uri);
+    await c.connect();
+    const coll = c.db('bench').collection('scan');
+    for (let b = 0; b < 100; b++) await coll.insertMany(Array.from({ length: 1000 }, (_, i) => smallDoc(b * 1000 + i)));
+    const times = [];
+    for (let i = 0; i < 7; i++) {
+      const t0 = performance.now();
+      await coll.find({ name: 'no such name' }).toArray();
+      times.push(performance.now() - t0);
+    }
+    out['unindexed filter over 100,000 docs'] = `${Math.round(100_000 / (median(times) / 1000)).toLocaleString('en')} docs examined/s`;
+    await c.close();
+    await stop(s);
+  }
+  // Start-up: command line to first accepted connection.
+  const startups = [];
+  for (let i = 0; i < (quick ? 5 : 11); i++) {
+    const t0 = performance.now();
+    const s = await startMayfly();
+    const port = Number(/:(\d+)\//.exec(s.uri)[1]);
+    await new Promise((resolve, reject) => net.connect(port, '127.0.0.1').on('connect', function () { this.destroy(); resolve(); }).on('error', reject));
+    startups.push(performance.now() - t0);
+    await stop(s);
+  }
+  out['start-up, command line to first connection (median)'] = `${median(startups).toFixed(0)} ms`;
+  const memory = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', 'scripts/bench/memory.mjs', String(quick ? 200_000 : 1_000_000)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error('memory script failed'))));
+  });
+  out[`memory for ${memory.docs.toLocaleString('en')} small docs`] = `${(memory.bytes / 1048576).toFixed(0)} MiB for ${(memory.bsonBytes / 1048576).toFixed(0)} MiB of BSON = ${(memory.bytes / memory.bsonBytes).toFixed(2)}x; MayflyServer.create() median ${memory.createMs.toFixed(1)} ms`;
+  return out;
+}
+
+async function ttlFigures() {
+  const docs = quick ? 200_000 : 1_000_000;
+  const server = await startMayfly(['--clock', 'manual', '--ttl-monitor-enabled', 'false']);
+  const client = new MongoClient(server.uri, { maxPoolSize: 4 });
+  await client.connect();
+  const db = client.db('bench');
+  const coll = db.collection('expiring');
+  await coll.createIndex({ _ts: 1 }, { expireAfterSeconds: 60 });
+  await db.collection('probe').insertOne({ _id: 1, v: 1 });
+  for (let b = 0; b < docs / 1000; b++) await coll.insertMany(Array.from({ length: 1000 }, (_, i) => ({ i: b * 1000 + i })));
+  const probe = async (ms) => {
+    const lat = [];
+    const until = performance.now() + ms;
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      await db.collection('probe').findOne({ _id: 1 });
+      lat.push(performance.now() - t0);
+    }
+    return lat;
+  };
+  const idle = await probe(1000);
+  await db.admin().command({ mayflyAdvanceClock: 61 });
+  const visible = await coll.countDocuments({});
+  let busy = [];
+  let stopProbe = false;
+  const probing = (async () => {
+    while (!stopProbe) {
+      const t0 = performance.now();
+      await db.collection('probe').findOne({ _id: 1 });
+      busy.push(performance.now() - t0);
+    }
+  })();
+  const t0 = performance.now();
+  const pass = await db.admin().command({ mayflyRunTtlPass: 1 });
+  const seconds = (performance.now() - t0) / 1000;
+  stopProbe = true;
+  await probing;
+  const deleted = Number(pass.deleted ?? pass.deletedDocuments ?? 0);
+  await client.close();
+  await stop(server);
+  return {
+    [`TTL: ${docs.toLocaleString('en')} docs expiring at once`]: `${Math.round(deleted / seconds).toLocaleString('en')} deletions/s (${deleted.toLocaleString('en')} in ${seconds.toFixed(2)} s); visible right after expiry: ${visible}`,
+    'TTL: findOne p99 idle vs during the pass': `${pct(idle, 0.99).toFixed(2)} ms vs ${pct(busy, 0.99).toFixed(2)} ms (${(pct(busy, 0.99) / pct(idle, 0.99)).toFixed(2)}x, ${busy.length} probes)`,
+  };
+}
+
+console.log(`Mayfly benchmark (${quick ? 'quick' : 'full'}: ${ROUNDS} round(s)), node ${process.version}, ${new Date().toISOString()}`);
+const rows = await compareWorkloads();
+console.table(rows);
+const extra = { ...(await mayflyOnly()), ...(await ttlFigures()) };
+for (const [k, v] of Object.entries(extra)) console.log(`${k}: ${v}`);
