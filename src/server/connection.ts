@@ -3,7 +3,7 @@
  * and writes the replies. A malformed frame closes this connection only.
  */
 import type net from 'node:net';
-import type { Document } from '../bson.js';
+import { makeDouble, type Document } from '../bson.js';
 import { dispatch } from '../commands/dispatch.js';
 import type { ConnectionState } from '../commands/types.js';
 import { CommandError } from '../errors/command_error.js';
@@ -143,7 +143,7 @@ export class Connection implements ConnectionState {
       }
     } else {
       flags |= ReplyFlags.queryFailure;
-      reply = { $err: `OP_QUERY is no longer supported. ${LEGACY_OPCODE_REMOVAL_NOTE}`, code: UNSUPPORTED_LEGACY_READ_CODE, ok: 0 };
+      reply = { $err: `OP_QUERY is no longer supported. ${LEGACY_OPCODE_REMOVAL_NOTE}`, code: UNSUPPORTED_LEGACY_READ_CODE, ok: makeDouble(0) };
     }
     let message = encodeOpReply([reply], request.header.requestId, this.nextRequestId++, flags);
     if (request.compressorId !== null) message = compressMessage(message, request.compressorId);
