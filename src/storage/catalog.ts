@@ -99,6 +99,11 @@ export class Catalog {
     for (const l of this.listeners) l.collectionCreated?.(moved);
     for (const spec of from.indexSpecs().slice(1)) moved.addIndex(spec, 0);
     for (const rec of from.allRecords()) {
+      // A versioned row moves with all its versions (its row model copies it).
+      if (moved.rowModel) {
+        moved.insertRecord(moved.rowModel.adopt(rec));
+        continue;
+      }
       const copy = moved.insert(rec.doc, rec.modifiedAtMs);
       copy.modifiedAtMs = rec.modifiedAtMs;
     }

@@ -2,7 +2,8 @@
  * The shared TTL engine (TTL.md): clock, expiry schedule, policies and reaper. It attaches to
  * every collection that has a TTL index through `CollectionHooks` (visibility for the Cosmos
  * policy, scheduling on every write), validates TTL index options for createIndexes and
- * collMod, and runs the one background reaper. See `src/ttl/README.md` for the algorithm.
+ * collMod, and runs the one background reaper. Versioned collections (Tablestore semantics) get
+ * their row model, purge job and hooks here too. See `src/ttl/README.md` for the algorithm.
  */
 import { Long, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
@@ -12,10 +13,12 @@ import type { Catalog } from '../storage/catalog.js';
 import type { Collection, CollectionHooks, StoredDocument } from '../storage/collection.js';
 import type { ParameterTable } from '../server/parameters.js';
 import type { Clock } from './clock.js';
-import { CosmosJob, NativeJob, UnusableJob, nativeSignature, type TtlJob } from './jobs.js';
+import { CosmosJob, NativeJob, UnusableJob, VersionedJob, nativeSignature, type TtlJob } from './jobs.js';
 import { DEFAULT_TTL_SETTINGS, registerTtlParameters, type TtlSettings } from './parameters.js';
 import { COSMOS_TS_ONLY_MESSAGE, checkContainerTtl, cosmosExpiryMs, isCosmosTtlKey } from './policies/cosmos.js';
 import { checkIndexTtl, collModSeconds, isBtreeKey } from './policies/native.js';
+import { limitsFromOptions, parseVersionedOptions, versionedOptionsDocument } from './policies/versioned.js';
+import { VersionedStore } from '../storage/versioned/store.js';
 import { Reaper, type TtlCounters } from './reaper.js';
 import { safeNumberLong } from './seconds.js';
 
@@ -32,6 +35,12 @@ export interface TtlEngineOptions {
 interface CollectionTtl {
   cosmos: CosmosJob | null;
   native: Map<string, NativeJob | UnusableJob>;
+}
+
+/** The versioned policy of one versioned collection: its row model and its purge job. */
+interface VersionedState {
+  readonly store: VersionedStore;
+  readonly job: VersionedJob;
 }
 
 /** The `_t` Azure Cosmos DB for MongoDB puts first in a createIndexes reply. */
@@ -53,6 +62,10 @@ export class TtlEngine {
   private readonly reaper: Reaper;
   /** True while the reaper removes a record (its deletions are counted by the reaper). */
   private reaping = false;
+  /** Versioned collections (TTL.md "Versioned collections"), attached when created. */
+  private readonly versioned = new Map<Collection, VersionedState>();
+  /** True once this server has had a versioned collection: `deletedVersions` is then reported. */
+  private versionedSeen = false;
 
   /** An engine bound to a server's catalog and clock; registers the TTL parameters. */
   constructor(options: TtlEngineOptions) {
@@ -68,6 +81,8 @@ export class TtlEngine {
     registerTtlParameters(options.parameters, this.settings, () => this.reaper.sleepSecsChanged());
     options.catalog.addListener({
       collectionCreated: (coll) => {
+        // A versioned collection gets its row model at once, before any write reaches it.
+        this.attachVersioned(coll);
         // A collection moved to another database arrives with its indexes added right after
         // this event (Catalog.rename): pick up its TTL indexes once that is done.
         queueMicrotask(() => {
@@ -88,21 +103,63 @@ export class TtlEngine {
     await this.reaper.stop();
   }
 
-  /** Runs one reaper pass now and reports what it deleted: `{ deleted, subPasses }` as Int64. */
+  /**
+   * Runs one reaper pass now and reports what it deleted: `{ deleted, subPasses }` as Int64, and
+   * `deletedVersions` once the server has had a versioned collection.
+   */
   async runPass(): Promise<Document> {
     const result = await this.reaper.runPass();
-    return { deleted: Long.fromNumber(result.deleted), subPasses: Long.fromNumber(result.subPasses) };
+    const reply: Document = { deleted: Long.fromNumber(result.deleted), subPasses: Long.fromNumber(result.subPasses) };
+    if (this.versionedSeen) reply.deletedVersions = Long.fromNumber(result.deletedVersions ?? 0);
+    return reply;
   }
 
-  /** `serverStatus().metrics.ttl`. */
+  /**
+   * `serverStatus().metrics.ttl`; `deletedVersions` (versions purged from versioned collections)
+   * appears once the server has had a versioned collection.
+   */
   metrics(): Document {
     const c = this.counters;
-    return {
+    const out: Document = {
       deletedDocuments: Long.fromNumber(c.deletedDocuments),
       invalidTTLIndexSkips: Long.fromNumber(c.invalidTTLIndexSkips),
       passes: Long.fromNumber(c.passes),
       subPasses: Long.fromNumber(c.subPasses),
     };
+    if (this.versionedSeen) out.deletedVersions = Long.fromNumber(c.deletedVersions ?? 0);
+    return out;
+  }
+
+  /** The row model of `coll` when it is a versioned collection. */
+  versionedStore(coll: Collection): VersionedStore | undefined {
+    return this.versioned.get(coll)?.store;
+  }
+
+  /** Checks collMod's `versioned: {...}` for `coll` without applying it (errors as `modifyVersioned`). */
+  checkVersionedChange(coll: Collection, raw: Document): void {
+    const state = this.versioned.get(coll);
+    if (!state) throw new CommandError('InvalidOptions', 'option only supported on a versioned collection: versioned');
+    parseVersionedOptions(raw, 'collMod', state.store.limits);
+  }
+
+  /**
+   * collMod's `versioned: {...}`: validates the fields given (the others keep their values),
+   * applies them at once (views follow; the purge schedule is rebuilt) and returns the
+   * `versioned` options before and after. 72 InvalidOptions on a collection that is not versioned.
+   */
+  modifyVersioned(coll: Collection, raw: Document): { before: Document; after: Document } {
+    const state = this.versioned.get(coll);
+    if (!state) throw new CommandError('InvalidOptions', 'option only supported on a versioned collection: versioned');
+    const old = state.store.limits;
+    const next = parseVersionedOptions(raw, 'collMod', old);
+    const before = versionedOptionsDocument(old);
+    const after = versionedOptionsDocument(next);
+    if (next.maxVersions !== old.maxVersions || next.timeToLive !== old.timeToLive || next.maxTimeDeviation !== old.maxTimeDeviation) {
+      state.store.setLimits(next);
+      coll.options = { ...coll.options, versioned: after };
+      state.job.rebuild();
+    }
+    return { before, after };
   }
 
   /**
@@ -170,6 +227,8 @@ export class TtlEngine {
 
   /** Entries in the expiry schedules of `coll` (stale ones included), for diagnostics and tests. */
   scheduledCount(coll: Collection): number {
+    const versioned = this.versioned.get(coll);
+    if (versioned) return versioned.job.schedule.size;
     const state = this.states.get(coll);
     if (!state) return 0;
     let n = state.cosmos?.schedule.size ?? 0;
@@ -186,11 +245,14 @@ export class TtlEngine {
       if (state.cosmos) out.push(state.cosmos);
       for (const job of state.native.values()) out.push(job);
     }
+    for (const state of this.versioned.values()) out.push(state.job);
     return out;
   }
 
   /** Derives the TTL jobs of `coll` from its index specs, keeping the ones that did not change. */
   private sync(coll: Collection): void {
+    // A versioned collection has no secondary index; its hooks were installed when it was attached.
+    if (this.versioned.has(coll)) return;
     const old = this.states.get(coll);
     let cosmos: CosmosJob | null = null;
     const native = new Map<string, NativeJob | UnusableJob>();
@@ -276,8 +338,44 @@ export class TtlEngine {
     }
   }
 
+  /**
+   * Makes `coll` a versioned collection when its options say so: installs its row model, its
+   * purge job and hooks (visibility: a row with versions but none readable is invisible).
+   */
+  private attachVersioned(coll: Collection): void {
+    const limits = limitsFromOptions(coll.options);
+    if (!limits || this.versioned.has(coll)) return;
+    const clock = this.options.clock;
+    const now = (): number => clock.now();
+    const store = new VersionedStore(coll, limits, now);
+    const job = new VersionedJob(coll, store, now);
+    this.versioned.set(coll, { store, job });
+    this.versionedSeen = true;
+    coll.rowModel = store;
+    coll.hooks = {
+      isVisible: (rec, nowMs) => store.isVisible(rec, nowMs),
+      afterInsert: (rec) => job.track(rec),
+      afterUpdate: (rec) => job.track(rec),
+      // A row whose versions are all unreadable, removed before the reaper reached it (an
+      // insert taking its _id), is a TTL deletion too: count it and its versions.
+      afterDelete: (rec) => {
+        if (this.reaping) return;
+        const versions = store.versionCount(rec);
+        if (versions === 0 || store.isVisible(rec, clock.now())) return;
+        this.counters.deletedDocuments++;
+        this.counters.deletedVersions = (this.counters.deletedVersions ?? 0) + versions;
+      },
+      afterClear: () => job.clear(),
+    };
+  }
+
   /** Forgets a dropped collection. */
   private forget(coll: Collection): void {
+    const versioned = this.versioned.get(coll);
+    if (versioned) {
+      versioned.job.active = false;
+      this.versioned.delete(coll);
+    }
     const state = this.states.get(coll);
     if (!state) return;
     if (state.cosmos) state.cosmos.active = false;

@@ -15,9 +15,10 @@ import { parsePath, type ParsedPath } from '../storage/values/paths.js';
 import { cosmosExpiryMs } from './policies/cosmos.js';
 import { nativeExpiryMs } from './policies/native.js';
 import { ExpirySchedule } from './schedule.js';
+import type { VersionedStore } from '../storage/versioned/store.js';
 
 /** Kinds of TTL jobs. */
-export const TtlJobKinds = ['cosmos', 'native', 'unusable'] as const;
+export const TtlJobKinds = ['cosmos', 'native', 'unusable', 'versioned'] as const;
 /** One of `TtlJobKinds`. */
 export type TtlJobKind = (typeof TtlJobKinds)[number];
 
@@ -27,6 +28,8 @@ export interface ReapStep {
   deleted: number;
   /** True when nothing more is due at the `nowMs` given. */
   exhausted: boolean;
+  /** Versions purged from rows of a versioned collection (those of removed rows included). */
+  versions?: number;
 }
 
 /** Removes an expired record of `coll` on the reaper's behalf; false when it was already gone. */
@@ -142,6 +145,79 @@ export class NativeJob extends ScheduledJob {
     const filter = this.index.partialFilter;
     if (filter && !filter(rec.doc)) return Infinity;
     return nativeExpiryMs(rec.doc, this.path, this.expireAfterSeconds);
+  }
+}
+
+/**
+ * The versioned policy of one versioned collection: one schedule entry per row, keyed by the
+ * instant its next version becomes purgeable (`VersionedStore.purgeDueMs`: the write's now when a
+ * column holds more than `maxVersions` versions, else the earliest TTL expiry of its oldest
+ * versions). A due row loses every version unreadable at the pass's instant; a row left without
+ * versions is removed (a deleted document). Otherwise it is scheduled again at its next instant.
+ *
+ * Every write pushes an entry (`track`), so an entry whose row's instant moved later is stale
+ * and dropped when it reaches the top; limits changes (collMod) rebuild the schedule.
+ */
+export class VersionedJob implements TtlJob {
+  readonly kind = 'versioned';
+  readonly coll: Collection;
+  readonly indexName = '';
+  readonly signature = 'versioned';
+  active = true;
+  readonly schedule = new ExpirySchedule<StoredDocument>();
+  private readonly store: VersionedStore;
+  private readonly now: () => number;
+
+  /** The job of `coll`, whose row model is `store`; `now` is the server clock. */
+  constructor(coll: Collection, store: VersionedStore, now: () => number) {
+    this.coll = coll;
+    this.store = store;
+    this.now = now;
+  }
+
+  /** Builds the schedule from every row (O(n)): after a limits change or a compaction. */
+  rebuild(): void {
+    const nowMs = this.now();
+    const entries: Array<[number, StoredDocument]> = [];
+    for (const rec of this.coll.allRecords()) {
+      const at = this.store.purgeDueMs(rec, nowMs);
+      if (at !== Infinity) entries.push([at, rec]);
+    }
+    this.schedule.rebuild(entries);
+  }
+
+  track(rec: StoredDocument): void {
+    const at = this.store.purgeDueMs(rec, rec.modifiedAtMs);
+    if (at === Infinity) return;
+    this.schedule.push(at, rec);
+    if (this.schedule.size > 2 * this.coll.storedCount + COMPACT_SLACK) this.rebuild();
+  }
+
+  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecord): ReapStep {
+    const schedule = this.schedule;
+    let deleted = 0;
+    let versions = 0;
+    for (let popped = 0; popped < maxEntries && schedule.peekKey() <= nowMs; popped++) {
+      const rec = schedule.pop()!;
+      if (this.coll.rawGet(rec.id) !== rec) continue; // removed since it was scheduled
+      if (this.store.purgeDueMs(rec, nowMs) > nowMs) continue; // a later entry exists
+      const purged = this.store.purge(rec, nowMs);
+      if (this.store.versionCount(rec) === 0) {
+        if (remove(this.coll, rec)) {
+          deleted++;
+          versions += purged;
+        }
+        continue;
+      }
+      versions += purged;
+      const next = this.store.purgeDueMs(rec, nowMs);
+      if (next !== Infinity) schedule.push(next, rec);
+    }
+    return { deleted, exhausted: schedule.peekKey() > nowMs, versions };
+  }
+
+  clear(): void {
+    this.schedule.clear();
   }
 }
 

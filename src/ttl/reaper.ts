@@ -21,6 +21,8 @@ export interface TtlCounters {
   passes: number;
   subPasses: number;
   invalidTTLIndexSkips: number;
+  /** Versions purged from versioned collections (set once the first one is purged). */
+  deletedVersions?: number;
 }
 
 /** What one pass did. */
@@ -29,6 +31,8 @@ export interface PassResult {
   deleted: number;
   /** Sub-passes it took. */
   subPasses: number;
+  /** Versions it purged from versioned collections (set once it purged one). */
+  deletedVersions?: number;
 }
 
 /** What the reaper needs from the engine. */
@@ -196,6 +200,10 @@ export class Reaper {
       deleted += step.deleted;
       counters.deletedDocuments += step.deleted;
       result.deleted += step.deleted;
+      if (step.versions) {
+        counters.deletedVersions = (counters.deletedVersions ?? 0) + step.versions;
+        result.deletedVersions = (result.deletedVersions ?? 0) + step.versions;
+      }
       if (step.exhausted) return false;
       if (deleted >= maxDocs || monotonicMs() - started >= maxMs) return true;
       if (await this.maybeYield()) {

@@ -1,7 +1,11 @@
-/** `create`: an explicit collection, with the options Mayfly supports. */
+/**
+ * `create`: an explicit collection, with the options Mayfly supports, among them
+ * `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md).
+ */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { valuesEqual } from '../../storage/values/compare.js';
+import { parseVersionedOptions, versionedOptionsDocument } from '../../ttl/policies/versioned.js';
 import { collectionArg } from '../args.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 
@@ -51,12 +55,16 @@ export const create: CommandDefinition = {
         throw new CommandError('NotImplemented', `The '${option}' option of create is not supported by Mayfly yet`);
       }
     }
-    if (cmd.versioned !== undefined) {
-      throw new CommandError('NotImplemented', "Versioned collections ('versioned' option) are not supported by Mayfly yet");
-    }
+    // `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (TTL.md): validated and stored
+    // with every field filled in, so listCollections shows the limits in force.
+    const versioned = cmd.versioned === undefined || cmd.versioned === null ? undefined : versionedOptionsDocument(parseVersionedOptions(cmd.versioned, 'create'));
     const options: Document = {};
     for (const [key, value] of Object.entries(cmd)) {
       if (key === 'create' || key.startsWith('$') || !(key in CREATE_ARGS)) continue;
+      if (key === 'versioned') {
+        if (versioned) options.versioned = versioned;
+        continue;
+      }
       options[key] = value;
     }
     const existing = ctx.server.catalog.get(ctx.db, name);

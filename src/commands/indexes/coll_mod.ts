@@ -2,9 +2,11 @@
  * `collMod`: changes an index's TTL (`expireAfterSeconds`, by name or key pattern, converting a
  * plain single-field index to TTL) and `hidden`, with mongod 8.2's checks, order and reply
  * (`expireAfterSeconds_old`/`_new` as Int64, `hidden_old`/`_new`); on the `_ts` index it changes
- * the Cosmos container TTL (TTL.md). Options that only apply to views, time-series, capped or
- * clustered collections fail as mongod fails them on a plain collection; the rest (validation,
- * change-stream images, unique conversion) answer 238 NotImplemented.
+ * the Cosmos container TTL (TTL.md). `versioned: { maxVersions?, timeToLive?, maxTimeDeviation? }`
+ * changes the limits of a versioned collection (replying `versioned_old`/`versioned_new`).
+ * Options that only apply to views, time-series, capped or clustered collections fail as mongod
+ * fails them on a plain collection; the rest (validation, change-stream images, unique
+ * conversion) answer 238 NotImplemented.
  * Source: mongo/src/mongo/db/catalog/coll_mod.cpp and coll_mod_index.cpp.
  */
 import { Long, type Document } from '../../bson.js';
@@ -219,9 +221,16 @@ export const collMod: CommandDefinition = {
     for (const option of ['timeseries', 'timeseriesBucketsMayHaveMixedSchemaData']) {
       if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a time-series collection: ${option}`);
     }
-    if (present(cmd.versioned)) throw new CommandError('NotImplemented', "Versioned collections ('versioned' option) are not supported by Mayfly yet");
+    // `versioned: {...}` changes the limits of a versioned collection (TTL.md); 72 on any other.
+    const versioned = present(cmd.versioned) ? (cmd.versioned as Document) : null;
+    if (versioned) ctx.server.ttl.checkVersionedChange(coll, versioned);
     const reply: Document = {};
     apply?.(reply);
+    if (versioned) {
+      const { before, after } = ctx.server.ttl.modifyVersioned(coll, versioned);
+      reply.versioned_old = before;
+      reply.versioned_new = after;
+    }
     return reply;
   },
 };
