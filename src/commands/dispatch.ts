@@ -1,9 +1,12 @@
 /**
  * Runs one command document: finds its definition, checks `$db` and the arguments, runs it and
  * funnels every outcome into a reply (`ok: 1` added here; errors become mongod-shaped replies).
+ * The `failCommand` fail point (src/server/fail_points.ts) is checked once the arguments are
+ * valid: it may delay the command, fail it, drop the connection, or add a writeConcernError.
  */
 import { Double, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
+import { CLOSE_CONNECTION, evaluateFailCommand } from '../server/fail_points.js';
 import { validateDbName } from '../storage/namespace.js';
 import { validateArguments } from './args.js';
 import { endLocalSessions, touchSession } from './crud/local_sessions.js';
@@ -13,13 +16,21 @@ const OK = new Double(1);
 /** mongod's error replies carry `ok: 0.0` (a double). */
 const NOT_OK = new Double(0);
 
-/** Runs `body` on `server` for `connection`; never throws. */
-export async function dispatch(server: ServerServices, connection: ConnectionState, body: Document): Promise<Document> {
+/**
+ * Runs `body` on `server` for `connection`; never throws. `CLOSE_CONNECTION` means: close the
+ * connection without a reply (the failCommand fail point's `closeConnection`).
+ */
+export async function dispatch(
+  server: ServerServices,
+  connection: ConnectionState,
+  body: Document,
+): Promise<Document | typeof CLOSE_CONNECTION> {
   const commandField = Object.keys(body)[0] ?? '';
   try {
     const def = server.registry.get(commandField);
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
     const reply = await runDefinition(server, connection, def, body, commandField);
+    if (reply === CLOSE_CONNECTION) return reply;
     reply.ok = OK;
     return reply;
   } catch (err) {
@@ -36,7 +47,7 @@ async function runDefinition(
   def: CommandDefinition,
   body: Document,
   commandField: string,
-): Promise<Document> {
+): Promise<Document | typeof CLOSE_CONNECTION> {
   const db = body.$db;
   if (typeof db !== 'string') throw new CommandError(40571, 'OP_MSG requests require a $db argument');
   validateDbName(db);
@@ -50,11 +61,17 @@ async function runDefinition(
     throw new CommandError('APIVersionError', `API version must be "1"`);
   }
   validateArguments(def, body, commandField);
+  const failCommand = await evaluateFailCommand(server, { def, body, db, connection });
+  if (failCommand.closeConnection) return CLOSE_CONNECTION;
   // The logical session cache: a command's lsid marks its session used; endSessions ends them.
   if (body.lsid !== undefined) touchSession(server, body.lsid, server.clock.now());
   if (def.name === 'endSessions') endLocalSessions(server, body[commandField]);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now() };
-  return { ...(await def.run(ctx, body)) };
+  try {
+    return failCommand.onReply({ ...(await def.run(ctx, body)) });
+  } catch (err) {
+    throw err instanceof CommandError ? failCommand.onError(err) : err;
+  }
 }
 
 /** Any thrown value as a CommandError (unknown errors become InternalError). */

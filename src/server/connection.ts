@@ -6,6 +6,7 @@ import type net from 'node:net';
 import { makeDouble, type Document } from '../bson.js';
 import { dispatch } from '../commands/dispatch.js';
 import type { ConnectionState } from '../commands/types.js';
+import { CLOSE_CONNECTION } from './fail_points.js';
 import { CommandError } from '../errors/command_error.js';
 import { FrameDecoder } from '../wire/frame_decoder.js';
 import { decodeMessage } from '../wire/decode.js';
@@ -120,6 +121,7 @@ export class Connection implements ConnectionState {
 
   private async handleMsg(request: OpMsgRequest): Promise<void> {
     const reply = await dispatch(this.server, this, request.body);
+    if (reply === CLOSE_CONNECTION) return this.closeUnanswered();
     if (request.moreToCome || this.closed) return;
     let message = encodeOpMsg(reply, request.header.requestId, this.nextRequestId++);
     if (request.compressorId !== null) message = compressMessage(message, request.compressorId);
@@ -137,7 +139,9 @@ export class Connection implements ConnectionState {
       const query = (request.query.$query as Document | undefined) ?? request.query;
       const name = Object.keys(query)[0] ?? '';
       if (OP_QUERY_COMMANDS.has(name)) {
-        reply = await dispatch(this.server, this, { ...query, $db: db });
+        const answer = await dispatch(this.server, this, { ...query, $db: db });
+        if (answer === CLOSE_CONNECTION) return this.closeUnanswered();
+        reply = answer;
       } else {
         reply = new CommandError('UnsupportedOpQueryCommand', `Unsupported OP_QUERY command: ${name}. ${LEGACY_OPCODE_REMOVAL_NOTE}`).toReply();
       }
@@ -148,6 +152,12 @@ export class Connection implements ConnectionState {
     let message = encodeOpReply([reply], request.header.requestId, this.nextRequestId++, flags);
     if (request.compressorId !== null) message = compressMessage(message, request.compressorId);
     this.write(message);
+  }
+
+  /** The failCommand fail point's `closeConnection`: the request gets no reply. */
+  private closeUnanswered(): void {
+    this.server.logger.info({ connectionId: this.id, remote: this.remoteAddress }, "closing connection via 'failCommand' failpoint");
+    this.destroy();
   }
 
   private write(message: Buffer): void {

@@ -18,7 +18,7 @@ export interface EvalContext {
   readonly root: Document;
   /** `$$NOW`. */
   readonly now: Date;
-  /** User variables in scope (none today; kept for `$let`/`$map` later). */
+  /** User variables in scope: the command's `let` (`$let`/`$map` later). */
   readonly vars?: ReadonlyMap<string, unknown>;
 }
 
@@ -47,15 +47,15 @@ const KNOWN_UNSUPPORTED = new Set(
     '$binarySize $bitAnd $bitNot $bitOr $bitXor $bsonSize $ceil $concatArrays $convert $cos $cosh ' +
     '$covariancePop $covarianceSamp $dateAdd $dateDiff $dateFromParts $dateFromString $dateSubtract ' +
     '$dateToParts $dateToString $dateTrunc $dayOfMonth $dayOfWeek $dayOfYear $degreesToRadians $exp ' +
-    '$filter $first $firstN $floor $function $getField $hour $indexOfArray $indexOfBytes $indexOfCP ' +
+    '$filter $first $firstN $floor $function $hour $indexOfArray $indexOfBytes $indexOfCP ' +
     '$isArray $isNumber $isoDayOfWeek $isoWeek $isoWeekYear $last $lastN $let $ln $log $log10 $ltrim ' +
     '$map $maxN $median $mergeObjects $meta $millisecond $minN $minute $month $objectToArray $percentile ' +
-    '$pow $radiansToDegrees $rand $range $reduce $regexFind $regexFindAll $regexMatch $replaceAll ' +
-    '$replaceOne $reverseArray $round $rtrim $sampleRate $second $setDifference $setEquals $setField ' +
+    '$pow $radiansToDegrees $range $reduce $regexFind $regexFindAll $regexMatch $replaceAll ' +
+    '$replaceOne $reverseArray $round $rtrim $sampleRate $second $setDifference $setEquals ' +
     '$setIntersection $setIsSubset $setUnion $sin $sinh $slice $sortArray $split $sqrt $stdDevPop ' +
     '$stdDevSamp $strcasecmp $strLenBytes $strLenCP $substrCP $switch $tan $tanh $toBool $toDate ' +
     '$toDecimal $toDouble $toInt $toLong $toObjectId $toString $toUUID $trim $trunc $tsIncrement $tsSecond ' +
-    '$unsetField $week $year $zip $toHashedIndexKey $createObjectId $hash $subtype $encStrStartsWith ' +
+    '$week $year $zip $toHashedIndexKey $createObjectId $hash $subtype $encStrStartsWith ' +
     '$encStrEndsWith $encStrContains $encStrNormalizedEq $sigmoid $similarityCosine $similarityDotProduct ' +
     '$similarityEuclidean $serializeEJSON $deserializeEJSON'
   ).split(' '),

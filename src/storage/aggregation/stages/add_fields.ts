@@ -9,11 +9,11 @@ import type { Document } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { ExecNode, applyExpressions } from '../../projection/projection_executor.js';
-import { parseOperatorExpression, parseOperand, ROOT_PARSE_STATE } from '../expression_core.js';
+import { parseOperatorExpression, parseOperand, ROOT_PARSE_STATE, type EvalContext, type ParseState } from '../expression_core.js';
 import { parseFieldPath, withContext } from '../field_path.js';
 import { bsonObjectToString } from '../format.js';
+import { evalContextOf, parseStateOf } from '../pipeline_context.js';
 import { isDocument } from '../value.js';
-import type { EvalContext } from '../expression_core.js';
 import type { StageParser } from './types.js';
 
 function isPathPrefixOf(prefix: string, path: string): boolean {
@@ -80,26 +80,33 @@ function validateSpec(spec: Document): void {
   }
 }
 
-function addSubObject(root: ExecNode, obj: Document, prefix: string[]): void {
+function addSubObject(root: ExecNode, obj: Document, prefix: string[], ps: ParseState): void {
   for (const key of Object.keys(obj)) {
     const value = obj[key];
     const parts = [...prefix, ...parseFieldPath(key)];
     if (isDocument(value)) {
       const first = Object.keys(value)[0]!;
-      if (first.charCodeAt(0) === 36) root.addExpression(parts, parseOperatorExpression(value, ROOT_PARSE_STATE));
-      else addSubObject(root, value, parts);
+      if (first.charCodeAt(0) === 36) root.addExpression(parts, parseOperatorExpression(value, ps));
+      else addSubObject(root, value, parts, ps);
     } else {
-      root.addExpression(parts, parseOperand(value, ROOT_PARSE_STATE));
+      root.addExpression(parts, parseOperand(value, ps));
     }
   }
 }
 
-/** Compiles an `$addFields`/`$set` specification into a per-document function. */
-export function compileAddFields(spec: Document, name: string): (doc: Document, ctx: EvalContext) => Document {
+/**
+ * Compiles an `$addFields`/`$set` specification into a per-document function; `ps` says which
+ * user variables its expressions may read.
+ */
+export function compileAddFields(
+  spec: Document,
+  name: string,
+  ps: ParseState = ROOT_PARSE_STATE,
+): (doc: Document, ctx: EvalContext) => Document {
   return withContext(`Invalid ${name}`, () => {
     validateSpec(spec);
     const root = new ExecNode();
-    addSubObject(root, spec, []);
+    addSubObject(root, spec, [], ps);
     return (doc: Document, ctx: EvalContext) => {
       const out: Document = { ...doc };
       applyExpressions(root, ctx, out, true);
@@ -113,9 +120,8 @@ export const parseAddFields: StageParser = (spec, ctx, name) => {
   if (!isDocument(spec)) {
     throw new CommandError(40272, `${name} specification stage must be an object, got ${bsonTypeOf(spec)}`);
   }
-  const apply = compileAddFields(spec, name);
+  const apply = compileAddFields(spec, name, parseStateOf(ctx));
   return function* addFields(input) {
-    const now = ctx.now;
-    for (const doc of input) yield apply(doc, { root: doc, now });
+    for (const doc of input) yield apply(doc, evalContextOf(ctx, doc));
   };
 };

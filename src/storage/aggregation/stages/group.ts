@@ -9,9 +9,9 @@ import type { Document } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { keyString } from '../../values/key_string.js';
 import { ACCUMULATORS, SumState, UNSUPPORTED_ACCUMULATORS, type Accumulator } from '../accumulators.js';
-import { parseOperand, ROOT_PARSE_STATE, type Evaluator } from '../expression_core.js';
+import { parseOperand, type Evaluator, type ParseState } from '../expression_core.js';
 import { MISSING, isDocument } from '../value.js';
-import type { PipelineContext } from '../pipeline_context.js';
+import { evalContextOf, parseStateOf, type PipelineContext } from '../pipeline_context.js';
 import type { Stage, StageParser } from './types.js';
 
 interface AccumulatorSpec {
@@ -20,7 +20,7 @@ interface AccumulatorSpec {
   readonly arg: Evaluator;
 }
 
-function parseAccumulator(field: string, value: unknown): AccumulatorSpec {
+function parseAccumulator(field: string, value: unknown, ps: ParseState): AccumulatorSpec {
   const keys = isDocument(value) ? Object.keys(value) : [];
   if (!isDocument(value) || keys.length === 0 || keys[0]!.charCodeAt(0) !== 36) {
     throw new CommandError(40234, `The field '${field}' must be an accumulator object`);
@@ -37,7 +37,7 @@ function parseAccumulator(field: string, value: unknown): AccumulatorSpec {
     return { field, create: () => new SumState(), arg: () => 1 };
   }
   if (Array.isArray(argSpec)) throw new CommandError(40237, `The ${op} accumulator is a unary operator`);
-  const arg = parseOperand(argSpec, ROOT_PARSE_STATE);
+  const arg = parseOperand(argSpec, ps);
   const create = ACCUMULATORS[op];
   if (create === undefined) {
     if (UNSUPPORTED_ACCUMULATORS.has(op)) {
@@ -51,19 +51,19 @@ function parseAccumulator(field: string, value: unknown): AccumulatorSpec {
 /** Compiles a `$group` specification. */
 export function compileGroup(spec: unknown, pctx: PipelineContext): Stage {
   if (!isDocument(spec)) throw new CommandError(15947, "a group's fields must be specified in an object");
+  const ps = parseStateOf(pctx);
   let idExpr: Evaluator | undefined;
   const accs: AccumulatorSpec[] = [];
   for (const field of Object.keys(spec)) {
-    if (field === '_id') idExpr = parseOperand(spec._id, ROOT_PARSE_STATE);
-    else accs.push(parseAccumulator(field, spec[field]));
+    if (field === '_id') idExpr = parseOperand(spec._id, ps);
+    else accs.push(parseAccumulator(field, spec[field], ps));
   }
   if (idExpr === undefined) throw new CommandError(15955, 'a group specification must include an _id');
   const key = idExpr;
   return function* group(input) {
-    const now = pctx.now;
     const groups = new Map<string, { id: unknown; states: Accumulator[] }>();
     for (const doc of input) {
-      const ctx = { root: doc, now };
+      const ctx = evalContextOf(pctx, doc);
       let id = key(ctx);
       if (id === MISSING) id = null;
       const k = keyString(id);

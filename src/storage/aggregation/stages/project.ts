@@ -3,21 +3,51 @@
  * projection grammar of projection_ast.ts with aggregation policies (no find-only operators,
  * nested arrays not descended). Parse errors carry mongod's "Invalid $project :: caused by ::"
  * context; `$unset` is an exclusion `$project`.
+ *
+ * The projection parser (shared with find) compiles its expressions with no user variables in
+ * scope, so the command's `let` variables are bound before it runs: `"$$x"` becomes
+ * `{$literal: <value>}` (`"$$x.a"` the value at that path, an absent value `"$$REMOVE"`). They
+ * are constants for the whole command, so this is exact.
  */
 import type { Document } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { parseProjection } from '../../projection/projection_ast.js';
 import { buildProjection, type ProjectionFn } from '../../projection/projection_executor.js';
+import type { LetVariables } from '../../query/compile_query.js';
+import { evaluatePath } from '../expression_core.js';
 import { withContext } from '../field_path.js';
-import { isDocument } from '../value.js';
-import type { PipelineContext } from '../pipeline_context.js';
+import { MISSING, isDocument } from '../value.js';
+import { evalContextOf, type PipelineContext } from '../pipeline_context.js';
 import type { Stage, StageParser } from './types.js';
 
 function projectionStage(apply: ProjectionFn, ctx: PipelineContext): Stage {
   return function* project(input) {
-    const now = ctx.now;
-    for (const doc of input) yield apply(doc, { root: doc, now });
+    for (const doc of input) yield apply(doc, evalContextOf(ctx, doc));
   };
+}
+
+/** `"$$name.a.b"` with `name` a `let` variable → its value as a `$literal` (or `"$$REMOVE"`). */
+function bindReference(ref: string, vars: LetVariables): unknown {
+  const body = ref.slice(2);
+  const dot = body.indexOf('.');
+  const name = dot < 0 ? body : body.slice(0, dot);
+  if (!vars.names.has(name)) return ref;
+  let value = vars.values.get(name);
+  if (dot >= 0) value = evaluatePath(value, body.slice(dot + 1).split('.'));
+  return value === MISSING || value === undefined ? '$$REMOVE' : { $literal: value };
+}
+
+/** `spec` with every reference to a `let` variable bound (`$literal`/`$const` arguments kept). */
+function bindLetVariables(spec: unknown, vars: LetVariables | undefined): unknown {
+  if (vars === undefined) return spec;
+  if (typeof spec === 'string') return spec.startsWith('$$') ? bindReference(spec, vars) : spec;
+  if (Array.isArray(spec)) return spec.map((item) => bindLetVariables(item, vars));
+  if (!isDocument(spec)) return spec;
+  const out: Document = {};
+  for (const key of Object.keys(spec)) {
+    out[key] = key === '$literal' || key === '$const' ? spec[key] : bindLetVariables(spec[key], vars);
+  }
+  return out;
 }
 
 /** Compiles a `$project` specification into a per-document function. */
@@ -33,7 +63,7 @@ export function compileAggregateProjection(spec: Document): ProjectionFn {
 /** Parses `{$project: spec}`. */
 export const parseProject: StageParser = (spec, ctx) => {
   if (!isDocument(spec)) throw new CommandError(15969, '$project specification must be an object');
-  return projectionStage(compileAggregateProjection(spec), ctx);
+  return projectionStage(compileAggregateProjection(bindLetVariables(spec, ctx.variables) as Document), ctx);
 };
 
 /** Compiles `$unset`'s argument (a field or a list of fields) into an exclusion. */

@@ -5,17 +5,16 @@
 import type { Document } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
-import { parseOperand, ROOT_PARSE_STATE, type Evaluator } from '../expression_core.js';
+import { parseOperand, type Evaluator } from '../expression_core.js';
 import { docValueToString } from '../format.js';
 import { isDocument, typeName } from '../value.js';
-import type { PipelineContext } from '../pipeline_context.js';
+import { evalContextOf, parseStateOf, type PipelineContext } from '../pipeline_context.js';
 import type { Stage, StageParser } from './types.js';
 
 function replaceStage(newRoot: Evaluator, context: string, ctx: PipelineContext): Stage {
   return function* replaceRoot(input) {
-    const now = ctx.now;
     for (const doc of input) {
-      const v = newRoot({ root: doc, now });
+      const v = newRoot(evalContextOf(ctx, doc));
       if (!isDocument(v)) {
         throw new CommandError(
           40228,
@@ -35,7 +34,7 @@ export const parseReplaceRoot: StageParser = (spec, ctx) => {
   let newRoot: Evaluator | undefined;
   for (const key of Object.keys(spec)) {
     if (key !== 'newRoot') throw new CommandError(40415, `BSON field '$replaceRoot.${key}' is an unknown field.`);
-    newRoot = parseOperand(spec.newRoot, ROOT_PARSE_STATE);
+    newRoot = parseOperand(spec.newRoot, parseStateOf(ctx));
   }
   if (newRoot === undefined) {
     throw new CommandError(40414, "BSON field '$replaceRoot.newRoot' is missing but a required field");
@@ -45,4 +44,4 @@ export const parseReplaceRoot: StageParser = (spec, ctx) => {
 
 /** Parses `{$replaceWith: <expr>}`. */
 export const parseReplaceWith: StageParser = (spec, ctx) =>
-  replaceStage(parseOperand(spec, ROOT_PARSE_STATE), "'replacement document'", ctx);
+  replaceStage(parseOperand(spec, parseStateOf(ctx)), "'replacement document'", ctx);

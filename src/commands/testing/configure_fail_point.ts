@@ -1,0 +1,33 @@
+/**
+ * `configureFailPoint` (mongo/src/mongo/db/commands/fail_point_cmd.cpp): sets a fail point's
+ * mode and data; replies with how many times it has fired so far (`count`). Admin only; a test
+ * command, as mongod's with `enableTestCommands` (always on in Mayfly). The fail points and what
+ * they do are in `src/server/fail_points.ts`; Mayfly has `failCommand`, any other name is 266
+ * FailPointSetFailed as in mongod.
+ */
+import { Long } from '../../bson.js';
+import { CommandError } from '../../errors/command_error.js';
+import { failPointsOf, parseFailPointSettings } from '../../server/fail_points.js';
+import type { CommandDefinition } from '../types.js';
+
+/** `BSONObjBuilder::appendNumber(long long)`: an Int32 below 2^30 in magnitude, else an Int64. */
+function appendNumber(n: number): number | Long {
+  return Math.abs(n) < 2 ** 30 ? n : Long.fromNumber(n);
+}
+
+/** The `configureFailPoint` command: `db.adminCommand({ configureFailPoint: 'failCommand', mode, data })`. */
+export const configureFailPoint: CommandDefinition = {
+  name: 'configureFailPoint',
+  adminOnly: true,
+  args: 'lenient',
+  help: 'modifies the settings of a fail point',
+  run(ctx, cmd) {
+    const name = typeof cmd.configureFailPoint === 'string' ? cmd.configureFailPoint : '';
+    const failPoint = failPointsOf(ctx.server).find(name);
+    if (failPoint === undefined) throw new CommandError('FailPointSetFailed', `${name} not found`);
+    const settings = parseFailPointSettings(cmd);
+    const count = failPoint.configure(settings);
+    ctx.server.logger.warn({ failPointName: name, mode: settings.mode, data: settings.data }, 'Set failpoint');
+    return { count: appendNumber(count) };
+  },
+};
