@@ -5,7 +5,7 @@
  * comparisons on scalars, no allocation.
  *
  * Operators live in `operators/` by kind: comparison, logical, element, evaluation, array,
- * bitwise, geo.
+ * bitwise, geo, json_schema.
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
@@ -25,7 +25,6 @@ import { parseExists, parseType } from './operators/element.js';
 import {
   parseAlwaysBoolean,
   parseExpr,
-  parseJsonSchema,
   parseMod,
   parseRegexDocument,
   parseRegexValue,
@@ -34,6 +33,7 @@ import {
   parseWhere,
 } from './operators/evaluation.js';
 import { GEO_OPERATORS, parseGeo } from './operators/geo.js';
+import { parseJsonSchema } from './operators/json_schema.js';
 import { parseNot, parseTree } from './operators/logical.js';
 import { allOf, clausePredicate } from './path_predicate.js';
 import { and, ParseLevel, type Clause, type FilterOptions, type ParseContext, type Predicate } from './types.js';

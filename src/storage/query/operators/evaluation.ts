@@ -1,14 +1,13 @@
 /**
  * Evaluation operators: $regex/$options (and regex values), $mod, and the top-level ones that
  * need an engine Mayfly does not have: $where (answered as a mongod without a script engine),
- * $expr (pluggable), $jsonSchema and $text (NotImplemented), plus $sampleRate,
+ * $expr (pluggable), $text (NotImplemented), plus $sampleRate,
  * $alwaysTrue/$alwaysFalse.
  */
 import type { Decimal128, Long } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../values/bson_type.js';
 import { decodeDecimal } from '../../values/decimal.js';
-import { isDocument } from '../../values/paths.js';
 import { parseIntegerToLong } from '../numeric_args.js';
 import { leaf, ParseLevel, type Clause, type ParseContext, type Predicate } from '../types.js';
 import { isRegexValue, regexSource, regexTest } from './comparison.js';
@@ -155,12 +154,6 @@ export function parseExpr(rhs: unknown, level: ParseLevel, ctx: ParseContext): P
     throw new CommandError('NotImplemented', '$expr is not supported by Mayfly yet');
   }
   return ctx.compileExpr(rhs);
-}
-
-/** `$jsonSchema`: validated for shape, not implemented. */
-export function parseJsonSchema(rhs: unknown): never {
-  if (!isDocument(rhs)) throw new CommandError('TypeMismatch', '$jsonSchema must be an object');
-  throw new CommandError('NotImplemented', '$jsonSchema is not supported by Mayfly yet');
 }
 
 /** `$text`: needs a text index, which Mayfly does not have. */
