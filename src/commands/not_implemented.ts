@@ -10,7 +10,7 @@ import type { CommandDefinition } from './types.js';
 export const KNOWN_MONGOD_COMMANDS = [
   'abortTransaction', 'authenticate', 'commitTransaction', 'compact',
   'createRole', 'createUser', 'currentOp', 'dataSize', 'dropAllRolesFromDatabase',
-  'dropAllUsersFromDatabase', 'dropRole', 'dropUser', 'explain', 'filemd5', 'fsync',
+  'dropAllUsersFromDatabase', 'dropRole', 'dropUser', 'filemd5', 'fsync',
   'getDefaultRWConcern', 'grantRolesToUser', 'killAllSessions', 'killOp', 'killSessions',
   'logout', 'mapReduce', 'profile', 'reIndex', 'replSetGetStatus', 'rolesInfo', 'saslContinue',
   'saslStart', 'shutdown', 'top', 'usersInfo', 'validate', 'validateDBMetadata', 'getnonce',

@@ -19,6 +19,7 @@ import { bulkWrite } from './crud/bulk_write.js';
 import { count } from './crud/count.js';
 import { del } from './crud/delete.js';
 import { distinct } from './crud/distinct.js';
+import { explain } from './crud/explain.js';
 import { find } from './crud/find.js';
 import { findAndModify } from './crud/find_and_modify.js';
 import { getMore } from './crud/get_more.js';
@@ -41,9 +42,13 @@ import { isMaster } from './handshake/is_master.js';
 import { endSessions } from './sessions/end_sessions.js';
 import { refreshSessions } from './sessions/refresh_sessions.js';
 import { startSession } from './sessions/start_session.js';
+import { configureFailPoint } from './testing/configure_fail_point.js';
 import { mayflyAdvanceClock } from './testing/mayfly_advance_clock.js';
 import { mayflyClock } from './testing/mayfly_clock.js';
 import { mayflyRunTtlPass } from './testing/mayfly_run_ttl_pass.js';
+import { getRange } from './versioned/get_range.js';
+import { getRow } from './versioned/get_row.js';
+import { putRow } from './versioned/put_row.js';
 import { notImplementedCommands } from './not_implemented.js';
 import type { CommandDefinition } from './types.js';
 
@@ -54,6 +59,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   bulkWrite,
   collMod,
   collStats,
+  configureFailPoint,
   connectionStatus,
   count,
   create,
@@ -65,12 +71,15 @@ export const COMMANDS: readonly CommandDefinition[] = [
   dropDatabase,
   dropIndexes,
   endSessions,
+  explain,
   find,
   findAndModify,
   getCmdLineOpts,
   getLog,
   getMore,
   getParameter,
+  getRange,
+  getRow,
   hello,
   hostInfo,
   insert,
@@ -84,6 +93,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   mayflyClock,
   mayflyRunTtlPass,
   ping,
+  putRow,
   refreshSessions,
   renameCollection,
   serverStatus,

@@ -6,7 +6,7 @@
 import { ObjectId, UUID, bsonSize, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
-import { Index, type IndexKey } from './indexes/index.js';
+import { Index, type IndexKeys } from './indexes/index.js';
 import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
 
@@ -20,6 +20,11 @@ export interface StoredDocument {
   doc: Document;
   /** The system last-modified time (Cosmos `_ts`), ms since the epoch. */
   modifiedAtMs: number;
+  /**
+   * The record's place in insertion order (mongod's RecordId), set by the collection when the
+   * record enters it; index entries with equal keys are ordered by it.
+   */
+  seq?: number;
 }
 
 /** How the TTL engine plugs into a collection. Every hook is optional. */
@@ -36,6 +41,22 @@ export interface CollectionHooks {
   afterClear?(): void;
 }
 
+/**
+ * How a collection with its own row model stores writes: versioned collections
+ * (`src/storage/versioned/`), whose records are rows of versioned columns and whose `doc` is
+ * derived at read time. Ordinary collections have none and store documents as given.
+ */
+export interface RowModel {
+  /** The record holding a newly inserted document (already checked and `_id`-first). */
+  create(id: string, doc: Document, nowMs: number): StoredDocument;
+  /** Stores the modification of `rec` into `next` (same `_id`) made at `nowMs`. */
+  modify(rec: StoredDocument, next: Document, nowMs: number): void;
+  /** The record of `rec`'s row for this collection (a collection moved to another database). */
+  adopt(rec: StoredDocument): StoredDocument;
+  /** Throws when a secondary index `spec` cannot be built on this collection. */
+  checkIndex(spec: Document): void;
+}
+
 /** The `_id` index spec every collection has. */
 export const ID_INDEX_SPEC: Document = Object.freeze({ v: 2, key: { _id: 1 }, name: '_id_' });
 
@@ -48,8 +69,14 @@ export class Collection {
   options: Document;
   private readonly records = new Map<string, StoredDocument>();
   private readonly secondary: Index[] = [];
+  /** The ordered `_id_` index (point lookups by `_id` use `records`; ranges and sorts use this). */
+  readonly idIndex: Index = new Index(ID_INDEX_SPEC);
+  /** The next record sequence number. */
+  private nextSeq = 1;
   /** Hooks installed by the TTL engine. */
   hooks: CollectionHooks = {};
+  /** The row model of a versioned collection (installed by the TTL engine); null otherwise. */
+  rowModel: RowModel | null = null;
 
   /** An empty collection. */
   constructor(db: string, name: string, options: Document = {}) {
@@ -92,15 +119,14 @@ export class Collection {
     return rec && this.isVisible(rec, nowMs) ? rec : undefined;
   }
 
-  /** Ids of visible records whose `indexName` key equals `ks`, or null when there is no such index. */
-  lookupIndex(indexName: string, ks: string): ReadonlySet<string> | null {
-    const index = this.secondary.find((i) => i.name === indexName);
-    return index ? (index.lookup(ks) ?? new Set()) : null;
+  /** The index called `name` (`_id_` included), if any. */
+  findIndex(name: string): Index | undefined {
+    return name === '_id_' ? this.idIndex : this.secondary.find((i) => i.name === name);
   }
 
-  /** The secondary index with a single-field key on `field`, if any. */
-  singleFieldIndex(field: string): Index | undefined {
-    return this.secondary.find((i) => i.fields.length === 1 && i.fields[0] === field && !i.partialFilter && !i.sparse);
+  /** Every index, `_id_` first (the planner's candidates). */
+  allIndexes(): readonly Index[] {
+    return [this.idIndex, ...this.secondary];
   }
 
   /** Records by id, without a visibility check. */
@@ -131,9 +157,9 @@ export class Collection {
       this.remove(existing);
     }
     const keys = this.indexKeysFor(prepared, null, nowMs);
-    const rec: StoredDocument = { id, doc: prepared, modifiedAtMs: nowMs };
-    this.records.set(id, rec);
-    this.secondary.forEach((index, i) => index.add(keys[i]!, id));
+    // A versioned collection's row model turns the document into a row of versions.
+    const rec: StoredDocument = this.rowModel ? this.rowModel.create(id, prepared, nowMs) : { id, doc: prepared, modifiedAtMs: nowMs, seq: 0 };
+    this.enter(rec, keys);
     this.hooks.afterInsert?.(rec);
     return rec;
   }
@@ -144,12 +170,31 @@ export class Collection {
     if (keyString(next._id) !== rec.id) {
       throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
-    const newKeys = this.indexKeysFor(next, rec.id, nowMs);
-    this.secondary.forEach((index, i) => {
-      index.remove(index.keysOf(rec.doc), rec.id);
-      index.add(newKeys[i]!, rec.id);
-    });
-    rec.doc = next;
+    const newKeys = this.indexKeysFor(next, rec, nowMs);
+    this.secondary.forEach((index, i) => index.replace(index.keysOf(rec.doc), newKeys[i]!, rec));
+    // A versioned collection's row model records the change as versions; `rec.doc` is derived.
+    if (this.rowModel) this.rowModel.modify(rec, next, nowMs);
+    else rec.doc = next;
+    rec.modifiedAtMs = nowMs;
+    this.hooks.afterUpdate?.(rec);
+  }
+
+  /**
+   * Adds a record a row model built (a versioned `putRow` creating its row, a rename moving
+   * rows); its `_id` must not be held. Indexes and hooks are told as for `insert`.
+   */
+  insertRecord(rec: StoredDocument): void {
+    if (this.records.has(rec.id)) throw new Error(`record ${rec.id} is already held by ${this.ns}`);
+    const keys = this.indexKeysFor(rec.doc, null, rec.modifiedAtMs);
+    this.enter(rec, keys);
+    this.hooks.afterInsert?.(rec);
+  }
+
+  /**
+   * Tells the hooks that a row model changed `rec` in place at `nowMs` (a versioned `putRow` on
+   * an existing row). Only for collections with a row model, which have no secondary index.
+   */
+  rowChanged(rec: StoredDocument, nowMs: number): void {
     rec.modifiedAtMs = nowMs;
     this.hooks.afterUpdate?.(rec);
   }
@@ -157,7 +202,8 @@ export class Collection {
   /** Removes `rec` (a client delete or the reaper). */
   remove(rec: StoredDocument): boolean {
     if (this.records.get(rec.id) !== rec) return false;
-    for (const index of this.secondary) index.remove(index.keysOf(rec.doc), rec.id);
+    for (const index of this.secondary) index.remove(index.keysOf(rec.doc), rec);
+    this.idIndex.tree.delete(rec.doc._id, rec);
     this.records.delete(rec.id);
     this.hooks.afterDelete?.(rec);
     return true;
@@ -167,6 +213,7 @@ export class Collection {
   clear(): void {
     this.records.clear();
     for (const index of this.secondary) index.clear();
+    this.idIndex.clear();
     this.hooks.afterClear?.();
   }
 
@@ -187,23 +234,40 @@ export class Collection {
    * is thrown. Expired documents are not indexed-checked (they are removed first).
    */
   addIndex(spec: Document, nowMs: number): Index {
+    this.rowModel?.checkIndex(spec); // versioned collections refuse secondary indexes
     const index = new Index(spec);
-    const built: Array<[IndexKey[], string]> = [];
     for (const rec of [...this.records.values()]) {
-      if (!this.isVisible(rec, nowMs)) {
-        this.remove(rec);
-        continue;
-      }
-      const keys = index.keysOf(rec.doc);
-      const conflict = index.findConflict(keys, rec.id);
-      if (conflict) {
-        throw this.duplicateKeyError(index.keyPattern, index.keyValueDoc(conflict.key), index.name);
-      }
-      index.add(keys, rec.id);
-      built.push([keys, rec.id]);
+      if (!this.isVisible(rec, nowMs)) this.remove(rec);
     }
+    this.build(index);
     this.secondary.push(index);
     return index;
+  }
+
+  /**
+   * Fills a new index from the stored records: keys gathered, sorted once, checked for
+   * duplicates (11000, and nothing is kept), then loaded into the tree in one pass.
+   */
+  private build(index: Index): void {
+    const entries: Array<{ key: unknown; rec: StoredDocument }> = [];
+    const multikey: number[][][] = [];
+    for (const rec of this.records.values()) {
+      const keys = index.keysOf(rec.doc);
+      for (const key of keys.keys) entries.push({ key, rec });
+      if (keys.multikeyComponents) multikey.push(keys.multikeyComponents);
+    }
+    index.load(entries);
+    if (index.unique) {
+      for (let i = 1; i < entries.length; i++) {
+        const a = entries[i - 1]!;
+        const b = entries[i]!;
+        if (a.rec !== b.rec && index.compareKeys(a.key, b.key) === 0) {
+          index.clear();
+          throw this.duplicateKeyError(index.keyPattern, index.keyValueDoc(b.key), index.name);
+        }
+      }
+    }
+    for (const components of multikey) index.noteMultikey(components);
   }
 
   /** Drops the secondary index called `name`; false when there is none. */
@@ -219,10 +283,17 @@ export class Collection {
     const i = this.secondary.findIndex((x) => x.name === name);
     if (i < 0) return;
     const old = this.secondary[i]!;
-    const next = new Index(spec);
-    for (const rec of this.records.values()) next.add(next.keysOf(rec.doc), rec.id);
+    const next = old.withSpec(spec);
+    if (!old.sharesEntriesWith(spec)) this.build(next);
     this.secondary[i] = next;
-    void old;
+  }
+
+  /** Stores a new record: its sequence number, the `_id` map and every index. */
+  private enter(rec: StoredDocument, keys: IndexKeys[]): void {
+    rec.seq = this.nextSeq++;
+    this.records.set(rec.id, rec);
+    this.idIndex.tree.insert(rec.doc._id, rec);
+    this.secondary.forEach((index, i) => index.add(keys[i]!, rec));
   }
 
   /** mongod's duplicate key error for `keyValue` in index `indexName`. */
@@ -235,17 +306,17 @@ export class Collection {
   }
 
   /** Keys of `doc` per secondary index, after checking unique constraints against visible holders. */
-  private indexKeysFor(doc: Document, selfId: string | null, nowMs: number): IndexKey[][] {
+  private indexKeysFor(doc: Document, self: StoredDocument | null, nowMs: number): IndexKeys[] {
     const keys = this.secondary.map((index) => index.keysOf(doc));
     this.secondary.forEach((index, i) => {
-      let conflict = index.findConflict(keys[i]!, selfId);
+      let conflict = index.findConflict(keys[i]!, self);
       while (conflict) {
-        const holder = this.records.get(conflict.holderId);
-        if (holder && this.isVisible(holder, nowMs)) {
+        const holder = conflict.holder;
+        if (this.isVisible(holder, nowMs)) {
           throw this.duplicateKeyError(index.keyPattern, index.keyValueDoc(conflict.key), index.name);
         }
-        if (holder) this.remove(holder);
-        conflict = index.findConflict(keys[i]!, selfId);
+        this.remove(holder);
+        conflict = index.findConflict(keys[i]!, self);
       }
     });
     return keys;

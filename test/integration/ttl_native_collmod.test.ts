@@ -159,13 +159,13 @@ describe('collMod on TTL indexes, --compat mongodb', () => {
   });
 
   test('AmbiguousIndexKeyPattern (181) when two indexes share the key pattern', async () => {
-    await h.db.command({ createIndexes: 'amb', indexes: [{ key: { k: 1 }, name: 'k_plain' }, { key: { k: 1 }, name: 'k_simple', collation: { locale: 'simple' } }] });
+    await h.db.command({ createIndexes: 'amb', indexes: [{ key: { k: 1 }, name: 'k_plain' }, { key: { k: 1 }, name: 'k_partial', partialFilterExpression: { k: { $gt: 5 } } }] });
     const err = await errorOf(() => h.db.command({ collMod: 'amb', index: { keyPattern: { k: 1 }, expireAfterSeconds: 10 } }));
     expect({ code: err.code, codeName: err.codeName, errmsg: err.errmsg }).toEqual({
       code: 181,
       codeName: 'AmbiguousIndexKeyPattern',
       errmsg:
-        'index keyPattern { k: 1 } matches 2 indexes, must use index name. Conflicting indexes:{ v: 2, key: { k: 1 }, name: "k_plain" }, { v: 2, key: { k: 1 }, name: "k_simple", collation: { locale: "simple" } }',
+        'index keyPattern { k: 1 } matches 2 indexes, must use index name. Conflicting indexes:{ v: 2, key: { k: 1 }, name: "k_plain" }, { v: 2, key: { k: 1 }, name: "k_partial", partialFilterExpression: { k: { $gt: 5 } } }',
     });
     expect(await rawCommand(h.db, { collMod: 'amb', index: { name: 'k_plain', expireAfterSeconds: 10 } })).toEqual({ expireAfterSeconds_new: Long.fromNumber(10), ok });
   });

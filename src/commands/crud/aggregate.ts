@@ -8,8 +8,9 @@ import { candidateRecords } from '../../storage/read_plan.js';
 import { intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, checkNonNegative } from './query_exec.js';
+import { checkCollation, checkHint, checkNonNegative, commandVariables } from './query_exec.js';
 import { checkOutputTarget, checkSourcePositions, collectionlessSource, splitOutputStage, writeOutput } from './aggregate_stages.js';
+import { explainAggregate } from './explain.js';
 
 /** Stages whose every output document comes from one input document, read just before. */
 const ONE_TO_ONE_STAGES = new Set(['$match', '$project', '$addFields', '$set', '$unset', '$replaceRoot', '$replaceWith', '$skip', '$limit']);
@@ -51,7 +52,8 @@ export const aggregate: CommandDefinition = {
       throw new CommandError('FailedToParse', "Invalid command format: the 'aggregate' field must specify a collection name or 1");
     }
     if (target === '') throw new CommandError('InvalidNamespace', `Invalid namespace specified '${ctx.db}.'`);
-    if (cmd.explain === true) throw new CommandError('NotImplemented', 'explain is not supported by Mayfly yet');
+    // `explain: true` describes the plan (queryPlanner verbosity) instead of running it.
+    if (cmd.explain === true || (isNumber(cmd.explain) && toDouble(cmd.explain) !== 0)) return explainAggregate(ctx, cmd, 'queryPlanner');
     if (cmd.cursor === undefined) {
       throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
     }
@@ -62,9 +64,9 @@ export const aggregate: CommandDefinition = {
       }
     }
     checkCollation(cmd.collation);
-    if (bsonTypeOf(cmd.let) === 'object' && Object.keys(cmd.let as Document).length > 0) {
-      throw new CommandError('NotImplemented', "The 'let' option of aggregate is not supported by Mayfly yet");
-    }
+    // The command's `let` variables: evaluated once (with the pipeline's $$NOW), before any stage.
+    const nowMs = ctx.now();
+    const variables = commandVariables(cmd, nowMs);
     const { inner, output: writeStage } = splitOutputStage(stages as Document[], ctx.db);
     checkSourcePositions(inner, typeof target !== 'string');
     const ns = typeof target === 'string' ? `${ctx.db}.${target}` : `${ctx.db}.$cmd.aggregate`;
@@ -75,11 +77,11 @@ export const aggregate: CommandDefinition = {
     const catalog = ctx.server.catalog;
     const coll = typeof target === 'string' ? catalog.get(ctx.db, target) : undefined;
     checkHint(coll, cmd.hint);
-    const nowMs = ctx.now();
-    const start = typeof target === 'string' ? undefined : collectionlessSource(inner, ctx.server, nowMs, undefined);
+    const start = typeof target === 'string' ? undefined : collectionlessSource(inner, ctx.server, nowMs, variables);
     if (writeStage) checkOutputTarget(writeStage, catalog);
     const pipeline = compilePipeline(start ? start.rest : inner, {
       now: new Date(nowMs),
+      variables,
       collection: (name: string) => {
         const other = catalog.get(ctx.db, name);
         return other ? (function* () { for (const rec of other.scan(ctx.now)) yield rec.doc; })() : [];
@@ -91,7 +93,7 @@ export const aggregate: CommandDefinition = {
     let lastRec: StoredDocument | undefined;
     const source: Iterable<Document> = coll
       ? (function* () {
-          for (const rec of candidateRecords(coll, narrowing, ctx.now)) {
+          for (const rec of candidateRecords(coll, narrowing, ctx.now, cmd.hint)) {
             lastRec = rec;
             yield rec.doc;
           }

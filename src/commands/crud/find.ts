@@ -58,6 +58,9 @@ export const find: CommandDefinition = {
         skip: skip ?? 0,
         limit: limit ?? 0,
         variables,
+        hint: cmd.hint,
+        min: docArg(cmd, 'min'),
+        max: docArg(cmd, 'max'),
       },
       ctx.now,
     );

@@ -13,7 +13,8 @@ import { compileSort } from '../../storage/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import type { RevalidatingIterator } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
-import { valuesEqual } from '../../storage/values/compare.js';
+import { executePlan } from '../../storage/planner/execute.js';
+import { naturalDirection, planQuery, resolveHint } from '../../storage/planner/plan.js';
 
 /** What a read asks for. */
 export interface ReadSpec {
@@ -28,6 +29,11 @@ export interface ReadSpec {
   limit?: number;
   /** The command's `let` parameters (for `$expr`). */
   variables?: LetVariables;
+  /** An index name or key pattern the plan must use, or `{ $natural: ±1 }`. */
+  hint?: unknown;
+  /** `min`/`max` index key bounds (a hint is then required). */
+  min?: Document;
+  max?: Document;
 }
 
 /** Records of `coll` matching `predicate`, lazily. */
@@ -35,44 +41,23 @@ export function* matchingRecords(coll: Collection, filter: Document, predicate: 
   for (const rec of candidateRecords(coll, filter, now)) if (predicate(rec.doc)) yield rec;
 }
 
-/** Matching records in the order `sort` asks for (materialised), or natural order (lazy). */
-export function* orderedRecords(coll: Collection, spec: ReadSpec, now: () => number): Generator<StoredDocument> {
+/**
+ * Matching records in the order `sort` asks for, skipped and limited, as the planner's chosen
+ * plan produces them (`src/storage/planner/`). Planning happens at once (a missing hint index or
+ * bad min/max fails here); the records come lazily.
+ */
+export function orderedRecords(coll: Collection, spec: ReadSpec, now: () => number): Generator<StoredDocument> {
   const filter = spec.filter ?? {};
   const predicate = spec.predicate ?? compileQuery(filter, now(), spec.variables);
-  const sort = spec.sort && Object.keys(spec.sort).length > 0 ? compileSort(spec.sort) : null;
-  let skip = spec.skip ?? 0;
-  const limit = spec.limit ?? 0;
-  let returned = 0;
-  if (!sort) {
-    for (const rec of matchingRecords(coll, filter, predicate, now)) {
-      if (skip > 0) {
-        skip--;
-        continue;
-      }
-      yield rec;
-      if (limit > 0 && ++returned >= limit) return;
-    }
-    return;
-  }
-  const all = [...matchingRecords(coll, filter, predicate, now)];
-  all.sort((a, b) => sort(a.doc, b.doc));
-  for (const rec of all) {
-    if (skip > 0) {
-      skip--;
-      continue;
-    }
-    // Re-check at hand-out time: the record may have expired or been removed since.
-    if (coll.rawGet(rec.id) !== rec || !coll.isVisible(rec, now())) continue;
-    yield rec;
-    if (limit > 0 && ++returned >= limit) return;
-  }
+  const plan = planQuery(coll, { filter, sort: spec.sort, hint: spec.hint, min: spec.min, max: spec.max, skip: spec.skip, limit: spec.limit });
+  return executePlan(plan, { coll, predicate, now });
 }
 
 /** The documents a find returns, projected. Compiles everything before the first document. */
 export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now: () => number): Iterator<Document> {
   // Compile eagerly so that bad filters/sorts/projections fail the command, not a later getMore.
   const predicate = spec.predicate ?? compileQuery(spec.filter ?? {}, now(), spec.variables);
-  if (spec.sort) compileSort(spec.sort);
+  if (spec.sort && naturalDirection(spec.sort) === null) compileSort(spec.sort);
   const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()), query: spec.filter }) : null;
   if (!coll) return [][Symbol.iterator]();
   const records = orderedRecords(coll, { ...spec, predicate }, now);
@@ -92,19 +77,10 @@ export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now:
   return Object.assign(documents, { stillValid }) satisfies RevalidatingIterator;
 }
 
-/** Throws mongod's error when `hint` names no index of `coll`. */
+/** Throws mongod's error when `hint` names no (visible) index of `coll`; a missing collection has no error. */
 export function checkHint(coll: Collection | undefined, hint: unknown): void {
-  if (hint === undefined || hint === null) return;
-  if (typeof hint === 'string') {
-    if (coll && coll.indexSpecs().some((s) => s.name === hint)) return;
-  } else if (typeof hint === 'object') {
-    const keys = Object.keys(hint as Document);
-    if (keys.length === 0) return;
-    if (keys[0] === '$natural') return;
-    if (coll && coll.indexSpecs().some((s) => valuesEqual(s.key, hint))) return;
-  }
   if (!coll) return;
-  throw new CommandError('BadValue', 'hint provided does not correspond to an existing index');
+  resolveHint(coll, hint);
 }
 
 /** Throws 51024 unless `value` (a count argument) is ≥ 0. */

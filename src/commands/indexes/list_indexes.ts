@@ -1,4 +1,4 @@
-/** `listIndexes`: the index specs of a collection, as a cursor. */
+/** `listIndexes`: the index specs of a collection as stored (`_id_` first), through a cursor. */
 import { CommandError } from '../../errors/command_error.js';
 import type { Document } from '../../bson.js';
 import { collectionArg, intArg } from '../args.js';
@@ -16,7 +16,8 @@ export const listIndexes: CommandDefinition = {
     const coll = ctx.server.catalog.get(ctx.db, name);
     if (!coll) throw new CommandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
     const cursorOpts = (cmd.cursor ?? {}) as Document;
-    return firstBatchReply(ctx, coll.ns, coll.indexSpecs()[Symbol.iterator](), {
+    // mongod names a listIndexes cursor `<db>.$cmd.listIndexes.<collection>`.
+    return firstBatchReply(ctx, `${ctx.db}.$cmd.listIndexes.${name}`, coll.indexSpecs()[Symbol.iterator](), {
       batchSize: intArg(cursorOpts, 'batchSize') ?? Number.MAX_SAFE_INTEGER,
     });
   },

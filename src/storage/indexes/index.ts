@@ -1,148 +1,273 @@
 /**
- * One secondary index: its spec as `listIndexes` shows it, the keys it derives from a document
- * (multikey arrays expanded, missing fields as null), and a hash of key → records that serves
- * equality lookups and enforces `unique`.
+ * One index of a collection: its spec as `listIndexes` shows it, the keys it derives from a
+ * document (`key_generator.ts`: multikey arrays, parallel-array errors, sparse, partial), and an
+ * ordered B+tree of (key, record) entries (`btree.ts`) that serves equality and range scans in
+ * both directions, index-provided sorts, key-count estimates and `unique` checks.
+ *
+ * Entries are ordered by the key (each field in its direction, values in `compareValues` order,
+ * missing fields as null, an empty array as undefined), then by the record's sequence number
+ * (mongod's RecordId: insertion order), so equal keys come back in insertion order.
+ *
+ * Some indexes keep no entries and are never used by the planner: text, 2d, 2dsphere and
+ * wildcard indexes (accepted and listed; their queries are not implemented), and the Cosmos
+ * container TTL index `{ _ts: ±1 }` with `expireAfterSeconds`, whose key is the *system*
+ * last-modified time rather than a document field (TTL.md).
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
-import { keyString } from '../values/key_string.js';
+import { compareValues } from '../values/compare.js';
+import { bsonTypeOf } from '../values/bson_type.js';
+import { formatValue } from '../values/bson_to_string.js';
+import type { StoredDocument } from '../collection.js';
+import { BTree } from './btree.js';
+import { KeyGenerator } from './key_generator.js';
+import { IndexKinds, parseKeyPattern, type IndexKind } from './key_pattern.js';
 
-/** A key derived from a document: its canonical string and the `keyValue` mongod reports. */
-export interface IndexKey {
-  readonly ks: string;
-  readonly values: unknown[];
+/** The keys of one document in one index. */
+export interface IndexKeys {
+  /** Distinct keys: the value itself for a single-field index, an array for a compound one. */
+  readonly keys: unknown[];
+  /** Per field, the path components that held arrays (null when none did). */
+  readonly multikeyComponents: number[][] | null;
 }
 
-/** Walks `path` through `doc`, expanding arrays; pushes each reached value (undefined when missing). */
-function keyValuesAt(value: unknown, parts: string[], i: number, out: unknown[]): void {
-  if (i === parts.length) {
-    if (Array.isArray(value)) {
-      if (value.length === 0) out.push(undefined);
-      else for (const el of value) out.push(el);
-    } else out.push(value);
-    return;
-  }
-  if (Array.isArray(value)) {
-    const idx = /^\d+$/.test(parts[i]!) ? Number(parts[i]) : -1;
-    if (idx >= 0 && idx < value.length) {
-      keyValuesAt(value[idx], parts, i + 1, out);
-      return;
-    }
-    if (value.length === 0) {
-      out.push(undefined);
-      return;
-    }
-    for (const el of value) keyValuesAt(el, parts, i, out);
-    return;
-  }
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    keyValuesAt((value as Document)[parts[i]!], parts, i + 1, out);
-    return;
-  }
-  out.push(undefined);
+const NO_KEYS: IndexKeys = Object.freeze({ keys: [], multikeyComponents: null }) as IndexKeys;
+
+/** The field of the Cosmos container TTL index (the system last-modified time). */
+const SYSTEM_TIME_FIELD = '_ts';
+
+/** A conflicting key of a unique index and the record holding it. */
+export interface KeyConflict {
+  readonly key: unknown;
+  readonly holder: StoredDocument;
 }
 
-/** A secondary index of a collection. */
+/** Orders two keys of an index (field directions applied). */
+export type KeyComparator = (a: unknown, b: unknown) => number;
+
+/** An ObjectId as the bson library (7.x) holds it: four big-endian 24-bit words. */
+interface ObjectIdWords {
+  readonly _bsontype: string;
+  readonly i0: number;
+  readonly i1: number;
+  readonly i2: number;
+  readonly i3: number;
+}
+
+/**
+ * `compareValues`, with a fast path for two ObjectIds (the `_id` index compares them on every
+ * insert): their words compared directly, without building their 12-byte buffers.
+ */
+export function compareKeyValues(a: unknown, b: unknown): number {
+  if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null) {
+    const x = a as ObjectIdWords;
+    const y = b as ObjectIdWords;
+    if (x._bsontype === 'ObjectId' && y._bsontype === 'ObjectId' && typeof x.i3 === 'number' && typeof y.i3 === 'number') {
+      const d = x.i0 - y.i0 || x.i1 - y.i1 || x.i2 - y.i2 || x.i3 - y.i3;
+      return d < 0 ? -1 : d > 0 ? 1 : 0;
+    }
+  }
+  return compareValues(a, b);
+}
+
+/** The key comparator of a key pattern with `directions`. */
+export function keyComparator(directions: readonly (1 | -1)[]): KeyComparator {
+  if (directions.length === 1) {
+    return directions[0] === 1 ? compareKeyValues : (a, b) => -compareKeyValues(a, b);
+  }
+  const n = directions.length;
+  return (a, b) => {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    for (let i = 0; i < n; i++) {
+      const c = compareKeyValues(x[i], y[i]);
+      if (c !== 0) return directions[i] === 1 ? c : -c;
+    }
+    return 0;
+  };
+}
+
+/** The options that decide which entries an index holds (same value: same entries). */
+function entrySignature(spec: Document): string {
+  const pick = (name: string) => (spec[name] === undefined ? '' : formatValue(spec[name]));
+  return [pick('key'), pick('unique'), pick('sparse'), pick('partialFilterExpression'), pick('collation'), 'expireAfterSeconds' in spec].join('|');
+}
+
+/** An index of a collection. */
 export class Index {
   readonly spec: Document;
   readonly name: string;
   readonly keyPattern: Document;
   readonly fields: readonly string[];
-  private readonly fieldParts: readonly string[][];
+  readonly directions: readonly (1 | -1)[];
+  readonly kind: IndexKind;
   readonly unique: boolean;
   readonly sparse: boolean;
+  readonly hidden: boolean;
   readonly partialFilter: Predicate | null;
-  /** key string → ids of the records holding that key. */
-  private readonly entries = new Map<string, Set<string>>();
+  /** The index collation (null: simple). */
+  readonly collation: Document | null;
+  /** True for the `_id_` index. */
+  readonly isId: boolean;
+  /** True when the index keeps no entries (special kinds, the Cosmos `_ts` TTL index). */
+  readonly entryless: boolean;
+  /** Orders keys. */
+  readonly compareKeys: KeyComparator;
+  /** The entries. */
+  readonly tree: BTree<unknown, StoredDocument>;
+  /** True once any document had an array on an indexed path (never reset, as in mongod). */
+  multikey = false;
+  /** Per field, the path components that held arrays. */
+  readonly multikeyComponents: Set<number>[];
+  private readonly generator: KeyGenerator | null;
+  private readonly signature: string;
 
-  /** Builds an index from a validated spec (`{ v, key, name, ...options }`). */
-  constructor(spec: Document) {
+  /** Builds an empty index from a validated spec (`{ v, key, name, ...options }`). */
+  constructor(spec: Document, shared?: Index) {
     this.spec = spec;
     this.name = spec.name as string;
     this.keyPattern = spec.key as Document;
-    this.fields = Object.keys(this.keyPattern);
-    this.fieldParts = this.fields.map((f) => f.split('.'));
-    this.unique = spec.unique === true;
+    const pattern = parseKeyPattern(this.keyPattern);
+    this.fields = pattern.fields;
+    this.directions = pattern.directions;
+    this.kind = pattern.kind;
+    this.isId = this.fields.length === 1 && this.fields[0] === '_id' && this.kind === IndexKinds.btree;
+    this.unique = spec.unique === true || this.isId;
     this.sparse = spec.sparse === true;
+    this.hidden = spec.hidden === true;
     this.partialFilter = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression as Document) : null;
+    this.collation = (spec.collation as Document | undefined) ?? null;
+    const systemTime = this.fields.length === 1 && this.fields[0] === SYSTEM_TIME_FIELD && 'expireAfterSeconds' in spec;
+    this.entryless = systemTime || (this.kind !== IndexKinds.btree && this.kind !== IndexKinds.hashed);
+    this.generator = this.entryless ? null : new KeyGenerator(this.fields, this.sparse);
+    this.compareKeys = keyComparator(this.directions);
+    this.signature = entrySignature(spec);
+    if (shared && shared.signature === this.signature) {
+      this.tree = shared.tree;
+      this.multikey = shared.multikey;
+      this.multikeyComponents = shared.multikeyComponents;
+    } else {
+      const compareKeys = this.compareKeys;
+      this.tree = new BTree<unknown, StoredDocument>((ak, av, bk, bv) => compareKeys(ak, bk) || av.seq! - bv.seq!);
+      this.multikeyComponents = this.fields.map(() => new Set<number>());
+    }
   }
 
-  /** The distinct keys `doc` has in this index; [] when the index does not cover it. */
-  keysOf(doc: Document): IndexKey[] {
-    if (this.partialFilter && !this.partialFilter(doc)) return [];
-    const perField: unknown[][] = [];
-    let allMissing = true;
-    let arrays = 0;
-    for (const parts of this.fieldParts) {
-      const vals: unknown[] = [];
-      keyValuesAt(doc, parts, 0, vals);
-      if (vals.length > 1) arrays++;
-      if (vals.some((v) => v !== undefined)) allMissing = false;
-      perField.push(vals);
-    }
-    if (this.sparse && allMissing) return [];
-    if (arrays > 1) {
-      throw new CommandError(171, `cannot index parallel arrays [${this.fields.join('] [')}]`);
-    }
-    const keys = new Map<string, IndexKey>();
-    const combine = (i: number, acc: unknown[]): void => {
-      if (i === perField.length) {
-        const values = acc.map((v) => (v === undefined ? null : v));
-        const ks = keyString(values);
-        if (!keys.has(ks)) keys.set(ks, { ks, values });
-        return;
-      }
-      for (const v of perField[i]!) combine(i + 1, [...acc, v]);
-    };
-    combine(0, []);
-    return [...keys.values()];
+  /** The same index with another spec (collMod); entries are kept when they would not change. */
+  withSpec(spec: Document): Index {
+    return new Index(spec, this);
+  }
+
+  /** True when a new index with `spec` can share this index's entries. */
+  sharesEntriesWith(spec: Document): boolean {
+    return entrySignature(spec) === this.signature;
+  }
+
+  /** True when the planner may use this index for a query with the simple collation. */
+  get queryable(): boolean {
+    return !this.entryless && !this.hidden && this.kind === IndexKinds.btree && this.collation === null;
+  }
+
+  /** The keys `doc` has in this index ([] when the index does not cover it). */
+  keysOf(doc: Document): IndexKeys {
+    if (this.generator === null) return NO_KEYS;
+    if (this.partialFilter && !this.partialFilter(doc)) return NO_KEYS;
+    const generated = this.generator.keysOf(doc);
+    if (this.kind === IndexKinds.hashed && generated.multikeyComponents) this.refuseHashedArray(generated.multikeyComponents);
+    return generated;
+  }
+
+  /** mongod's error for an array on the path of a hashed field (16766). */
+  private refuseHashedArray(components: number[][]): void {
+    const hashedField = this.fields.findIndex((f) => this.keyPattern[f] === 'hashed');
+    const found = components[hashedField];
+    if (!found || found.length === 0) return;
+    const path = this.fields[hashedField]!.split('.').slice(0, Math.min(...found) + 1).join('.');
+    throw new CommandError(16766, `Error: hashed indexes do not currently support array values. Found array at path: ${path}`);
   }
 
   /** The `keyValue` document of `key` for a duplicate-key error. */
-  keyValueDoc(key: IndexKey): Document {
+  keyValueDoc(key: unknown): Document {
     const out: Document = {};
-    this.fields.forEach((f, i) => (out[f] = key.values[i]));
+    if (this.fields.length === 1) out[this.fields[0]!] = key;
+    else this.fields.forEach((f, i) => (out[f] = (key as unknown[])[i]));
     return out;
   }
 
-  /** Ids of the records holding `ks`. */
-  lookup(ks: string): ReadonlySet<string> | undefined {
-    return this.entries.get(ks);
-  }
-
-  /** The first key of `keys` held by a record other than `selfId`, if this index is unique. */
-  findConflict(keys: IndexKey[], selfId: string | null): { key: IndexKey; holderId: string } | null {
+  /** The first of `keys` held by a record other than `self`, if this index is unique. */
+  findConflict(keys: IndexKeys, self: StoredDocument | null): KeyConflict | null {
     if (!this.unique) return null;
-    for (const key of keys) {
-      const holders = this.entries.get(key.ks);
-      if (!holders) continue;
-      for (const holderId of holders) if (holderId !== selfId) return { key, holderId };
+    const compareKeys = this.compareKeys;
+    for (const key of keys.keys) {
+      let { leaf, index } = this.tree.seek((k) => compareKeys(k, key) >= 0);
+      for (let checked = 0; checked < 2; checked++) {
+        if (index >= leaf.keys.length) {
+          if (!leaf.next) break;
+          leaf = leaf.next;
+          index = 0;
+        }
+        if (compareKeys(leaf.keys[index], key) !== 0) break;
+        const holder = leaf.vals[index]!;
+        if (holder !== self) return { key, holder };
+        index++;
+      }
     }
     return null;
   }
 
-  /** Records `id` under each of `keys`. */
-  add(keys: IndexKey[], id: string): void {
-    for (const { ks } of keys) {
-      let set = this.entries.get(ks);
-      if (!set) this.entries.set(ks, (set = new Set()));
-      set.add(id);
-    }
+  /** Records `rec` under each of `keys`. */
+  add(keys: IndexKeys, rec: StoredDocument): void {
+    if (keys.keys.length === 0) return;
+    if (keys.multikeyComponents) this.noteMultikey(keys.multikeyComponents);
+    for (const key of keys.keys) this.tree.insert(key, rec);
   }
 
-  /** Removes `id` from each of `keys`. */
-  remove(keys: IndexKey[], id: string): void {
-    for (const { ks } of keys) {
-      const set = this.entries.get(ks);
-      if (!set) continue;
-      set.delete(id);
-      if (set.size === 0) this.entries.delete(ks);
+  /** Moves `rec` from `oldKeys` to `newKeys` (nothing to do when they are the same keys). */
+  replace(oldKeys: IndexKeys, newKeys: IndexKeys, rec: StoredDocument): void {
+    const a = oldKeys.keys;
+    const b = newKeys.keys;
+    if (a.length === b.length && a.every((k, i) => this.compareKeys(k, b[i]) === 0 && sameType(k, b[i]))) {
+      if (newKeys.multikeyComponents) this.noteMultikey(newKeys.multikeyComponents);
+      return;
     }
+    this.remove(oldKeys, rec);
+    this.add(newKeys, rec);
+  }
+
+  /** Removes `rec` from each of `keys`. */
+  remove(keys: IndexKeys, rec: StoredDocument): void {
+    for (const key of keys.keys) this.tree.delete(key, rec);
+  }
+
+  /** Replaces every entry by the sorted `entries` (an index build). */
+  load(entries: Array<{ key: unknown; rec: StoredDocument }>): void {
+    const compareKeys = this.compareKeys;
+    entries.sort((a, b) => compareKeys(a.key, b.key) || a.rec.seq! - b.rec.seq!);
+    this.tree.load(entries.map((e) => e.key), entries.map((e) => e.rec));
+  }
+
+  /** Marks the index multikey on the given path components. */
+  noteMultikey(components: number[][]): void {
+    this.multikey = true;
+    components.forEach((list, i) => {
+      for (const c of list) this.multikeyComponents[i]!.add(c);
+    });
+  }
+
+  /** True when field `i` of the key pattern has an array on its path in some document. */
+  isMultikeyField(i: number): boolean {
+    return this.multikeyComponents[i]!.size > 0;
   }
 
   /** Drops every entry. */
   clear(): void {
-    this.entries.clear();
+    this.tree.clear();
   }
+}
+
+/** True when two equal keys also hold values of the same BSON types (1 vs 1.0 are stored apart). */
+function sameType(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameType(x, b[i]));
+  return bsonTypeOf(a) === bsonTypeOf(b);
 }

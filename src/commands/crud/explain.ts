@@ -1,0 +1,520 @@
+/**
+ * `explain` of find, count, distinct, update, delete, findAndModify and aggregate (and
+ * aggregate's own `explain: true`), in mongod 8's shape: `queryPlanner` (the winning plan as a
+ * tree of IXSCAN/FETCH/COLLSCAN/SORT/… stages), `executionStats` (the plan run to completion
+ * with its counters: nReturned, totalKeysExamined, totalDocsExamined, per stage works, seeks, …)
+ * at `executionStats`/`allPlansExecution` verbosity, `command`, `serverInfo` and
+ * `serverParameters`. Writes are planned and their matches counted, never performed.
+ */
+import { hostname } from 'node:os';
+import type { Document } from '../../bson.js';
+import { CommandError } from '../../errors/command_error.js';
+import type { Collection, StoredDocument } from '../../storage/collection.js';
+import { compileProjection } from '../../storage/projection/compile_projection.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
+import { compileSort } from '../../storage/sort.js';
+import { compileStage, type Stage } from '../../storage/aggregation/pipeline.js';
+import { compileUpdate } from '../../storage/update/compile_update.js';
+import { bindFilterVariables } from '../../storage/update/variables.js';
+import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { keyString } from '../../storage/values/key_string.js';
+import { executePlan } from '../../storage/planner/execute.js';
+import {
+  ExplainVerbosities,
+  executionStatsSection,
+  queryPlannerSection,
+  shapeHashes,
+  summarize,
+  wrapperStats,
+  type ExplainNode,
+  type ExplainVerbosity,
+  type WrapperStage,
+} from '../../storage/planner/explain_output.js';
+import { naturalDirection, planQuery, type PlanRequest, type QueryPlan } from '../../storage/planner/plan.js';
+import { MONGODB_VERSION } from '../../version.js';
+import { GENERIC_ARGUMENTS, collectionArg, docArg, intArg, validateArguments } from '../args.js';
+import type { CommandContext, CommandDefinition } from '../types.js';
+import { checkCollation, checkNonNegative, commandVariables } from './query_exec.js';
+import { checkSourcePositions, splitOutputStage } from './aggregate_stages.js';
+import { letVariables, parseUpdateRequest, parseUpdateStatement } from './update.js';
+
+/** The commands explain can describe. */
+const EXPLAINABLE = new Set(['find', 'count', 'distinct', 'update', 'delete', 'findAndModify', 'aggregate']);
+
+/** The query-engine parameters mongod quotes in every explain (their defaults). */
+const SERVER_PARAMETERS: Readonly<Document> = Object.freeze({
+  internalQueryFacetBufferSizeBytes: 104857600,
+  internalQueryFacetMaxOutputDocSizeBytes: 104857600,
+  internalLookupStageIntermediateDocumentMaxSizeBytes: 104857600,
+  internalDocumentSourceGroupMaxMemoryBytes: 104857600,
+  internalQueryMaxBlockingSortMemoryUsageBytes: 104857600,
+  internalQueryProhibitBlockingMergeOnMongoS: 0,
+  internalQueryMaxAddToSetBytes: 104857600,
+  internalDocumentSourceSetWindowFieldsMaxMemoryBytes: 104857600,
+  internalQueryFrameworkControl: 'trySbeRestricted',
+  internalQueryPlannerIgnoreIndexWithCollationForRegex: 1,
+});
+
+/** The `explain` command. */
+export const explain: CommandDefinition = {
+  name: 'explain',
+  target: { type: 'object' },
+  args: { verbosity: { type: 'string' } },
+  help: 'explain database reads and writes',
+  run(ctx, cmd) {
+    const verbosity = parseVerbosity(cmd.verbosity);
+    const inner = cmd.explain as Document;
+    const commandName = Object.keys(inner)[0];
+    const def = commandName === undefined ? undefined : ctx.server.registry.get(commandName);
+    if (!def || commandName === undefined) {
+      throw new CommandError('CommandNotFound', `Explain failed due to unknown command: ${commandName ?? ''}`);
+    }
+    if (!EXPLAINABLE.has(def.name)) throw new CommandError('IllegalOperation', `Cannot explain cmd: ${def.name}`);
+    validateArguments(def, inner, commandName);
+    const command = echo(inner, ctx.db);
+    switch (def.name) {
+      case 'find':
+        return finish(explainFind(ctx, inner, verbosity), command);
+      case 'count':
+        return finish(explainCount(ctx, inner, verbosity), command);
+      case 'distinct':
+        return finish(explainDistinct(ctx, inner, verbosity), command);
+      case 'update':
+        return finish(explainUpdate(ctx, inner, verbosity), command);
+      case 'delete':
+        return finish(explainDelete(ctx, inner, verbosity), command);
+      case 'findAndModify':
+        return finish(explainFindAndModify(ctx, inner, commandName, verbosity), command);
+      default:
+        return explainAggregate(ctx, inner, verbosity);
+    }
+  },
+};
+
+/** Parses `verbosity` (default `allPlansExecution`). */
+function parseVerbosity(value: unknown): ExplainVerbosity {
+  if (value === undefined || value === null) return 'allPlansExecution';
+  if (!(ExplainVerbosities as readonly string[]).includes(value as string)) {
+    throw new CommandError('BadValue', `Enumeration value '${String(value)}' for field 'explain.verbosity' is not a valid value.`);
+  }
+  return value as ExplainVerbosity;
+}
+
+/** `serverInfo` as mongod reports it (the port the client reached). */
+function serverInfo(ctx: CommandContext): Document {
+  const local = ctx.connection.localAddress;
+  const port = Number(local.slice(local.lastIndexOf(':') + 1));
+  return { host: hostname(), port: Number.isInteger(port) && port > 0 ? port : ctx.server.settings.port, version: MONGODB_VERSION, gitVersion: 'mayfly' };
+}
+
+/** The explained command as explain echoes it: `$db` added, session and cluster arguments left out. */
+function echo(cmd: Document, db: string): Document {
+  const out: Document = {};
+  for (const [k, v] of Object.entries(cmd)) if (k === '$db' || !GENERIC_ARGUMENTS.has(k) || k === 'comment' || k === 'maxTimeMS') out[k] = v;
+  out.$db = db;
+  return out;
+}
+
+/** The sections of one explained query (before the command echo). */
+interface Explained {
+  readonly queryPlanner: Document;
+  readonly executionStats?: Document;
+  readonly queryShapeHash: string;
+  readonly serverInfo: Document;
+}
+
+function finish(explained: Explained, command: Document): Document {
+  const out: Document = { explainVersion: '1', queryPlanner: explained.queryPlanner };
+  if (explained.executionStats) out.executionStats = explained.executionStats;
+  out.queryShapeHash = explained.queryShapeHash;
+  out.command = command;
+  out.serverInfo = explained.serverInfo;
+  out.serverParameters = { ...SERVER_PARAMETERS };
+  return out;
+}
+
+/** The namespace and collection a command names. */
+function target(ctx: CommandContext, cmd: Document, field: string): { ns: string; coll: Collection | undefined } {
+  const name = collectionArg(cmd, field, ctx.db);
+  return { ns: `${ctx.db}.${name}`, coll: ctx.server.catalog.get(ctx.db, name) };
+}
+
+/** Runs `plan` to completion (counting), calling `each` for every record it produces. */
+function runPlan(coll: Collection, plan: QueryPlan, predicate: (doc: Document) => boolean, ctx: CommandContext, each?: (rec: StoredDocument) => boolean | void): void {
+  for (const rec of executePlan(plan, { coll, predicate, now: ctx.now, explain: true })) {
+    if (each && each(rec) === false) break;
+  }
+}
+
+/** The explain sections of a plan and (at execution verbosities) of its run. */
+function sections(ctx: CommandContext, ns: string, plan: QueryPlan, winning: ExplainNode, verbosity: ExplainVerbosity, shape: Document): Explained {
+  const queryPlanner = queryPlannerSection(ns, plan, winning, verbosity, shape);
+  const hashes = shapeHashes(plan.parsedQuery, shape);
+  return {
+    queryPlanner,
+    executionStats: verbosity === 'queryPlanner' ? undefined : executionStatsSection(winning, verbosity),
+    queryShapeHash: hashes.queryShapeHash,
+    serverInfo: serverInfo(ctx),
+  };
+}
+
+function explainFind(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Explained {
+  const { ns, coll } = target(ctx, cmd, 'find');
+  const skip = intArg(cmd, 'skip');
+  const limit = intArg(cmd, 'limit');
+  checkNonNegative('skip', skip);
+  checkNonNegative('limit', limit);
+  checkCollation(cmd.collation);
+  const filter = docArg(cmd, 'filter') ?? {};
+  const sort = docArg(cmd, 'sort');
+  const projection = docArg(cmd, 'projection');
+  const variables = commandVariables(cmd, ctx.now());
+  const predicate = compileQuery(filter, ctx.now(), variables);
+  if (sort && naturalDirection(sort) === null) compileSort(sort);
+  if (projection && Object.keys(projection).length > 0) compileProjection(projection, { now: new Date(ctx.now()), query: filter });
+  const request: PlanRequest = { filter, sort, projection, skip: skip ?? 0, limit: limit ?? 0, hint: cmd.hint, min: docArg(cmd, 'min'), max: docArg(cmd, 'max') };
+  const plan = planQuery(coll, request);
+  if (coll && verbosity !== 'queryPlanner') runPlan(coll, plan, predicate, ctx);
+  return sections(ctx, ns, plan, plan.root, verbosity, { sort: sort ?? null, projection: projection ?? null });
+}
+
+function explainCount(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Explained {
+  const { ns, coll } = target(ctx, cmd, 'count');
+  checkCollation(cmd.collation);
+  const filter = docArg(cmd, 'query') ?? {};
+  const predicate = compileQuery(filter, ctx.now());
+  const skip = intArg(cmd, 'skip', 0);
+  checkNonNegative('skip', skip);
+  const limit = Math.abs(intArg(cmd, 'limit', 0));
+  const plan = planQuery(coll, { filter, hint: cmd.hint, allowExpress: false });
+  let winning: ExplainNode;
+  const counts = { nCounted: 0, nSkipped: 0 };
+  const fast = coll !== undefined && Object.keys(filter).length === 0 && (cmd.hint === undefined || cmd.hint === null);
+  const count = (stats: WrapperStage['stats']): void => {
+    let toSkip = skip;
+    runPlan(coll!, plan, predicate, ctx, () => {
+      if (toSkip > 0) {
+        toSkip--;
+        counts.nSkipped++;
+        return;
+      }
+      counts.nCounted++;
+      if (limit > 0 && counts.nCounted >= limit) return false;
+    });
+    stats.isEOF = 1;
+    stats.works = counts.nCounted + counts.nSkipped + 1;
+    stats.needTime = counts.nCounted + counts.nSkipped;
+  };
+  if (fast) {
+    const stats = wrapperStats();
+    winning = { stage: 'RECORD_STORE_FAST_COUNT', stats, execFields: counts };
+    if (verbosity !== 'queryPlanner') {
+      let n = 0;
+      for (const _ of coll.scan(ctx.now)) n++;
+      counts.nSkipped = Math.min(skip, n);
+      counts.nCounted = Math.max(0, n - skip);
+      if (limit > 0) counts.nCounted = Math.min(counts.nCounted, limit);
+      stats.isEOF = 1;
+      stats.works = 1;
+    }
+  } else if (plan.root.stage === 'EOF') {
+    winning = plan.root;
+  } else {
+    const stats = wrapperStats();
+    winning = { stage: 'COUNT', stats, execFields: counts, input: plan.root };
+    if (coll && verbosity !== 'queryPlanner') count(stats);
+  }
+  return sections(ctx, ns, plan, winning, verbosity, { count: true });
+}
+
+function explainDistinct(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Explained {
+  const { ns, coll } = target(ctx, cmd, 'distinct');
+  const key = cmd.key as string;
+  if (key.length === 0) throw new CommandError('BadValue', 'FieldPath cannot be constructed with empty string');
+  checkCollation(cmd.collation);
+  const filter = docArg(cmd, 'query') ?? {};
+  const predicate = compileQuery(filter, ctx.now());
+  const plan = planQuery(coll, { filter, hint: cmd.hint, allowExpress: false });
+  if (coll && verbosity !== 'queryPlanner') runPlan(coll, plan, predicate, ctx);
+  return sections(ctx, ns, plan, plan.root, verbosity, { distinct: key });
+}
+
+/** The one statement of an explained write batch (mongod: "explained write batches must be of size 1"). */
+function singleStatement(cmd: Document, field: string): unknown {
+  const list = cmd[field] as unknown[];
+  if (list.length !== 1) throw new CommandError('InvalidLength', 'explained write batches must be of size 1');
+  return list[0];
+}
+
+/** True for `{_id: <value>}` with a plain value (the express write path). */
+function isIdPoint(filter: Document): boolean {
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0] !== '_id') return false;
+  let v = filter._id;
+  if (bsonTypeOf(v) === 'object') {
+    const ops = Object.keys(v as Document);
+    if (ops.length === 1 && ops[0] === '$eq') v = (v as Document).$eq;
+    else if (ops.some((k) => k.startsWith('$'))) return false;
+  }
+  const t = bsonTypeOf(v);
+  return t !== 'array' && t !== 'regex' && t !== 'null' && t !== 'undefined' && !(t === 'object' && Object.keys(v as Document).some((k) => k.startsWith('$')));
+}
+
+/** An EXPRESS_UPDATE / EXPRESS_DELETE stage, counting the one `_id` lookup. */
+function expressWrite(ctx: CommandContext, coll: Collection | undefined, filter: Document, stage: 'EXPRESS_UPDATE' | 'EXPRESS_DELETE', verbosity: ExplainVerbosity, act: (rec: StoredDocument) => { modified: number; deleted: number }): WrapperStage {
+  const exec: Document = { nReturned: 0, executionTimeMillisEstimate: 0, keysExamined: 0, docsExamined: 0, nWouldModify: 0, nWouldUpsert: 0, nWouldDelete: 0 };
+  if (coll && verbosity !== 'queryPlanner') {
+    const idValue = bsonTypeOf(filter._id) === 'object' && '$eq' in (filter._id as Document) ? (filter._id as Document).$eq : filter._id;
+    const rec = coll.rawGet(keyString(idValue));
+    if (rec) {
+      exec.keysExamined = 1;
+      if (coll.isVisible(rec, ctx.now())) {
+        exec.docsExamined = 1;
+        const done = act(rec);
+        exec.nWouldModify = done.modified;
+        exec.nWouldDelete = done.deleted;
+      }
+    }
+  }
+  return { stage, fields: { keyPattern: '{ _id: 1 }', indexName: '_id_' }, execFields: exec, stats: wrapperStats() };
+}
+
+function explainDelete(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Explained {
+  const { ns, coll } = target(ctx, cmd, 'delete');
+  const raw = singleStatement(cmd, 'deletes');
+  if (bsonTypeOf(raw) !== 'object') {
+    throw new CommandError('TypeMismatch', `BSON field 'delete.deletes.0' is the wrong type '${bsonTypeOf(raw)}', expected type 'object'`);
+  }
+  const stmt = raw as Document;
+  if (bsonTypeOf(stmt.q) !== 'object') throw new CommandError('IDLFailedToParse', "BSON field 'delete.deletes.q' is missing but a required field");
+  const limit = isNumber(stmt.limit) ? toDouble(stmt.limit) : NaN;
+  if (limit !== 0 && limit !== 1) {
+    throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(stmt.limit)}`);
+  }
+  checkCollation(stmt.collation);
+  const filter = stmt.q as Document;
+  const variables = commandVariables(cmd, ctx.now());
+  const predicate = compileQuery(filter, ctx.now(), variables);
+  const sort = stmt.sort as Document | undefined;
+  if (isIdPoint(filter) && stmt.hint === undefined && !sort) {
+    const plan = planQuery(coll, { filter, allowExpress: false });
+    const winning = expressWrite(ctx, coll, filter, 'EXPRESS_DELETE', verbosity, (rec) => ({ modified: 0, deleted: predicate(rec.doc) ? 1 : 0 }));
+    return sections(ctx, ns, plan, coll ? winning : plan.root, verbosity, { delete: true });
+  }
+  const plan = planQuery(coll, { filter, sort, hint: stmt.hint, limit: sort && limit === 1 ? 1 : 0, allowExpress: false });
+  if (plan.root.stage === 'EOF') return sections(ctx, ns, plan, plan.root, verbosity, { delete: true });
+  const counts = { nWouldDelete: 0 };
+  const stats = wrapperStats();
+  const winning: WrapperStage = { stage: 'DELETE', stats, execFields: counts, input: plan.root };
+  if (coll && verbosity !== 'queryPlanner') {
+    runPlan(coll, plan, predicate, ctx, () => {
+      counts.nWouldDelete++;
+      if (limit === 1) return false;
+    });
+    stats.isEOF = 1;
+    stats.needTime = counts.nWouldDelete;
+    stats.works = counts.nWouldDelete + 1;
+  }
+  return sections(ctx, ns, plan, winning, verbosity, { delete: true });
+}
+
+function explainUpdate(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Explained {
+  const { ns, coll } = target(ctx, cmd, 'update');
+  const spec = parseUpdateStatement(singleStatement(cmd, 'updates'), 0);
+  if (spec.sort !== undefined && spec.multi) throw new CommandError('FailedToParse', 'Cannot specify sort with multi=true');
+  const vars = letVariables(ctx, cmd.let);
+  const nowMs = ctx.now();
+  const parsed = parseUpdateRequest(spec, vars, nowMs);
+  const now = new Date(nowMs);
+  const modifies = (rec: StoredDocument): boolean => {
+    const matchedField = parsed.matchKey ? parsed.matchKey(rec.doc) : undefined;
+    return parsed.update.apply(rec.doc, { now, isUpsertInsert: false, matchedField }).modified;
+  };
+  if (isIdPoint(spec.q) && spec.hint === undefined && !spec.upsert && !spec.sort) {
+    const plan = planQuery(coll, { filter: spec.q, allowExpress: false });
+    const winning = expressWrite(ctx, coll, spec.q, 'EXPRESS_UPDATE', verbosity, (rec) => ({ modified: parsed.predicate(rec.doc) && modifies(rec) ? 1 : 0, deleted: 0 }));
+    return sections(ctx, ns, plan, coll ? winning : plan.root, verbosity, { update: true });
+  }
+  return updatePlan(ctx, ns, coll, spec.q, spec.sort, spec.hint, spec.multi, spec.upsert, parsed.predicate, modifies, verbosity);
+}
+
+/** UPDATE over the plan of `filter`, counting matches and would-be modifications. */
+function updatePlan(
+  ctx: CommandContext,
+  ns: string,
+  coll: Collection | undefined,
+  filter: Document,
+  sort: Document | undefined,
+  hint: unknown,
+  multi: boolean,
+  upsert: boolean,
+  predicate: (doc: Document) => boolean,
+  modifies: (rec: StoredDocument) => boolean,
+  verbosity: ExplainVerbosity,
+): Explained {
+  const plan = planQuery(coll, { filter, sort, hint, limit: sort && !multi ? 1 : 0, allowExpress: false });
+  const counts = { nMatched: 0, nWouldModify: 0, nWouldUpsert: 0 };
+  const stats = wrapperStats();
+  const winning: WrapperStage = { stage: 'UPDATE', stats, execFields: counts, input: plan.root };
+  if (verbosity !== 'queryPlanner') {
+    if (coll) {
+      runPlan(coll, plan, predicate, ctx, (rec) => {
+        counts.nMatched++;
+        if (modifies(rec)) counts.nWouldModify++;
+        if (!multi) return false;
+      });
+    }
+    if (counts.nMatched === 0 && upsert) counts.nWouldUpsert = 1;
+    stats.isEOF = 1;
+    stats.needTime = counts.nMatched;
+    stats.works = counts.nMatched + 1;
+  }
+  return sections(ctx, ns, plan, plan.root.stage === 'EOF' && !upsert ? plan.root : winning, verbosity, { update: true });
+}
+
+function explainFindAndModify(ctx: CommandContext, cmd: Document, commandName: string, verbosity: ExplainVerbosity): Explained {
+  const { ns, coll } = target(ctx, cmd, commandName);
+  const truth = (v: unknown): boolean => v === true || (isNumber(v) && toDouble(v) !== 0);
+  const remove = truth(cmd.remove);
+  const upsert = truth(cmd.upsert);
+  if (!remove && cmd.update === undefined) throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
+  if (remove && cmd.update !== undefined) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
+  const filter = docArg(cmd, 'query') ?? {};
+  const sort = docArg(cmd, 'sort');
+  if (sort) compileSort(sort);
+  checkCollation(cmd.collation);
+  const vars = letVariables(ctx, cmd.let);
+  const nowMs = ctx.now();
+  const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs);
+  if (remove) {
+    const plan = planQuery(coll, { filter, sort, hint: cmd.hint, limit: sort ? 1 : 0, allowExpress: false });
+    if (plan.root.stage === 'EOF') return sections(ctx, ns, plan, plan.root, verbosity, { findAndModify: true });
+    const counts = { nWouldDelete: 0 };
+    const stats = wrapperStats();
+    const winning: WrapperStage = { stage: 'DELETE', stats, execFields: counts, input: plan.root };
+    if (coll && verbosity !== 'queryPlanner') {
+      runPlan(coll, plan, predicate, ctx, () => {
+        counts.nWouldDelete++;
+        return false;
+      });
+      stats.isEOF = 1;
+      stats.works = counts.nWouldDelete + 1;
+      stats.needTime = counts.nWouldDelete;
+    }
+    return sections(ctx, ns, plan, winning, verbosity, { findAndModify: true });
+  }
+  const update = compileUpdate(cmd.update as Document | Document[], { arrayFilters: Array.isArray(cmd.arrayFilters) ? (cmd.arrayFilters as Document[]) : undefined, variables: undefined });
+  const now = new Date(nowMs);
+  const modifies = (rec: StoredDocument): boolean => update.apply(rec.doc, { now, isUpsertInsert: false }).modified;
+  return updatePlan(ctx, ns, coll, filter, sort, cmd.hint, false, upsert, predicate, modifies, verbosity);
+}
+
+/** What the query layer absorbs from the front of a pipeline. */
+interface Pushdown {
+  filter: Document;
+  sort: Document | undefined;
+  skip: number;
+  limit: number;
+  /** Stages left for the pipeline. */
+  rest: Document[];
+}
+
+/** Leading `$match`es, then a `$sort`, then `$skip`/`$limit` (in that order) go to the query layer. */
+function pushdown(stages: Document[]): Pushdown {
+  const matches: Document[] = [];
+  let i = 0;
+  while (i < stages.length && bsonTypeOf(stages[i]!.$match) === 'object') matches.push(stages[i++]!.$match as Document);
+  let sort: Document | undefined;
+  if (i < stages.length && bsonTypeOf(stages[i]!.$sort) === 'object') sort = stages[i++]!.$sort as Document;
+  let skip = 0;
+  let limit = 0;
+  if (i < stages.length && stages[i]!.$skip !== undefined && isNumber(stages[i]!.$skip)) skip = Math.trunc(toDouble(stages[i++]!.$skip));
+  if (i < stages.length && stages[i]!.$limit !== undefined && isNumber(stages[i]!.$limit)) limit = Math.trunc(toDouble(stages[i++]!.$limit));
+  const filter = matches.length === 0 ? {} : matches.length === 1 ? matches[0]! : { $and: matches };
+  return { filter, sort, skip, limit, rest: stages.slice(i) };
+}
+
+/**
+ * The explain of an aggregate (`explain` of it, or `aggregate` with `explain: true`): the query
+ * layer's plan for what it absorbs (a find-like reply when that is the whole pipeline), else a
+ * `stages` array whose first entry is `$cursor`.
+ */
+export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Document {
+  const targetName = cmd.aggregate;
+  const stages = (cmd.pipeline as unknown[]) ?? [];
+  for (const stage of stages) {
+    if (bsonTypeOf(stage) !== 'object') throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
+  }
+  checkCollation(cmd.collation);
+  const nowMs = ctx.now();
+  const variables = commandVariables(cmd, nowMs);
+  const collectionless = typeof targetName !== 'string';
+  const { inner } = splitOutputStage(stages as Document[], ctx.db);
+  checkSourcePositions(inner, collectionless);
+  const command = echo(cmd, ctx.db);
+  delete command.explain;
+  const pctx = {
+    now: new Date(nowMs),
+    variables,
+    collection: (name: string) => {
+      const other = ctx.server.catalog.get(ctx.db, name);
+      return other ? (function* () { for (const rec of other.scan(ctx.now)) yield rec.doc; })() : [];
+    },
+  };
+  const server = serverInfo(ctx);
+  if (collectionless) {
+    for (const s of stages as Document[]) compileStage(s, pctx);
+    return { explainVersion: '1', stages, serverInfo: server, serverParameters: { ...SERVER_PARAMETERS }, command };
+  }
+  const name = targetName as string;
+  const ns = `${ctx.db}.${name}`;
+  const coll = ctx.server.catalog.get(ctx.db, name);
+  const down = pushdown(stages as Document[]);
+  const predicate = compileQuery(down.filter, nowMs, variables);
+  if (down.sort) compileSort(down.sort);
+  const compiled: Stage[] = down.rest.map((s) => compileStage(s, pctx));
+  const plan = planQuery(coll, { filter: down.filter, sort: down.sort, skip: down.skip, limit: down.limit, hint: cmd.hint });
+  const exec = verbosity !== 'queryPlanner';
+  const shape = { aggregate: true, sort: down.sort ?? null };
+  const hashes = shapeHashes(plan.parsedQuery, shape);
+  const stageCounts = down.rest.map(() => 0);
+  if (exec && coll) {
+    let source: Iterable<Document> = (function* () {
+      for (const rec of executePlan(plan, { coll, predicate, now: ctx.now, explain: true })) yield rec.doc;
+    })();
+    compiled.forEach((stage, i) => {
+      const name = Object.keys(down.rest[i]!)[0]!;
+      if (name === '$out' || name === '$merge') return; // writes are not performed
+      const upstream = stage(source);
+      source = (function* () {
+        for (const doc of upstream) {
+          stageCounts[i]!++;
+          yield doc;
+        }
+      })();
+    });
+    for (const _ of source) {
+      // drain
+    }
+  }
+  const cursorSection: Document = { queryPlanner: queryPlannerSection(ns, plan, plan.root, verbosity, shape) };
+  if (exec) cursorSection.executionStats = executionStatsSection(plan.root, verbosity);
+  if (down.rest.length === 0) {
+    const out: Document = { explainVersion: '1', ...cursorSection, queryShapeHash: hashes.queryShapeHash, serverInfo: server, serverParameters: { ...SERVER_PARAMETERS }, command };
+    return out;
+  }
+  const cursorStage: Document = { $cursor: cursorSection };
+  if (exec) {
+    cursorStage.nReturned = summarize(plan.root).nReturned;
+    cursorStage.executionTimeMillisEstimate = 0;
+  }
+  const described = down.rest.map((stage, i) => (exec ? { ...stage, nReturned: stageCounts[i]!, executionTimeMillisEstimate: 0 } : stage));
+  return {
+    explainVersion: '1',
+    stages: [cursorStage, ...described],
+    queryShapeHash: hashes.queryShapeHash,
+    serverInfo: server,
+    serverParameters: { ...SERVER_PARAMETERS },
+    command,
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * Runs a plan tree (`plan.ts`) as lazy iterators over records, counting in each node what
+ * explain reports (`works`, `advanced`, `needTime`, `isEOF`, keys and documents examined,
+ * seeks, duplicates). Correctness first: whatever the index bounds, every fetched document is
+ * tested against the full compiled filter, and a record is handed out only while it is still
+ * stored and visible (an open cursor never returns a document deleted or expired meanwhile).
+ */
+import { bsonSize } from '../../bson.js';
+import type { Collection, StoredDocument } from '../collection.js';
+import type { Predicate } from '../query/compile_filter.js';
+import { compileSort } from '../sort.js';
+import { keyString } from '../values/key_string.js';
+import { IndexScanCursor } from './index_scan.js';
+import type { CollScanNode, ExpressNode, FetchNode, IndexScanNode, OrNode, PlanNode, QueryPlan, SortNode, StageStats } from './plan.js';
+
+/** What a running plan reads and tests. */
+export interface ExecutionContext {
+  readonly coll: Collection;
+  /** The full compiled filter. */
+  readonly predicate: Predicate;
+  readonly now: () => number;
+  /** Also measure what only explain shows (sorted data sizes). */
+  readonly explain?: boolean;
+}
+
+/** The records `plan` produces, lazily, in plan order. */
+export function executePlan(plan: QueryPlan, ctx: ExecutionContext): Generator<StoredDocument> {
+  return run(plan.root, ctx);
+}
+
+/** Marks a stage as having reached its end (explain derives `works`/`needTime` from counters). */
+function finish(stats: StageStats): void {
+  stats.isEOF = 1;
+}
+
+function* run(node: PlanNode, ctx: ExecutionContext): Generator<StoredDocument> {
+  switch (node.stage) {
+    case 'COLLSCAN':
+      yield* collScan(node, ctx);
+      return;
+    case 'IXSCAN':
+      yield* indexScan(node);
+      return;
+    case 'FETCH':
+      yield* fetch(node, ctx);
+      return;
+    case 'OR':
+      yield* or(node);
+      return;
+    case 'SORT':
+      yield* sort(node, ctx);
+      return;
+    case 'SKIP': {
+      let toSkip = node.amount;
+      for (const rec of run(node.input, ctx)) {
+        if (toSkip > 0) {
+          toSkip--;
+          node.stats.needTime++;
+          continue;
+        }
+        node.stats.advanced++;
+        yield rec;
+      }
+      finish(node.stats);
+      return;
+    }
+    case 'LIMIT': {
+      if (node.amount <= 0) return;
+      let left = node.amount;
+      for (const rec of run(node.input, ctx)) {
+        node.stats.advanced++;
+        yield rec;
+        if (--left === 0) {
+          finish(node.stats);
+          return;
+        }
+      }
+      finish(node.stats);
+      return;
+    }
+    case 'PROJECTION_SIMPLE':
+    case 'PROJECTION_DEFAULT':
+    case 'SUBPLAN':
+      for (const rec of run(node.input, ctx)) {
+        node.stats.advanced++;
+        yield rec;
+      }
+      finish(node.stats);
+      return;
+    case 'EXPRESS_IXSCAN':
+      yield* express(node, ctx);
+      return;
+    case 'EOF':
+      finish(node.stats);
+      return;
+  }
+}
+
+function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredDocument> {
+  const { coll, predicate, now } = ctx;
+  const records = node.direction === 1 ? coll.scan(now) : [...coll.scan(now)].reverse();
+  for (const rec of records) {
+    if (node.direction === -1 && (coll.rawGet(rec.id) !== rec || !coll.isVisible(rec, now()))) continue;
+    node.docsExamined++;
+    if (!predicate(rec.doc)) {
+      node.stats.needTime++;
+      continue;
+    }
+    node.stats.advanced++;
+    yield rec;
+  }
+  finish(node.stats);
+}
+
+function* indexScan(node: IndexScanNode): Generator<StoredDocument> {
+  const cursor = new IndexScanCursor(node.index, node.bounds, node.range, node.direction, node);
+  for (let rec = cursor.next(); rec !== null; rec = cursor.next()) {
+    node.stats.advanced++;
+    yield rec;
+  }
+  finish(node.stats);
+}
+
+function* fetch(node: FetchNode, ctx: ExecutionContext): Generator<StoredDocument> {
+  const { coll, predicate, now } = ctx;
+  for (const rec of run(node.input, ctx)) {
+    if (coll.rawGet(rec.id) !== rec || !coll.isVisible(rec, now())) {
+      node.stats.needTime++;
+      continue;
+    }
+    node.docsExamined++;
+    if (!predicate(rec.doc)) {
+      node.stats.needTime++;
+      continue;
+    }
+    node.stats.advanced++;
+    yield rec;
+  }
+  finish(node.stats);
+}
+
+function* or(node: OrNode): Generator<StoredDocument> {
+  const seen = new Set<StoredDocument>();
+  for (const input of node.inputs) {
+    for (const rec of indexScan(input)) {
+      node.dupsTested++;
+      if (seen.has(rec)) {
+        node.dupsDropped++;
+        node.stats.needTime++;
+        continue;
+      }
+      seen.add(rec);
+      node.stats.advanced++;
+      yield rec;
+    }
+  }
+  finish(node.stats);
+}
+
+function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument> {
+  const { coll, now } = ctx;
+  const compare = compileSort(node.pattern);
+  const all = [...run(node.input, ctx)];
+  if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += bsonSize(rec.doc);
+  all.sort((a, b) => compare(a.doc, b.doc));
+  const kept = node.limitAmount > 0 ? all.slice(0, node.limitAmount) : all;
+  for (const rec of kept) {
+    // Re-check at hand-out time: the record may have expired or been removed since.
+    if (coll.rawGet(rec.id) !== rec || !coll.isVisible(rec, now())) continue;
+    node.stats.advanced++;
+    yield rec;
+  }
+  finish(node.stats);
+}
+
+function* express(node: ExpressNode, ctx: ExecutionContext): Generator<StoredDocument> {
+  const { coll, predicate, now } = ctx;
+  const candidates: StoredDocument[] = [];
+  if (node.index.isId) {
+    const rec = coll.rawGet(keyString(node.value));
+    if (rec) candidates.push(rec);
+  } else {
+    const compareKeys = node.index.compareKeys;
+    const value = node.value;
+    let { leaf, index } = node.index.tree.seek((k) => compareKeys(k, value) >= 0);
+    for (;;) {
+      if (index >= leaf.keys.length) {
+        if (!leaf.next) break;
+        leaf = leaf.next;
+        index = 0;
+      }
+      if (compareKeys(leaf.keys[index], value) !== 0) break;
+      candidates.push(leaf.vals[index]!);
+      index++;
+    }
+  }
+  for (const rec of candidates) {
+    node.keysExamined++;
+    if (!coll.isVisible(rec, now())) continue;
+    node.docsExamined++;
+    if (!predicate(rec.doc)) continue;
+    node.stats.advanced++;
+    yield rec;
+  }
+  finish(node.stats);
+}
