@@ -88,7 +88,7 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  server.logger.info({ version: MAYFLY_VERSION, node: process.version, pid: process.pid }, 'mayfly starting');
+  server.logger.info({ version: MAYFLY_VERSION, node: process.version }, 'mayfly starting');
   await server.listen();
   if (opts.quiet) server.logger.level = 'warn';
 }
