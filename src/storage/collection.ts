@@ -95,6 +95,11 @@ export class Collection {
     return this.records.size;
   }
 
+  /** True when `rec` is still stored (not removed or replaced) and readable at `nowMs`. */
+  isLive(rec: StoredDocument, nowMs: number): boolean {
+    return this.rawGet(rec.id) === rec && this.isVisible(rec, nowMs);
+  }
+
   /** True when `rec` is readable at `nowMs`. */
   isVisible(rec: StoredDocument, nowMs: number): boolean {
     return this.hooks.isVisible ? this.hooks.isVisible(rec, nowMs) : true;

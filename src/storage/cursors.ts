@@ -4,6 +4,7 @@
  * between two batches is not returned by the later one. Idle cursors time out.
  */
 import { Long, bsonSize, type Document } from '../bson.js';
+import type { StoredDocument } from './collection.js';
 import { CommandError } from '../errors/command_error.js';
 
 /** mongod's default first batch: 101 documents. */
@@ -19,6 +20,29 @@ export const DEFAULT_CURSOR_TIMEOUT_MS = 10 * 60 * 1000;
  */
 export interface RevalidatingIterator extends Iterator<Document> {
   stillValid?(doc: Document): boolean;
+}
+
+/** A document a cursor will hand out and the record it was produced from (if any). */
+export interface SourcedDocument {
+  readonly doc: Document;
+  readonly rec: StoredDocument | undefined;
+}
+
+/**
+ * A cursor source over documents produced from records: the cursor reads one document ahead,
+ * and that document's record may expire (Cosmos TTL) or be deleted before the getMore that
+ * sends it, so `stillValid` re-checks the record of the document read last.
+ */
+export function revalidatingSource(items: Iterable<SourcedDocument>, isLive: (rec: StoredDocument) => boolean): RevalidatingIterator {
+  let last: SourcedDocument | undefined;
+  const documents = (function* () {
+    for (const item of items) {
+      last = item;
+      yield item.doc;
+    }
+  })();
+  const stillValid = (doc: Document): boolean => doc !== last?.doc || last.rec === undefined || isLive(last.rec);
+  return Object.assign(documents, { stillValid });
 }
 
 /** An open cursor. */

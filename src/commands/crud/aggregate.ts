@@ -4,6 +4,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { compilePipeline } from '../../storage/aggregation/pipeline.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import type { StoredDocument } from '../../storage/collection.js';
+import { revalidatingSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
@@ -117,17 +118,9 @@ export const aggregate: CommandDefinition = {
     }
     // Each output document comes from the record read last: the cursor can re-check the one
     // it reads ahead (it may expire, Cosmos TTL, or be deleted before the getMore).
-    let lastDoc: Document | undefined;
-    let lastDocRec: StoredDocument | undefined;
     const tracked = (function* () {
-      for (const doc of output) {
-        lastDoc = doc;
-        lastDocRec = lastRec;
-        yield doc;
-      }
+      for (const doc of output) yield { doc, rec: lastRec };
     })();
-    const stillValid = (doc: Document): boolean =>
-      doc !== lastDoc || lastDocRec === undefined || (coll.rawGet(lastDocRec.id) === lastDocRec && coll.isVisible(lastDocRec, ctx.now()));
-    return firstBatchReply(ctx, ns, Object.assign(tracked, { stillValid }), { batchSize });
+    return firstBatchReply(ctx, ns, revalidatingSource(tracked, (rec) => coll.isLive(rec, ctx.now())), { batchSize });
   },
 };

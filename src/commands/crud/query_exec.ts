@@ -11,7 +11,7 @@ import type { Predicate } from '../../storage/query/compile_filter.js';
 import { compileQuery, evaluateLet, type LetVariables } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
-import type { RevalidatingIterator } from '../../storage/cursors.js';
+import { revalidatingSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { executePlan } from '../../storage/planner/execute.js';
 import { naturalDirection, planQuery, resolveHint } from '../../storage/planner/plan.js';
@@ -61,20 +61,10 @@ export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now:
   const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()), query: spec.filter }) : null;
   if (!coll) return [][Symbol.iterator]();
   const records = orderedRecords(coll, { ...spec, predicate }, now);
-  let lastDoc: Document | undefined;
-  let lastRec: StoredDocument | undefined;
   const documents = (function* () {
-    for (const rec of records) {
-      lastRec = rec;
-      lastDoc = project ? project(rec.doc) : rec.doc;
-      yield lastDoc;
-    }
+    for (const rec of records) yield { doc: project ? project(rec.doc) : rec.doc, rec };
   })();
-  // A cursor reads one document ahead; that document may expire (Cosmos TTL) or be deleted
-  // before the getMore that hands it out, so the cursor re-checks it then.
-  const stillValid = (doc: Document): boolean =>
-    doc !== lastDoc || lastRec === undefined || (coll.rawGet(lastRec.id) === lastRec && coll.isVisible(lastRec, now()));
-  return Object.assign(documents, { stillValid }) satisfies RevalidatingIterator;
+  return revalidatingSource(documents, (rec) => coll.isLive(rec, now()));
 }
 
 /** Throws mongod's error when `hint` names no (visible) index of `coll`; a missing collection has no error. */

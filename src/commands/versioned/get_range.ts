@@ -12,7 +12,7 @@
  */
 import type { Document } from '../../bson.js';
 import type { StoredDocument } from '../../storage/collection.js';
-import { DEFAULT_FIRST_BATCH_DOCS, type RevalidatingIterator } from '../../storage/cursors.js';
+import { DEFAULT_FIRST_BATCH_DOCS, revalidatingSource } from '../../storage/cursors.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compareValues } from '../../storage/values/compare.js';
 import { collectionArg, docArg, intArg } from '../args.js';
@@ -49,21 +49,15 @@ export const getRange: CommandDefinition = {
     for (const rec of coll.scan(ctx.now)) if (predicate(rec.doc)) records.push(rec);
     records.sort((a, b) => compareValues(a.doc._id, b.doc._id));
     // A row is read when the cursor hands it out; one read ahead is re-checked before it is sent.
-    const live = (rec: StoredDocument): boolean => coll.rawGet(rec.id) === rec && coll.isVisible(rec, ctx.now());
-    let lastDoc: Document | undefined;
-    let lastRec: StoredDocument | undefined;
+    const live = (rec: StoredDocument): boolean => coll.isLive(rec, ctx.now());
     const rows = (function* () {
       for (const rec of records) {
         if (!live(rec)) continue;
         const row = store.versionsDocument(rec, ctx.now(), maxVersions, timeRange);
-        if (!row) continue;
-        lastRec = rec;
-        lastDoc = row;
-        yield row;
+        if (row) yield { doc: row, rec };
       }
     })();
-    const stillValid = (doc: Document): boolean => doc !== lastDoc || lastRec === undefined || live(lastRec);
-    const source = Object.assign(rows, { stillValid }) satisfies RevalidatingIterator;
+    const source = revalidatingSource(rows, live);
     return firstBatchReply(ctx, ns, source, { batchSize: batchSize ?? DEFAULT_FIRST_BATCH_DOCS });
   },
 };

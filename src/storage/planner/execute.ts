@@ -100,7 +100,7 @@ function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredD
   const { coll, predicate, now } = ctx;
   const records = node.direction === 1 ? coll.scan(now) : [...coll.scan(now)].reverse();
   for (const rec of records) {
-    if (node.direction === -1 && (coll.rawGet(rec.id) !== rec || !coll.isVisible(rec, now()))) continue;
+    if (node.direction === -1 && !coll.isLive(rec, now())) continue;
     node.docsExamined++;
     if (!predicate(rec.doc)) {
       node.stats.needTime++;
@@ -124,7 +124,7 @@ function* indexScan(node: IndexScanNode): Generator<StoredDocument> {
 function* fetch(node: FetchNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, predicate, now } = ctx;
   for (const rec of run(node.input, ctx)) {
-    if (coll.rawGet(rec.id) !== rec || !coll.isVisible(rec, now())) {
+    if (!coll.isLive(rec, now())) {
       node.stats.needTime++;
       continue;
     }
@@ -166,7 +166,7 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
   const kept = node.limitAmount > 0 ? all.slice(0, node.limitAmount) : all;
   for (const rec of kept) {
     // Re-check at hand-out time: the record may have expired or been removed since.
-    if (coll.rawGet(rec.id) !== rec || !coll.isVisible(rec, now())) continue;
+    if (!coll.isLive(rec, now())) continue;
     node.stats.advanced++;
     yield rec;
   }
