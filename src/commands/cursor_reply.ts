@@ -2,7 +2,7 @@
  * Cursor replies shared by find, aggregate, listCollections, listIndexes and getMore: the first
  * batch, and a server cursor registered when more documents remain.
  */
-import { Long, type Document } from '../bson.js';
+import type { Document } from '../bson.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../storage/cursors.js';
 import type { CommandContext } from './types.js';
 
@@ -18,14 +18,11 @@ export interface FirstBatchOptions {
 
 /** Builds `{ cursor: { firstBatch, id, ns } }` over `source`, opening a cursor when needed. */
 export function firstBatchReply(ctx: CommandContext, ns: string, source: Iterator<Document>, options: FirstBatchOptions = {}): Document {
-  const cursors = ctx.server.cursors;
-  const cursor = cursors.open(ns, source, ctx.now(), options.noCursorTimeout === true);
-  const batch = cursor.nextBatch(options.batchSize ?? DEFAULT_FIRST_BATCH_DOCS);
-  let id = cursor.id;
-  if (options.singleBatch || cursor.exhausted) {
-    cursors.kill(cursor.id);
-    id = Long.ZERO;
-  }
+  const { batch, id } = ctx.server.cursors.firstBatch(ns, source, ctx.now(), {
+    maxDocs: options.batchSize ?? DEFAULT_FIRST_BATCH_DOCS,
+    singleBatch: options.singleBatch === true,
+    noTimeout: options.noCursorTimeout === true,
+  });
   return { cursor: { firstBatch: batch, id, ns } };
 }
 

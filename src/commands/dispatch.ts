@@ -6,7 +6,7 @@
  */
 import { Double, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
-import { CLOSE_CONNECTION, evaluateFailCommand } from '../server/fail_points.js';
+import { CLOSE_CONNECTION, NO_FAIL_COMMAND, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
 import { validateDbName } from '../storage/namespace.js';
 import { validateArguments } from './args.js';
 import { endLocalSessions, touchSession } from './crud/local_sessions.js';
@@ -61,7 +61,8 @@ async function runDefinition(
     throw new CommandError('APIVersionError', `API version must be "1"`);
   }
   validateArguments(def, body, commandField);
-  const failCommand = await evaluateFailCommand(server, { def, body, db, connection });
+  // Most commands run with the fail point off: no await, no per-command scope then.
+  const failCommand = failCommandActive(server) ? await evaluateFailCommand(server, { def, body, db, connection }) : NO_FAIL_COMMAND;
   if (failCommand.closeConnection) return CLOSE_CONNECTION;
   // The logical session cache: a command's lsid marks its session used; endSessions ends them.
   if (body.lsid !== undefined) touchSession(server, body.lsid, server.clock.now());

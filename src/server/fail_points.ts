@@ -124,6 +124,11 @@ export class FailPoint {
     this.random = random;
   }
 
+  /** False while the fail point is off (a site may then skip its check entirely). */
+  get active(): boolean {
+    return this.settings.mode !== 'off';
+  }
+
   /** How many times the fail point fired since the server started. */
   get timesEntered(): number {
     return this.entered;
@@ -315,6 +320,18 @@ function withLabels(error: CommandError, labels: unknown[] | undefined, more?: D
     if (labels.length > 0) extra.errorLabels = labels;
   }
   return new CommandError(error.code, error.message, extra);
+}
+
+/** The scope of a command when `failCommand` is off: nothing is injected. */
+export const NO_FAIL_COMMAND: FailCommandScope = {
+  closeConnection: false,
+  onReply: (reply) => reply,
+  onError: (error) => error,
+};
+
+/** True when `failCommand` is configured (dispatch checks it only then). */
+export function failCommandActive(server: object): boolean {
+  return failPointsOf(server).failCommand.active;
 }
 
 /**

@@ -47,7 +47,8 @@ export function revalidatingSource(items: Iterable<SourcedDocument>, isLive: (re
 
 /** An open cursor. */
 export class Cursor {
-  readonly id: Long;
+  /** The id getMore uses (0 until the cursor manager registers the cursor). */
+  id: Long;
   readonly ns: string;
   /** The connection-independent owner key (for killCursors/endSessions bookkeeping). */
   readonly noTimeout: boolean;
@@ -124,11 +125,33 @@ export class CursorManager {
 
   /** Registers a cursor over `source` and returns it. */
   open(ns: string, source: Iterator<Document>, nowMs: number, noTimeout = false): Cursor {
+    const cursor = new Cursor(Long.ZERO, ns, source, nowMs, noTimeout);
+    this.adopt(cursor);
+    return cursor;
+  }
+
+  /**
+   * Cuts the first batch of a result: the whole result when it fits (no cursor is registered,
+   * the reply's id is 0), else the first `maxDocs` documents and a registered cursor for the
+   * rest. `singleBatch` closes the source after the first batch.
+   */
+  firstBatch(ns: string, source: Iterator<Document>, nowMs: number, options: { maxDocs: number; singleBatch: boolean; noTimeout: boolean }): { batch: Document[]; id: Long } {
+    const cursor = new Cursor(Long.ZERO, ns, source, nowMs, options.noTimeout);
+    const batch = cursor.nextBatch(options.maxDocs);
+    if (options.singleBatch || cursor.exhausted) {
+      cursor.close();
+      return { batch, id: Long.ZERO };
+    }
+    return { batch, id: this.adopt(cursor) };
+  }
+
+  /** Gives `cursor` a fresh id and keeps it for getMore. */
+  private adopt(cursor: Cursor): Long {
     const id = this.nextId;
     this.nextId += BigInt(1 + Math.floor(Math.random() * 1000));
-    const cursor = new Cursor(Long.fromBigInt(id), ns, source, nowMs, noTimeout);
+    cursor.id = Long.fromBigInt(id);
     this.cursors.set(id, cursor);
-    return cursor;
+    return cursor.id;
   }
 
   /** The cursor `id`; throws 43 CursorNotFound. */

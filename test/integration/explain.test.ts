@@ -130,6 +130,47 @@ describe('explain find', () => {
     expect([missing.executionStats.nReturned, missing.executionStats.totalDocsExamined]).toEqual([0, 0]);
   });
 
+  it("EXPRESS_IXSCAN for a single equality under limit 1 on an index led by the field (mongod 8's express path)", async () => {
+    const coll = h.db.collection('express');
+    await coll.insertMany([{ _id: 0, a: 0, b: 0 }, { _id: 1, a: 'string' }, { _id: 2, a: { bar: 1 } }, { _id: 3, a: null }, { _id: 4, a: [1, 2, 3] }]);
+    const stage = async (filter: Document, limit: number, projection?: Document): Promise<Document> => {
+      const e = await coll.find(filter, { projection }).limit(limit).explain('executionStats');
+      return e.executionStats.executionStages;
+    };
+    // No index: no express path.
+    expect(await stage({ a: 1 }, 1)).toMatchObject({ stage: 'LIMIT', inputStage: { stage: 'COLLSCAN' } });
+    await coll.createIndex({ a: 1, b: 1, c: 1 });
+    await coll.createIndex({ a: 1, b: 1 });
+    // The shortest index led by the field; a multikey document matches; keys and documents counted.
+    expect(await stage({ a: 1 }, 1)).toEqual({
+      isCached: false,
+      stage: 'EXPRESS_IXSCAN',
+      keyPattern: '{ a: 1, b: 1 }',
+      indexName: 'a_1_b_1',
+      keysExamined: 1,
+      docsExamined: 1,
+      nReturned: 1,
+    });
+    expect(await coll.find({ a: 1 }).limit(1).toArray()).toEqual([{ _id: 4, a: [1, 2, 3] }]);
+    expect(await coll.findOne({ a: { bar: 1 } })).toEqual({ _id: 2, a: { bar: 1 } });
+    expect(await stage({ a: 10 }, 1)).toMatchObject({ stage: 'EXPRESS_IXSCAN', keysExamined: 0, docsExamined: 0, nReturned: 0 });
+    // Not express: no limit 1, a second predicate, a range, a projection, a field that is not the prefix.
+    expect((await stage({ a: 1 }, 0)).stage).toBe('FETCH');
+    expect((await stage({ a: 0, b: 0 }, 1)).stage).toBe('LIMIT');
+    expect((await stage({ a: { $lte: -1 } }, 1)).stage).toBe('LIMIT');
+    expect((await stage({ a: 0 }, 1, { a: 1, _id: 0 })).stage).toBe('PROJECTION_SIMPLE');
+    expect((await stage({ b: 0 }, 1)).stage).toBe('LIMIT');
+    // Partial indexes never; sparse ones only for a non-null value.
+    await coll.dropIndexes();
+    await coll.createIndex({ a: 1 }, { partialFilterExpression: { a: { $lt: 1 } } });
+    expect((await stage({ a: 0 }, 1)).stage).toBe('LIMIT');
+    await coll.dropIndexes();
+    await coll.createIndex({ a: 1 }, { sparse: true });
+    expect((await stage({ a: 0 }, 1)).stage).toBe('EXPRESS_IXSCAN');
+    expect((await stage({ a: null }, 1)).stage).toBe('LIMIT');
+    expect(await coll.find({ a: null }).limit(1).toArray()).toEqual([{ _id: 3, a: null }]);
+  });
+
   it('sort, skip, limit and projection stages', async () => {
     const e = await h.db
       .collection('items')

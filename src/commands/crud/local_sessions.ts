@@ -20,12 +20,18 @@ interface SessionRecord {
   lastUseMs: number;
 }
 
-const caches = new WeakMap<object, Map<string, SessionRecord>>();
+/** One server's sessions by hex id, and the one touched last (drivers reuse a session). */
+interface SessionCache {
+  readonly byId: Map<string, SessionRecord>;
+  last: SessionRecord | undefined;
+}
 
-function cacheOf(server: object): Map<string, SessionRecord> {
+const caches = new WeakMap<object, SessionCache>();
+
+function cacheOf(server: object): SessionCache {
   let cache = caches.get(server);
   if (!cache) {
-    cache = new Map();
+    cache = { byId: new Map(), last: undefined };
     caches.set(server, cache);
   }
   return cache;
@@ -37,8 +43,15 @@ function sessionId(lsid: unknown): Binary | undefined {
   return id instanceof Binary ? id : undefined;
 }
 
-function prune(cache: Map<string, SessionRecord>, nowMs: number): void {
-  for (const [key, rec] of cache) if (nowMs - rec.lastUseMs > TIMEOUT_MS) cache.delete(key);
+function prune(cache: SessionCache, nowMs: number): void {
+  for (const [key, rec] of cache.byId) if (nowMs - rec.lastUseMs > TIMEOUT_MS) cache.byId.delete(key);
+  cache.last = undefined;
+}
+
+function sameBytes(a: Binary, b: Binary): boolean {
+  if (a.position !== b.position || a.sub_type !== b.sub_type) return false;
+  for (let i = 0; i < a.position; i++) if (a.buffer[i] !== b.buffer[i]) return false;
+  return true;
 }
 
 /** Marks the session of a command's `lsid` as used now. */
@@ -46,23 +59,29 @@ export function touchSession(server: object, lsid: unknown, nowMs: number): void
   const id = sessionId(lsid);
   if (!id) return;
   const cache = cacheOf(server);
-  const key = id.toString('hex');
-  const rec = cache.get(key);
-  if (rec) {
-    rec.lastUseMs = nowMs;
+  if (cache.last && sameBytes(cache.last.id, id)) {
+    cache.last.lastUseMs = nowMs;
     return;
   }
-  if (cache.size % 1024 === 1023) prune(cache, nowMs);
-  cache.set(key, { id, lastUseMs: nowMs });
+  const key = id.toString('hex');
+  let rec = cache.byId.get(key);
+  if (rec) rec.lastUseMs = nowMs;
+  else {
+    if (cache.byId.size % 1024 === 1023) prune(cache, nowMs);
+    rec = { id, lastUseMs: nowMs };
+    cache.byId.set(key, rec);
+  }
+  cache.last = rec;
 }
 
 /** Forgets the sessions listed in an `endSessions` command. */
 export function endLocalSessions(server: object, lsids: unknown): void {
   if (!Array.isArray(lsids)) return;
   const cache = cacheOf(server);
+  cache.last = undefined;
   for (const lsid of lsids) {
     const id = sessionId(lsid);
-    if (id) cache.delete(id.toString('hex'));
+    if (id) cache.byId.delete(id.toString('hex'));
   }
 }
 
@@ -70,5 +89,5 @@ export function endLocalSessions(server: object, lsids: unknown): void {
 export function localSessionRecords(server: object, nowMs: number): Document[] {
   const cache = cacheOf(server);
   prune(cache, nowMs);
-  return [...cache.values()].map((rec) => ({ _id: { id: rec.id, uid: NO_AUTH_USER_DIGEST }, lastUse: new Date(rec.lastUseMs) }));
+  return [...cache.byId.values()].map((rec) => ({ _id: { id: rec.id, uid: NO_AUTH_USER_DIGEST }, lastUse: new Date(rec.lastUseMs) }));
 }

@@ -11,6 +11,7 @@ import type { Predicate } from '../query/compile_filter.js';
 import { compileSort } from '../sort.js';
 import { keyString } from '../values/key_string.js';
 import { IndexScanCursor } from './index_scan.js';
+import { compareKeyValues } from '../indexes/index.js';
 import type { CollScanNode, ExpressNode, FetchNode, IndexScanNode, OrNode, PlanNode, QueryPlan, SortNode, StageStats } from './plan.js';
 
 /** What a running plan reads and tests. */
@@ -175,30 +176,48 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
 
 function* express(node: ExpressNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, predicate, now } = ctx;
-  const candidates: StoredDocument[] = [];
   if (node.index.isId) {
     const rec = coll.rawGet(keyString(node.value));
-    if (rec) candidates.push(rec);
-  } else {
-    const compareKeys = node.index.compareKeys;
-    const value = node.value;
-    let { leaf, index } = node.index.tree.seek((k) => compareKeys(k, value) >= 0);
-    for (;;) {
-      if (index >= leaf.keys.length) {
-        if (!leaf.next) break;
-        leaf = leaf.next;
-        index = 0;
+    if (rec) {
+      node.keysExamined++;
+      if (coll.isVisible(rec, now())) {
+        node.docsExamined++;
+        if (predicate(rec.doc)) {
+          node.stats.advanced++;
+          yield rec;
+        }
       }
-      if (compareKeys(leaf.keys[index], value) !== 0) break;
-      candidates.push(leaf.vals[index]!);
-      index++;
     }
+    finish(node.stats);
+    return;
   }
-  for (const rec of candidates) {
+  // The entries whose first key field equals the value are contiguous; they are read up front
+  // (a unique index has at most one, a limit-one plan stops at the first match) so that a write
+  // to a matching document cannot move entries under the walk.
+  const index = node.index;
+  const value = node.value;
+  const sign = index.directions[0]!;
+  const compound = index.fields.length > 1;
+  const first = compound ? (k: unknown) => sign * compareKeyValues((k as unknown[])[0], value) : (k: unknown) => index.compareKeys(k, value);
+  let { leaf, index: at } = index.tree.seek((k) => first(k) >= 0);
+  const candidates: StoredDocument[] = [];
+  for (;;) {
+    if (at >= leaf.keys.length) {
+      if (!leaf.next) break;
+      leaf = leaf.next;
+      at = 0;
+    }
+    if (first(leaf.keys[at]) !== 0) break;
+    const rec = leaf.vals[at]!;
+    at++;
     node.keysExamined++;
     if (!coll.isVisible(rec, now())) continue;
     node.docsExamined++;
     if (!predicate(rec.doc)) continue;
+    candidates.push(rec);
+    if (node.limitOne) break;
+  }
+  for (const rec of candidates) {
     node.stats.advanced++;
     yield rec;
   }

@@ -115,6 +115,8 @@ export interface ExpressNode {
   readonly stage: 'EXPRESS_IXSCAN';
   readonly index: Index;
   readonly value: unknown;
+  /** Stop after the first matching document (a non-unique index under `limit: 1`). */
+  readonly limitOne: boolean;
   readonly stats: StageStats;
   keysExamined: number;
   docsExamined: number;
@@ -247,7 +249,7 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
 
   // The express path: a plain equality on `_id` (or a unique single-field index).
   if (request.allowExpress !== false && hinted === null && !minMax && skip === 0 && sortKeys.length === 0 && !hasProjection(request.projection)) {
-    const express = expressPlan(coll, analysis);
+    const express = expressPlan(coll, analysis, limit);
     // At most one document comes out, so a limit needs no stage (mongod shows none either).
     if (express) return planOf(express, parsed, true);
   }
@@ -395,16 +397,29 @@ function keyOf(index: Index, doc: Document): unknown {
   return index.fields.length === 1 ? values[0] : values;
 }
 
-/** The express plan for `{_id: v}` or `{f: v}` on a unique single-field index, if eligible. */
-function expressPlan(coll: Collection, analysis: FilterAnalysis): ExpressNode | null {
+/**
+ * The express plan (mongod 8.0's express path, which skips planning) for a single exact equality:
+ * on `_id`; on a unique single-field index; or, when at most one document is wanted (`limit: 1`,
+ * as `findOne` sends), on any plain B-tree index whose first field is the path (the one with the
+ * fewest fields; a sparse index only for a non-null value; a partial index never).
+ */
+function expressPlan(coll: Collection, analysis: FilterAnalysis, limit: number): ExpressNode | null {
   if (analysis.others.length > 0 || analysis.predicates.length !== 1) return null;
   const p = analysis.predicates[0]!;
   if (p.op !== '$eq' || !p.exact) return null;
-  if (p.path === '_id') return { stage: 'EXPRESS_IXSCAN', index: coll.idIndex, value: p.value, stats: newStats(), keysExamined: 0, docsExamined: 0 };
-  const index = coll.indexes.find(
+  const node = (index: Index, limitOne: boolean): ExpressNode => ({ stage: 'EXPRESS_IXSCAN', index, value: p.value, limitOne, stats: newStats(), keysExamined: 0, docsExamined: 0 });
+  if (p.path === '_id') return node(coll.idIndex, false);
+  const unique = coll.indexes.find(
     (i) => i.queryable && i.unique && !i.sparse && !i.partialFilter && !i.multikey && i.fields.length === 1 && i.fields[0] === p.path,
   );
-  return index ? { stage: 'EXPRESS_IXSCAN', index, value: p.value, stats: newStats(), keysExamined: 0, docsExamined: 0 } : null;
+  if (unique) return node(unique, false);
+  if (limit !== 1) return null;
+  let best: Index | undefined;
+  for (const i of coll.indexes) {
+    if (!i.queryable || i.partialFilter || (i.sparse && p.value === null) || i.fields[0] !== p.path) continue;
+    if (!best || i.fields.length < best.fields.length) best = i;
+  }
+  return best ? node(best, true) : null;
 }
 
 /** One index considered by the planner. */
