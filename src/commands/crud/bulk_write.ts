@@ -21,16 +21,15 @@ import { validateCollectionName, validateDbName } from '../../storage/namespace.
 import { bindFilterVariables, type Variables } from '../../storage/update/variables.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
+import { checkHintType, checkOptionalBool } from '../args.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { checkHint, orderedRecords } from './query_exec.js';
+import { orderedRecords } from './query_exec.js';
 import {
   checkArrayOfObjects,
   checkBoolField,
   checkCollation,
-  checkHintType,
   checkObjectField,
-  checkOptionalBool,
   checkUpdateModification,
   executeUpdate,
   letVariables,
@@ -328,10 +327,10 @@ function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: Varia
   const nowMs = ctx.now();
   const predicate = compileQuery(bindFilterVariables(op.filter, vars), nowMs);
   const coll = ctx.server.catalog.get(ns.db, ns.coll);
-  checkHint(coll, op.hint);
+  const matches = coll ? orderedRecords(coll, { filter: op.filter, predicate, limit: op.multi ? 0 : 1, hint: op.hint }, ctx.now) : undefined;
   ctx.server.counters.opcounters.delete++;
-  if (!coll) return 0;
-  const records = [...orderedRecords(coll, { filter: op.filter, predicate, limit: op.multi ? 0 : 1 }, ctx.now)];
+  if (!coll || !matches) return 0;
+  const records = [...matches];
   let n = 0;
   for (const rec of records) if (coll.remove(rec)) n++;
   return n;

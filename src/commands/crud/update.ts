@@ -18,10 +18,10 @@ import { compilePositionalMatcher } from '../../storage/update/positional_match.
 import { bindFilterVariables, evaluateLetVariables, type Variables } from '../../storage/update/variables.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
-import { collectionArg } from '../args.js';
+import { IdlRules, checkHintType, checkOptionalBool, collectionArg, typeMismatch } from '../args.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { checkHint, orderedRecords } from './query_exec.js';
+import { orderedRecords } from './query_exec.js';
 import { checkBatchSize } from './write_batch.js';
 
 /** One update statement, checked against the IDL (field names as in the `update` command). */
@@ -78,15 +78,6 @@ export function checkBoolField(path: string, value: unknown): boolean | undefine
   return value;
 }
 
-/** An `optionalBool` field (`OptionalBool::parseFromBSON`: only a boolean). */
-export function checkOptionalBool(name: string, value: unknown): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') {
-    throw new CommandError('TypeMismatch', `Field '${name}' should be a boolean value, but found: ${bsonTypeOf(value)}`);
-  }
-  return value;
-}
-
 /** An `array<object>` field such as `arrayFilters` (null reads as absent). */
 export function checkArrayOfObjects(path: string, value: unknown): Document[] | undefined {
   if (isNullish(value)) return undefined;
@@ -95,15 +86,6 @@ export function checkArrayOfObjects(path: string, value: unknown): Document[] | 
     if (!isDocument(item)) throw typeError(`${path}.${i}`, item, 'object');
   });
   return value as Document[];
-}
-
-/** An `indexHint`: a string or an object (9 otherwise, null included). */
-export function checkHintType(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' && !isDocument(value)) {
-    throw new CommandError('FailedToParse', 'Hint must be a string or an object');
-  }
-  return value;
 }
 
 /** An `update_modification`: an object or an array (9 otherwise). */
@@ -253,13 +235,15 @@ export function executeUpdate(ctx: CommandContext, db: string, name: string, spe
   const parsed = parseUpdateRequest(spec, vars, nowMs);
   const catalog = ctx.server.catalog;
   let coll: Collection | undefined = catalog.get(db, name);
-  checkHint(coll, spec.hint);
+  // The plan (and the hinted index: 2 BadValue when there is none) is chosen before executing.
+  const plan = { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1, hint: spec.hint };
+  const matches = coll ? orderedRecords(coll, plan, ctx.now) : undefined;
   ctx.server.counters.opcounters.update++;
   const outcome: UpdateOutcome = { matched: 0, modified: 0 };
   const now = new Date(nowMs);
   try {
-    if (coll) {
-      const records = [...orderedRecords(coll, { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1 }, ctx.now)];
+    if (coll && matches) {
+      const records = [...matches];
       for (const rec of records) {
         outcome.matched++;
         const matchedField = parsed.matchKey ? parsed.matchKey(rec.doc) : undefined;
@@ -292,15 +276,22 @@ export const update: CommandDefinition = {
   name: 'update',
   target: { type: 'string' },
   args: {
-    updates: { type: 'array', required: true },
-    ordered: { type: 'any' },
-    bypassDocumentValidation: { type: 'bool' },
+    updates: {
+      type: 'array',
+      required: true,
+      parse(value, field, idl) {
+        if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
+        value.forEach((stmt, i) => parseUpdateStatement(stmt, i));
+      },
+    },
+    ordered: IdlRules.bool,
+    bypassDocumentValidation: IdlRules.safeBool,
     let: { type: 'object' },
   },
   help: 'update documents',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'update', ctx.db);
-    const ordered = checkBoolField('update.ordered', cmd.ordered) ?? true;
+    const ordered = cmd.ordered !== false;
     const raw = cmd.updates as unknown[];
     const statements = raw.map((stmt, i) => parseUpdateStatement(stmt, i));
     checkBatchSize(statements.length);
