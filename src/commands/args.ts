@@ -198,6 +198,15 @@ export function checkSafeInt64(path: string, field: string, value: unknown, boun
   return n;
 }
 
+/** An `array<T>` rule: see `IdlRules.arrayOf`. */
+function arrayOf(check: (item: unknown, index: number, path: string) => void, required = false): ArgRule {
+  return parsed((value, field, idl) => {
+    if (value === null && !required) return;
+    if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
+    value.forEach((item, i) => check(item, i, `${idl}.${field}.${i}`));
+  }, required);
+}
+
 /** A field of one BSON type (null reads as absent), as the IDL's plain types. */
 function strictType(name: string, test: (value: unknown) => boolean): ArgRule {
   return parsed((value, field, idl) => {
@@ -262,14 +271,15 @@ export const IdlRules = {
   safeInt64,
   /** A `safeInt64` that must be >= 0 (skip, limit, batchSize). */
   nonNegativeInt64: safeInt64({ gte: 0 }),
-  /** `array<object>` (null reads as absent unless required; every element an object, `<field>.<i>` in errors). */
+  /**
+   * `array<T>`: an array (null reads as absent unless required) whose every element `check`
+   * accepts (`path` is `<command>.<field>.<i>`).
+   */
+  arrayOf,
+  /** `array<object>`: every element an object. */
   arrayOfObjects: (required = false): ArgRule =>
-    parsed((value, field, idl) => {
-      if (value === null && !required) return;
-      if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
-      value.forEach((item, i) => {
-        if (!isDocument(item)) throw typeMismatch(`${idl}.${field}.${i}`, item, ['object']);
-      });
+    arrayOf((item, _i, path) => {
+      if (!isDocument(item)) throw typeMismatch(path, item, ['object']);
     }, required),
   /** `SimpleCursorOptions` as a field (`{batchSize}`; null reads as absent). */
   cursorOptions: parsed((value, field, idl) => {

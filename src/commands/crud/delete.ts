@@ -12,7 +12,7 @@ import { isDocument } from '../../storage/values/paths.js';
 import { IdlRules, checkHintType, collectionArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, commandVariables, orderedRecords } from './query_exec.js';
-import { checkObjectField, missingField, unknownField } from './update.js';
+import { checkObjectField, ignoreField, missingField, parseStatementFields, type StatementFields } from './update.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
 
 /** One `deletes` entry, checked against the IDL (`DeleteOpEntry`). */
@@ -36,40 +36,37 @@ function readMultiDelete(value: unknown): boolean {
   return limit === 0;
 }
 
+/** The fields a delete statement and bulkWrite's delete op share, spelled alike. */
+export const DELETE_OPTION_FIELDS: StatementFields<DeleteSpec> = {
+  hint: (draft, value) => {
+    draft.hint = checkHintType(value);
+  },
+  collation: (draft, value, path) => {
+    draft.collation = checkObjectField(path, value);
+  },
+  sampleId: ignoreField,
+};
+
+/** `DeleteOpEntry`: `q`, `limit` and the shared options. */
+const DELETE_STATEMENT_FIELDS: StatementFields<DeleteSpec> = {
+  q: (draft, value, path) => {
+    if (!isDocument(value)) throw typeMismatch(path, value, ['object']);
+    draft.q = value;
+  },
+  limit: (draft, value) => {
+    draft.multi = readMultiDelete(value);
+  },
+  ...DELETE_OPTION_FIELDS,
+};
+
 /** Checks one `deletes` entry against mongod's IDL (fields in order, then the missing ones). */
 export function parseDeleteStatement(raw: unknown, index: number): DeleteSpec {
   const base = 'delete.deletes';
   if (!isDocument(raw)) throw typeMismatch(`${base}.${index}`, raw, ['object']);
-  let q: Document | undefined;
-  let multi: boolean | undefined;
-  let hint: unknown;
-  let collation: Document | undefined;
-  for (const key of Object.keys(raw)) {
-    const value = raw[key];
-    const path = `${base}.${key}`;
-    switch (key) {
-      case 'q':
-        if (!isDocument(value)) throw typeMismatch(path, value, ['object']);
-        q = value;
-        break;
-      case 'limit':
-        multi = readMultiDelete(value);
-        break;
-      case 'hint':
-        hint = checkHintType(value);
-        break;
-      case 'collation':
-        collation = checkObjectField(path, value);
-        break;
-      case 'sampleId':
-        break;
-      default:
-        throw unknownField(path);
-    }
-  }
-  if (q === undefined) throw missingField(`${base}.q`);
-  if (multi === undefined) throw missingField(`${base}.limit`);
-  return { q, multi, hint, collation };
+  const draft = parseStatementFields(raw, base, DELETE_STATEMENT_FIELDS);
+  if (draft.q === undefined) throw missingField(`${base}.q`);
+  if (draft.multi === undefined) throw missingField(`${base}.limit`);
+  return { q: draft.q, multi: draft.multi, hint: draft.hint, collation: draft.collation };
 }
 
 /** The `delete` command (`DeleteCommandRequest` in write_ops.idl). */
@@ -77,14 +74,7 @@ export const del: CommandDefinition = {
   name: 'delete',
   target: { type: 'string' },
   args: {
-    deletes: {
-      type: 'array',
-      required: true,
-      parse(value, field, idl) {
-        if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
-        value.forEach((stmt, i) => parseDeleteStatement(stmt, i));
-      },
-    },
+    deletes: IdlRules.arrayOf((stmt, i) => parseDeleteStatement(stmt, i), true),
     ordered: IdlRules.bool,
     bypassDocumentValidation: IdlRules.safeBool,
     let: { type: 'object' },

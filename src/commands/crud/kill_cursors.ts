@@ -1,6 +1,6 @@
 /** `killCursors`: closes cursors by id. */
 import { Long } from '../../bson.js';
-import { collectionArg, typeMismatch } from '../args.js';
+import { IdlRules, collectionArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 
 /** The `killCursors` command (`KillCursorsCommandRequest` in kill_cursors.idl). */
@@ -9,16 +9,9 @@ export const killCursors: CommandDefinition = {
   target: { type: 'string' },
   args: {
     // array<cursorId>: an array of Int64s.
-    cursors: {
-      type: 'array',
-      required: true,
-      parse(value, field, idl) {
-        if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
-        value.forEach((id, i) => {
-          if (!(id instanceof Long)) throw typeMismatch(`${idl}.${field}.${i}`, id, ['long']);
-        });
-      },
-    },
+    cursors: IdlRules.arrayOf((id, _i, path) => {
+      if (!(id instanceof Long)) throw typeMismatch(path, id, ['long']);
+    }, true),
   },
   help: 'Kill a list of cursor ids',
   run(ctx, cmd) {

@@ -18,7 +18,7 @@ import { compilePositionalMatcher } from '../../storage/update/positional_match.
 import { bindFilterVariables, evaluateLetVariables, type Variables } from '../../storage/update/variables.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
-import { IdlRules, checkHintType, checkOptionalBool, collectionArg, typeMismatch } from '../args.js';
+import { IdlRules, checkHintType, checkOptionalBool, collectionArg } from '../args.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { orderedRecords } from './query_exec.js';
@@ -104,71 +104,106 @@ export function checkCollation(collation: Document | undefined): void {
   throw new CommandError('NotImplemented', 'Collations other than the simple collation are not supported by Mayfly yet');
 }
 
+/** A statement being parsed: the fields seen so far. */
+export type StatementDraft<T> = { -readonly [K in keyof T]?: T[K] };
+
+/** Checks one field of a statement and records it in the draft (mongod's IDL error otherwise). */
+export type FieldParser<T> = (draft: StatementDraft<T>, value: unknown, path: string, name: string) => void;
+
+/** A statement's fields by name, each with its parser. */
+export type StatementFields<T> = Readonly<Record<string, FieldParser<T>>>;
+
+/**
+ * Parses a write statement (update, delete, bulkWrite op) as mongod's generated IDL parser does:
+ * its fields in the order they arrive, each by its entry in `fields`, 40415 for any other.
+ */
+export function parseStatementFields<T>(raw: Document, base: string, fields: StatementFields<T>): StatementDraft<T> {
+  const draft: StatementDraft<T> = {};
+  for (const key of Object.keys(raw)) {
+    const parse = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (!parse) throw unknownField(`${base}.${key}`);
+    parse(draft, raw[key], `${base}.${key}`, key);
+  }
+  return draft;
+}
+
+/** A field accepted without being looked at (`sampleId`, a bulkWrite op's kind). */
+export const ignoreField = (): void => undefined;
+
+/** An update's modification (`u`, bulkWrite's `updateMods`). */
+export const parseModificationField: FieldParser<UpdateSpec> = (draft, value) => {
+  draft.u = checkUpdateModification(value);
+};
+
+/** An update's constants (`c`, bulkWrite's `constants`). */
+export const parseConstantsField: FieldParser<UpdateSpec> = (draft, value, path) => {
+  draft.c = checkObjectField(path, value);
+};
+
+/** The fields an update statement and bulkWrite's update op share, spelled alike. */
+export const UPDATE_OPTION_FIELDS: StatementFields<UpdateSpec> = {
+  sort: (draft, value, path) => {
+    draft.sort = checkObjectField(path, value);
+  },
+  multi: (draft, value, path) => {
+    draft.multi = checkBoolField(path, value);
+  },
+  upsert: (draft, value, path) => {
+    draft.upsert = checkBoolField(path, value);
+  },
+  upsertSupplied: (draft, value, _path, name) => {
+    draft.upsertSupplied = checkOptionalBool(name, value);
+  },
+  arrayFilters: (draft, value, path) => {
+    draft.arrayFilters = checkArrayOfObjects(path, value);
+  },
+  hint: (draft, value) => {
+    draft.hint = checkHintType(value);
+  },
+  collation: (draft, value, path) => {
+    draft.collation = checkObjectField(path, value);
+  },
+  sampleId: ignoreField,
+  $_allowShardKeyUpdatesWithoutFullShardKeyInQuery: (_draft, value, _path, name) => {
+    checkOptionalBool(name, value);
+  },
+};
+
+/** `UpdateOpEntry`: `q`, `u`, `c` and the shared options. */
+const UPDATE_STATEMENT_FIELDS: StatementFields<UpdateSpec> = {
+  q: (draft, value, path) => {
+    if (!isDocument(value)) throw typeError(path, value, 'object');
+    draft.q = value;
+  },
+  u: parseModificationField,
+  c: parseConstantsField,
+  ...UPDATE_OPTION_FIELDS,
+};
+
+/** A parsed update statement with its defaults, once the required query and update are there. */
+export function completeUpdateSpec(draft: StatementDraft<UpdateSpec>, qPath: string, uPath: string): UpdateSpec {
+  if (draft.q === undefined) throw missingField(qPath);
+  if (draft.u === undefined) throw missingField(uPath);
+  return {
+    q: draft.q,
+    u: draft.u,
+    c: draft.c,
+    arrayFilters: draft.arrayFilters,
+    hint: draft.hint,
+    multi: draft.multi ?? false,
+    upsert: draft.upsert ?? false,
+    upsertSupplied: draft.upsertSupplied ?? false,
+    collation: draft.collation,
+    sort: draft.sort,
+  };
+}
+
 /** Checks one `updates` entry against mongod's IDL (`UpdateOpEntry`). */
 export function parseUpdateStatement(raw: unknown, index: number): UpdateSpec {
   const base = 'update.updates';
   if (!isDocument(raw)) throw typeError(`${base}.${index}`, raw, 'object');
-  let q: Document | undefined;
-  let u: Document | Document[] | undefined;
-  const spec: { -readonly [K in keyof UpdateSpec]?: UpdateSpec[K] } = {};
-  for (const key of Object.keys(raw)) {
-    const value = raw[key];
-    const path = `${base}.${key}`;
-    switch (key) {
-      case 'q':
-        if (!isDocument(value)) throw typeError(path, value, 'object');
-        q = value;
-        break;
-      case 'u':
-        u = checkUpdateModification(value);
-        break;
-      case 'c':
-        spec.c = checkObjectField(path, value);
-        break;
-      case 'arrayFilters':
-        spec.arrayFilters = checkArrayOfObjects(path, value);
-        break;
-      case 'hint':
-        spec.hint = checkHintType(value);
-        break;
-      case 'multi':
-        spec.multi = checkBoolField(path, value);
-        break;
-      case 'upsert':
-        spec.upsert = checkBoolField(path, value);
-        break;
-      case 'upsertSupplied':
-        spec.upsertSupplied = checkOptionalBool(key, value);
-        break;
-      case '$_allowShardKeyUpdatesWithoutFullShardKeyInQuery':
-        checkOptionalBool(key, value);
-        break;
-      case 'collation':
-        spec.collation = checkObjectField(path, value);
-        break;
-      case 'sort':
-        spec.sort = checkObjectField(path, value);
-        break;
-      case 'sampleId':
-        break;
-      default:
-        throw unknownField(path);
-    }
-  }
-  if (q === undefined) throw missingField(`${base}.q`);
-  if (u === undefined) throw missingField(`${base}.u`);
-  return {
-    q,
-    u,
-    c: spec.c,
-    arrayFilters: spec.arrayFilters,
-    hint: spec.hint,
-    multi: spec.multi ?? false,
-    upsert: spec.upsert ?? false,
-    upsertSupplied: spec.upsertSupplied ?? false,
-    collation: spec.collation,
-    sort: spec.sort,
-  };
+  const draft = parseStatementFields(raw, base, UPDATE_STATEMENT_FIELDS);
+  return completeUpdateSpec(draft, `${base}.q`, `${base}.u`);
 }
 
 /** True when a filter uses `$expr` (top level or inside $and/$or/$nor). */
@@ -276,14 +311,7 @@ export const update: CommandDefinition = {
   name: 'update',
   target: { type: 'string' },
   args: {
-    updates: {
-      type: 'array',
-      required: true,
-      parse(value, field, idl) {
-        if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
-        value.forEach((stmt, i) => parseUpdateStatement(stmt, i));
-      },
-    },
+    updates: IdlRules.arrayOf((stmt, i) => parseUpdateStatement(stmt, i), true),
     ordered: IdlRules.bool,
     bypassDocumentValidation: IdlRules.safeBool,
     let: { type: 'object' },
