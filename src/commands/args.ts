@@ -1,10 +1,18 @@
 /**
  * Argument checking shared by every command: mongod's IDL errors for unknown, missing and
  * mistyped fields, and small typed accessors that handlers use.
+ *
+ * As mongod's generated parsers do, a command's fields are checked in the order they arrive
+ * (the first bad one is reported), then missing required fields (in the table's order), then
+ * the generic arguments every command shares (`maxTimeMS`, `readConcern`). A plain `type` rule
+ * reads null as absent (`checkAndAssertType`); the `IdlRules` below are mongod's custom IDL
+ * types, whose deserializers see null too (`Expected field sortto be of type object` for find's
+ * `sort: null`).
  */
 import { Long, Double, Decimal128, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonTypeOf, isNumber, toDouble } from '../storage/values/bson_type.js';
+import { isDocument } from '../storage/values/paths.js';
 import { ArgTypes, type ArgRule, type ArgType, type CommandDefinition } from './types.js';
 
 /** Fields every command accepts (mongod's generic arguments). */
@@ -57,37 +65,229 @@ function matchesType(value: unknown, type: ArgType): boolean {
 
 /** mongod's IDL type error for `field` of `command`. */
 export function wrongTypeError(idl: string, field: string, value: unknown, types: readonly ArgType[]): CommandError {
-  const names = types.flatMap((t) => ArgTypes[t]);
-  const expected =
-    names.length === 1 ? `expected type '${names[0]}'` : `expected types '[${names.join(', ')}']`;
-  return new CommandError('TypeMismatch', `BSON field '${idl}.${field}' is the wrong type '${bsonTypeOf(value)}', ${expected}`);
+  return typeMismatch(`${idl}.${field}`, value, types.flatMap((t) => ArgTypes[t]));
+}
+
+/**
+ * `BSON field '<path>' is the wrong type '<t>', expected type '<name>'` (14), or `expected types
+ * '[a, b']` for several: mongod 8's text, its misplaced closing quote included.
+ */
+export function typeMismatch(path: string, value: unknown, names: readonly string[]): CommandError {
+  const expected = names.length === 1 ? `expected type '${names[0]}'` : `expected types '[${names.join(', ')}']`;
+  return new CommandError('TypeMismatch', `BSON field '${path}' is the wrong type '${bsonTypeOf(value)}', ${expected}`);
 }
 
 /** Checks `cmd` against the definition's argument table (unknown, missing, mistyped fields). */
 export function validateArguments(def: CommandDefinition, cmd: Document, commandField: string): void {
   const idl = def.idlName ?? def.name;
   if (def.target) checkRule(idl, commandField, cmd[commandField], def.target, true);
-  if (def.args === 'lenient') return;
-  const table = def.args;
-  for (const key of Object.keys(cmd)) {
-    if (key === commandField || GENERIC_ARGUMENTS.has(key)) continue;
-    const rule = table[key];
-    if (!rule) throw new CommandError('IDLUnknownField', `BSON field '${idl}.${key}' is an unknown field.`);
-    checkRule(idl, key, cmd[key], rule, false);
-  }
-  for (const [key, rule] of Object.entries(table)) {
-    if (rule.required && (cmd[key] === undefined)) {
-      throw new CommandError('IDLFailedToParse', `BSON field '${idl}.${key}' is missing but a required field`);
+  if (def.args !== 'lenient') {
+    const table = def.args;
+    for (const key of Object.keys(cmd)) {
+      if (key === commandField) continue;
+      const rule = table[key];
+      if (!rule) {
+        if (GENERIC_ARGUMENTS.has(key)) continue;
+        throw new CommandError('IDLUnknownField', `BSON field '${idl}.${key}' is an unknown field.`);
+      }
+      checkRule(idl, key, cmd[key], rule, false);
+    }
+    for (const [key, rule] of Object.entries(table)) {
+      if (rule.required && (cmd[key] === undefined)) {
+        throw new CommandError('IDLFailedToParse', `BSON field '${idl}.${key}' is missing but a required field`);
+      }
     }
   }
+  checkGenericArguments(cmd);
 }
 
 function checkRule(idl: string, key: string, value: unknown, rule: ArgRule, isTarget: boolean): void {
   if (value === undefined) return;
+  if (rule.parse) {
+    rule.parse(value, key, idl);
+    return;
+  }
   if (value === null && !rule.required && !isTarget) return;
   const types = (Array.isArray(rule.type) ? rule.type : [rule.type]) as readonly ArgType[];
   if (!types.some((t) => matchesType(value, t))) throw wrongTypeError(idl, key, value, types);
 }
+
+/**
+ * The generic arguments every command's invocation parses after its own fields (mongod's
+ * service entry point): `maxTimeMS` (`parseMaxTimeMS`) and `readConcern` (`ReadConcernArgs`).
+ */
+function checkGenericArguments(cmd: Document): void {
+  if (cmd.maxTimeMS !== undefined) parseMaxTimeMS(cmd.maxTimeMS);
+  if (cmd.readConcern !== undefined && !isDocument(cmd.readConcern)) {
+    throw new CommandError('FailedToParse', 'readConcern field should be an object');
+  }
+}
+
+/** The largest `maxTimeMS` (int32). */
+const MAX_TIME_MS_LIMIT = 2147483647n;
+
+/** mongod's `parseMaxTimeMS`: a number, within [0, 2^31 - 1], integral (2 BadValue otherwise). */
+export function parseMaxTimeMS(value: unknown): number {
+  if (!isNumber(value)) throw new CommandError('BadValue', 'maxTimeMS must be a number');
+  const n = safeNumberLong(value);
+  if (n < 0n || n > MAX_TIME_MS_LIMIT) {
+    throw new CommandError('BadValue', `${n} value for maxTimeMS is out of range [0, ${MAX_TIME_MS_LIMIT}]`);
+  }
+  if (Number(n) !== toDouble(value)) throw new CommandError('BadValue', 'maxTimeMS has non-integral value');
+  return Number(n);
+}
+
+const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
+const TWO_TO_63 = 9223372036854775808;
+
+/**
+ * `BSONElement::safeNumberLong` of a number: doubles truncated toward zero and saturated at the
+ * int64 limits (NaN is 0), decimals rounded half to even.
+ */
+export function safeNumberLong(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (value instanceof Long) return value.toBigInt();
+  let d = toDouble(value);
+  if (Number.isNaN(d)) return 0n;
+  if (d >= TWO_TO_63) return INT64_MAX;
+  if (d < -TWO_TO_63) return INT64_MIN;
+  if (value instanceof Decimal128) {
+    const floor = Math.floor(d);
+    const diff = d - floor;
+    d = diff > 0.5 || (diff === 0.5 && floor % 2 !== 0) ? floor + 1 : floor;
+  }
+  return BigInt(Math.trunc(d));
+}
+
+/** The 51024 error of an IDL validator: `BSON field 'skip' value must be >= 0, actual value '-1'`. */
+export function comparisonError(field: string, op: string, limit: bigint | number, actual: bigint): CommandError {
+  return new CommandError(51024, `BSON field '${field}' value must be ${op} ${limit}, actual value '${actual}'`);
+}
+
+const NUMBER_TYPE_NAMES = ArgTypes.number;
+const SAFE_BOOL_TYPE_NAMES = ['bool', ...ArgTypes.number] as const;
+
+/** The bounds an IDL `validator` puts on a number. */
+export interface NumberBounds {
+  readonly gte?: number;
+  readonly lte?: number;
+  readonly lt?: number;
+}
+
+/** A rule checked by `parse` alone (`type` is then only informative). */
+function parsed(parse: (value: unknown, field: string, idl: string) => void, required = false): ArgRule {
+  return { type: 'any', required, parse };
+}
+
+/** A `safeInt64`: any number (null reads as absent), truncated, then the bounds (51024). */
+function safeInt64(bounds: NumberBounds = {}, required = false): ArgRule {
+  return parsed((value, field, idl) => {
+    if (value === null && !required) return;
+    checkSafeInt64(`${idl}.${field}`, field, value, bounds);
+  }, required);
+}
+
+/** Checks one `safeInt64` value at `path` (whose last part is `field`); returns it. */
+export function checkSafeInt64(path: string, field: string, value: unknown, bounds: NumberBounds = {}): bigint {
+  if (!isNumber(value)) throw typeMismatch(path, value, NUMBER_TYPE_NAMES);
+  const n = safeNumberLong(value);
+  if (bounds.gte !== undefined && !(n >= BigInt(bounds.gte))) throw comparisonError(field, '>=', bounds.gte, n);
+  if (bounds.lte !== undefined && !(n <= BigInt(bounds.lte))) throw comparisonError(field, '<=', bounds.lte, n);
+  if (bounds.lt !== undefined && !(n < BigInt(bounds.lt))) throw comparisonError(field, '<', bounds.lt, n);
+  return n;
+}
+
+/** An `array<T>` rule: see `IdlRules.arrayOf`. */
+function arrayOf(check: (item: unknown, index: number, path: string) => void, required = false): ArgRule {
+  return parsed((value, field, idl) => {
+    if (value === null && !required) return;
+    if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
+    value.forEach((item, i) => check(item, i, `${idl}.${field}.${i}`));
+  }, required);
+}
+
+/** A field of one BSON type (null reads as absent), as the IDL's plain types. */
+function strictType(name: string, test: (value: unknown) => boolean): ArgRule {
+  return parsed((value, field, idl) => {
+    if (value === null || test(value)) return;
+    throw typeMismatch(`${idl}.${field}`, value, [name]);
+  });
+}
+
+/** An `optionalBool` (`OptionalBool::parseFromBSON`): only a boolean, null included in the errors. */
+export function checkOptionalBool(name: string, value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') {
+    throw new CommandError('TypeMismatch', `Field '${name}' should be a boolean value, but found: ${bsonTypeOf(value)}`);
+  }
+  return value;
+}
+
+/** An `indexHint` (`IndexHint::parse`): a string or an object, null included in the errors (9). */
+export function checkHintType(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' && !isDocument(value)) {
+    throw new CommandError('FailedToParse', 'Hint must be a string or an object');
+  }
+  return value;
+}
+
+/** SimpleCursorOptions (`{batchSize}`, strict) at `prefix` (e.g. `listIndexes.cursor`). */
+export function checkCursorOptions(prefix: string, cursor: Document): void {
+  for (const key of Object.keys(cursor)) {
+    if (key !== 'batchSize') throw new CommandError('IDLUnknownField', `BSON field '${prefix}.${key}' is an unknown field.`);
+    if (cursor.batchSize !== null) checkSafeInt64(`${prefix}.batchSize`, 'batchSize', cursor.batchSize, { gte: 0 });
+  }
+}
+
+/**
+ * mongod's IDL types beyond the plain ones, as argument rules. Each checks the value as the
+ * generated parser (or the type's deserializer) does, with mongod's exact errors.
+ */
+export const IdlRules = {
+  /** `object_owned_nonempty_serialize` (find's filter, sort, projection, …): null is an error too. */
+  ownedObject: parsed((value, field) => {
+    if (!isDocument(value)) throw new CommandError('TypeMismatch', `Expected field ${field}to be of type object`);
+  }),
+  /** `bool`: only a boolean (null reads as absent). */
+  bool: strictType('bool', (v) => typeof v === 'boolean'),
+  /** `long`: only an Int64 (null reads as absent). */
+  long: strictType('long', (v) => v instanceof Long || typeof v === 'bigint'),
+  /** `safeBool`: a boolean or any number (null reads as absent). */
+  safeBool: parsed((value, field, idl) => {
+    if (value === null || typeof value === 'boolean' || isNumber(value)) return;
+    throw typeMismatch(`${idl}.${field}`, value, SAFE_BOOL_TYPE_NAMES);
+  }),
+  /** `optionalBool`: only a boolean (`Field 'x' should be a boolean value, but found: int`). */
+  optionalBool: parsed((value, field) => {
+    checkOptionalBool(field, value);
+  }),
+  /** `indexHint`: a string or an object (9 FailedToParse otherwise). */
+  indexHint: parsed((value) => {
+    checkHintType(value);
+  }),
+  /** `safeInt64` with validator bounds. */
+  safeInt64,
+  /** A `safeInt64` that must be >= 0 (skip, limit, batchSize). */
+  nonNegativeInt64: safeInt64({ gte: 0 }),
+  /**
+   * `array<T>`: an array (null reads as absent unless required) whose every element `check`
+   * accepts (`path` is `<command>.<field>.<i>`).
+   */
+  arrayOf,
+  /** `array<object>`: every element an object. */
+  arrayOfObjects: (required = false): ArgRule =>
+    arrayOf((item, _i, path) => {
+      if (!isDocument(item)) throw typeMismatch(path, item, ['object']);
+    }, required),
+  /** `SimpleCursorOptions` as a field (`{batchSize}`; null reads as absent). */
+  cursorOptions: parsed((value, field, idl) => {
+    if (value === null) return;
+    if (!isDocument(value)) throw typeMismatch(`${idl}.${field}`, value, ['object']);
+    checkCursorOptions(`${idl}.${field}`, value);
+  }),
+} as const;
 
 /** A numeric argument as a JS integer (truncated), or `fallback` when absent/null. */
 export function intArg(cmd: Document, field: string, fallback: number): number;

@@ -87,6 +87,12 @@ export interface ArgRule {
   /** Accepted types (any of). */
   readonly type: ArgType | readonly ArgType[];
   readonly required?: boolean;
+  /**
+   * mongod's IDL deserializer and validators for the field (see `Idl` in args.ts): called with
+   * every present value, null included, in field order, instead of the `type` check; throws
+   * mongod's error.
+   */
+  readonly parse?: (value: unknown, field: string, idl: string) => void;
 }
 
 /** A command: one file in `src/commands/<group>/`, one entry in the registry. */

@@ -220,8 +220,10 @@ describe('update and delete', () => {
     expect(await h.db.command({ delete: 'del', deletes: [{ q: { k: 1 }, limit: 1 }] })).toEqual({ n: 1, ok: 1 });
     expect(await h.db.command({ delete: 'del', deletes: [{ q: { k: 1 }, limit: 0 }] })).toEqual({ n: 2, ok: 1 });
     expect(await coll.countDocuments()).toBe(1);
-    const reply = await h.db.command({ delete: 'del', deletes: [{ q: {}, limit: 2 }] });
-    expect(reply.writeErrors[0]).toEqual({ index: 0, code: 9, errmsg: 'The limit field in delete objects must be 0 or 1. Got 2' });
+    // The limit is parsed with the command (an IDL deserializer): a command error, nothing deleted.
+    const err = await errorOf(() => h.db.command({ delete: 'del', deletes: [{ q: {}, limit: 2 }] }));
+    expect([err.code, err.codeName, err.errmsg]).toEqual([9, 'FailedToParse', 'The limit field in delete objects must be 0 or 1. Got 2']);
+    expect(await coll.countDocuments()).toBe(1);
   });
 
   it('findAndModify: update returning old/new, upsert, remove, errors', async () => {

@@ -6,33 +6,34 @@ import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { valuesEqual } from '../../storage/values/compare.js';
 import { parseVersionedOptions, versionedOptionsDocument } from '../../ttl/policies/versioned.js';
-import { collectionArg } from '../args.js';
+import { IdlRules, collectionArg } from '../args.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 
 /** Options mongod knows that Mayfly does not implement yet: refused with 238, never ignored. */
 const NOT_IMPLEMENTED_OPTIONS = ['capped', 'validator', 'viewOn', 'pipeline', 'timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
 
+// Types as create.idl: safeBool, safeInt64 (with its validators), array<object>, …
 const CREATE_ARGS = {
-    capped: { type: 'bool' },
-    size: { type: 'number' },
-    max: { type: 'number' },
-    autoIndexId: { type: 'bool' },
+    capped: IdlRules.safeBool,
+    size: IdlRules.safeInt64({ gte: 1, lte: 1125899906842624 }),
+    max: IdlRules.safeInt64({ lt: 2147483648 }),
+    autoIndexId: IdlRules.safeBool,
     validator: { type: 'object' },
     validationLevel: { type: 'string' },
     validationAction: { type: 'string' },
     collation: { type: 'object' },
     viewOn: { type: 'string' },
-    pipeline: { type: 'array' },
+    pipeline: IdlRules.arrayOfObjects(),
     timeseries: { type: 'object' },
     clusteredIndex: { type: ['bool', 'object'] },
-    expireAfterSeconds: { type: 'number' },
+    expireAfterSeconds: IdlRules.safeInt64(),
     idIndex: { type: 'object' },
     storageEngine: { type: 'object' },
     indexOptionDefaults: { type: 'object' },
     changeStreamPreAndPostImages: { type: 'object' },
     encryptedFields: { type: 'object' },
-    flags: { type: 'number' },
-    temp: { type: 'bool' },
+    flags: IdlRules.safeInt64(),
+    temp: IdlRules.safeBool,
     versioned: { type: 'object' },
 } as const satisfies Record<string, ArgRule>;
 

@@ -2,19 +2,19 @@
 import type { Document } from '../../bson.js';
 import { ID_INDEX_SPEC } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { intArg } from '../args.js';
+import { IdlRules, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandDefinition } from '../types.js';
 
-/** The `listCollections` command. */
+/** The `listCollections` command (list_collections.idl). */
 export const listCollections: CommandDefinition = {
   name: 'listCollections',
   args: {
+    cursor: IdlRules.cursorOptions,
     filter: { type: 'object' },
-    nameOnly: { type: 'bool' },
-    authorizedCollections: { type: 'bool' },
-    cursor: { type: 'object' },
-    includePendingDrops: { type: 'bool' },
+    nameOnly: IdlRules.bool,
+    authorizedCollections: IdlRules.bool,
+    includePendingDrops: IdlRules.safeBool,
   },
   help: 'list collections for this db',
   run(ctx, cmd) {

@@ -3,13 +3,14 @@ import { Long, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compilePipeline } from '../../storage/aggregation/pipeline.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { isDocument } from '../../storage/values/paths.js';
 import type { StoredDocument } from '../../storage/collection.js';
 import { revalidatingSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
-import { intArg } from '../args.js';
+import { IdlRules, checkCursorOptions, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
-import type { CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, checkNonNegative, commandVariables } from './query_exec.js';
+import type { ArgRule, CommandDefinition } from '../types.js';
+import { checkCollation, checkHint, commandVariables } from './query_exec.js';
 import { checkOutputTarget, checkSourcePositions, collectionlessSource, splitOutputStage, writeOutput } from './aggregate_stages.js';
 import { explainAggregate } from './explain.js';
 
@@ -28,42 +29,89 @@ function* withExecutorContext(results: Iterable<Document>): Generator<Document> 
   }
 }
 
-/** The `aggregate` command. */
+/**
+ * `aggregation_request_helper::validate`, after the fields are parsed: the cursor is required
+ * unless `explain` is given (whatever its value); an explain takes no writeConcern; `needsMerge`
+ * goes with `fromMongos`.
+ */
+export function checkAggregateRequest(cmd: Document, explain: boolean): void {
+  if (cmd.cursor === undefined && cmd.explain === undefined && !explain) {
+    throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+  }
+  if (explain && cmd.writeConcern !== undefined) {
+    throw new CommandError('FailedToParse', "Aggregation explain does not support the'writeConcern' option");
+  }
+  if (cmd.needsMerge !== undefined && cmd.fromMongos === undefined) {
+    throw new CommandError('FailedToParse', "Cannot specify 'needsMerge' without 'fromMongos'");
+  }
+}
+
+/** `pipeline` (`parsePipelineFromBSON`): an array of objects. */
+const pipelineRule: ArgRule = {
+  type: 'array',
+  required: true,
+  parse(value) {
+    if (!Array.isArray(value)) throw new CommandError('TypeMismatch', "'pipeline' option must be specified as an array");
+    for (const stage of value) {
+      if (!isDocument(stage)) throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
+    }
+  },
+};
+
+/** The aggregate's target (`parseNs`): a collection name, or 1 for a collectionless aggregate. */
+const aggregateTarget: ArgRule = {
+  type: ['string', 'number'],
+  parse(value, field) {
+    if (isNumber(value)) {
+      if (toDouble(value) !== 1) {
+        throw new CommandError('FailedToParse', `Invalid command format: the '${field}' field must specify a collection name or 1`);
+      }
+      return;
+    }
+    if (typeof value !== 'string') throw new CommandError('TypeMismatch', `collection name has invalid type: ${bsonTypeOf(value)}`);
+  },
+};
+
+/** The `aggregate` command (`AggregateCommandRequest` in aggregate_command.idl). */
 export const aggregate: CommandDefinition = {
   name: 'aggregate',
-  target: { type: ['string', 'number'] },
+  target: aggregateTarget,
   args: {
-    pipeline: { type: 'array', required: true },
-    cursor: { type: 'object' },
-    explain: { type: 'bool' },
-    allowDiskUse: { type: 'bool' },
-    bypassDocumentValidation: { type: 'bool' },
+    pipeline: pipelineRule,
+    // `explainVerbosity`: a boolean (`parseExplainModeFromBSON`).
+    explain: {
+      type: 'bool',
+      parse(value) {
+        if (typeof value !== 'boolean') throw new CommandError('TypeMismatch', 'explain must be a boolean');
+      },
+    },
+    allowDiskUse: IdlRules.optionalBool,
+    // `aggregateCursor` (`parseAggregateCursorFromBSON`): an object, then SimpleCursorOptions.
+    cursor: {
+      type: 'object',
+      parse(value) {
+        if (!isDocument(value)) throw new CommandError('TypeMismatch', 'cursor field must be missing or an object');
+        checkCursorOptions('cursor', value);
+      },
+    },
+    maxTimeMS: IdlRules.nonNegativeInt64,
+    bypassDocumentValidation: IdlRules.safeBool,
+    readConcern: { type: 'object' },
     collation: { type: 'object' },
-    hint: { type: ['object', 'string'] },
+    hint: IdlRules.indexHint,
     let: { type: 'object' },
-    fromMongos: { type: 'bool' },
-    needsMerge: { type: 'bool' },
-    isMapReduceCommand: { type: 'bool' },
+    needsMerge: IdlRules.optionalBool,
+    fromMongos: IdlRules.optionalBool,
+    isMapReduceCommand: IdlRules.optionalBool,
   },
   help: 'Runs the aggregation command. See http://dochub.mongodb.org/core/aggregation for more details.',
   run(ctx, cmd) {
     const target = cmd.aggregate;
-    // A collection name, or 1 for a collectionless aggregate ({aggregate: 1}, db.aggregate()).
-    if (typeof target !== 'string' && !(isNumber(target) && toDouble(target) === 1)) {
-      throw new CommandError('FailedToParse', "Invalid command format: the 'aggregate' field must specify a collection name or 1");
-    }
     if (target === '') throw new CommandError('InvalidNamespace', `Invalid namespace specified '${ctx.db}.'`);
+    checkAggregateRequest(cmd, cmd.explain === true);
     // `explain: true` describes the plan (queryPlanner verbosity) instead of running it.
-    if (cmd.explain === true || (isNumber(cmd.explain) && toDouble(cmd.explain) !== 0)) return explainAggregate(ctx, cmd, 'queryPlanner');
-    if (cmd.cursor === undefined) {
-      throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
-    }
+    if (cmd.explain === true) return explainAggregate(ctx, cmd, 'queryPlanner');
     const stages = cmd.pipeline as unknown[];
-    for (const stage of stages) {
-      if (bsonTypeOf(stage) !== 'object') {
-        throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
-      }
-    }
     checkCollation(cmd.collation);
     // The command's `let` variables: evaluated once (with the pipeline's $$NOW), before any stage.
     const nowMs = ctx.now();
@@ -71,9 +119,7 @@ export const aggregate: CommandDefinition = {
     const { inner, output: writeStage } = splitOutputStage(stages as Document[], ctx.db);
     checkSourcePositions(inner, typeof target !== 'string');
     const ns = typeof target === 'string' ? `${ctx.db}.${target}` : `${ctx.db}.$cmd.aggregate`;
-    const cursorOpts = cmd.cursor as Document;
-    const batchSize = intArg(cursorOpts, 'batchSize');
-    checkNonNegative('batchSize', batchSize);
+    const batchSize = intArg(docArg(cmd, 'cursor') ?? {}, 'batchSize');
     ctx.server.counters.opcounters.command++;
     const catalog = ctx.server.catalog;
     const coll = typeof target === 'string' ? catalog.get(ctx.db, target) : undefined;

@@ -21,23 +21,29 @@ import { validateCollectionName, validateDbName } from '../../storage/namespace.
 import { bindFilterVariables, type Variables } from '../../storage/update/variables.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
+import { checkOptionalBool } from '../args.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { checkHint, orderedRecords } from './query_exec.js';
+import { orderedRecords } from './query_exec.js';
 import {
-  checkArrayOfObjects,
+  UPDATE_OPTION_FIELDS,
   checkBoolField,
   checkCollation,
-  checkHintType,
   checkObjectField,
-  checkOptionalBool,
-  checkUpdateModification,
+  completeUpdateSpec,
   executeUpdate,
+  ignoreField,
   letVariables,
   missingField,
+  parseConstantsField,
+  parseModificationField,
+  parseStatementFields,
   unknownField,
+  type FieldParser,
+  type StatementFields,
   type UpdateSpec,
 } from './update.js';
+import { DELETE_OPTION_FIELDS, type DeleteSpec } from './delete.js';
 import { checkBatchSize } from './write_batch.js';
 
 /** The namespace of the results cursor. */
@@ -63,10 +69,7 @@ interface UpdateOp {
 interface DeleteOp {
   readonly kind: 'delete';
   readonly nsIndex: number;
-  readonly filter: Document;
-  readonly multi: boolean;
-  readonly hint?: unknown;
-  readonly collation?: Document;
+  readonly spec: DeleteSpec;
 }
 
 type BulkOp = InsertOp | UpdateOp | DeleteOp;
@@ -107,68 +110,36 @@ function parseInsertOp(op: Document): InsertOp {
   return { kind: 'insert', nsIndex, document };
 }
 
+/** An op's `filter`: a required object (null reads as absent). */
+function filterField<T extends { q: Document }>(): FieldParser<T> {
+  return (draft, value, path) => {
+    draft.q = requireObject(path, value) as T['q'];
+  };
+}
+
+/** `BulkWriteUpdateOp`: the update statement's fields under bulkWrite's names. */
+const UPDATE_OP_FIELDS: StatementFields<UpdateSpec> = {
+  update: ignoreField,
+  filter: filterField<UpdateSpec>(),
+  updateMods: parseModificationField,
+  constants: parseConstantsField,
+  ...UPDATE_OPTION_FIELDS,
+};
+
+/** `BulkWriteDeleteOp`: the delete statement's fields, with `multi` for `limit`. */
+const DELETE_OP_FIELDS: StatementFields<DeleteSpec> = {
+  delete: ignoreField,
+  filter: filterField<DeleteSpec>(),
+  multi: (draft, value, path) => {
+    draft.multi = checkBoolField(path, value);
+  },
+  ...DELETE_OPTION_FIELDS,
+};
+
 function parseUpdateOp(op: Document): UpdateOp {
   const nsIndex = nsIndexOf('update', op.update);
-  const spec: { -readonly [K in keyof UpdateSpec]?: UpdateSpec[K] } = {};
-  for (const key of Object.keys(op)) {
-    const value = op[key];
-    const path = `bulkWrite.ops.${key}`;
-    switch (key) {
-      case 'update':
-        break;
-      case 'filter':
-        spec.q = requireObject(path, value);
-        break;
-      case 'sort':
-        spec.sort = checkObjectField(path, value);
-        break;
-      case 'multi':
-        spec.multi = checkBoolField(path, value);
-        break;
-      case 'updateMods':
-        spec.u = checkUpdateModification(value);
-        break;
-      case 'upsert':
-        spec.upsert = checkBoolField(path, value);
-        break;
-      case 'upsertSupplied':
-        spec.upsertSupplied = checkOptionalBool(key, value);
-        break;
-      case 'arrayFilters':
-        spec.arrayFilters = checkArrayOfObjects(path, value);
-        break;
-      case 'hint':
-        spec.hint = checkHintType(value);
-        break;
-      case 'constants':
-        spec.c = checkObjectField(path, value);
-        break;
-      case 'collation':
-        spec.collation = checkObjectField(path, value);
-        break;
-      case 'sampleId':
-        break;
-      case '$_allowShardKeyUpdatesWithoutFullShardKeyInQuery':
-        checkOptionalBool(key, value);
-        break;
-      default:
-        throw unknownField(path);
-    }
-  }
-  if (spec.q === undefined) throw missingField('bulkWrite.ops.filter');
-  if (spec.u === undefined) throw missingField('bulkWrite.ops.updateMods');
-  const full: UpdateSpec = {
-    q: spec.q,
-    u: spec.u,
-    c: spec.c,
-    arrayFilters: spec.arrayFilters,
-    hint: spec.hint,
-    multi: spec.multi ?? false,
-    upsert: spec.upsert ?? false,
-    upsertSupplied: spec.upsertSupplied ?? false,
-    collation: spec.collation,
-    sort: spec.sort,
-  };
+  const spec = parseStatementFields(op, 'bulkWrite.ops', UPDATE_OP_FIELDS);
+  const full = completeUpdateSpec(spec, 'bulkWrite.ops.filter', 'bulkWrite.ops.updateMods');
   const raw: Document = { update: nsIndex, filter: full.q };
   if (full.sort) raw.sort = full.sort;
   raw.multi = full.multi;
@@ -184,35 +155,9 @@ function parseUpdateOp(op: Document): UpdateOp {
 
 function parseDeleteOp(op: Document): DeleteOp {
   const nsIndex = nsIndexOf('delete', op.delete);
-  let filter: Document | undefined;
-  let multi: boolean | undefined;
-  let hint: unknown;
-  let collation: Document | undefined;
-  for (const key of Object.keys(op)) {
-    const value = op[key];
-    const path = `bulkWrite.ops.${key}`;
-    switch (key) {
-      case 'delete':
-      case 'sampleId':
-        break;
-      case 'filter':
-        filter = requireObject(path, value);
-        break;
-      case 'multi':
-        multi = checkBoolField(path, value);
-        break;
-      case 'hint':
-        hint = checkHintType(value);
-        break;
-      case 'collation':
-        collation = checkObjectField(path, value);
-        break;
-      default:
-        throw unknownField(path);
-    }
-  }
-  if (filter === undefined) throw missingField('bulkWrite.ops.filter');
-  return { kind: 'delete', nsIndex, filter, multi: multi ?? false, hint, collation };
+  const draft = parseStatementFields(op, 'bulkWrite.ops', DELETE_OP_FIELDS);
+  if (draft.q === undefined) throw missingField('bulkWrite.ops.filter');
+  return { kind: 'delete', nsIndex, spec: { q: draft.q, multi: draft.multi ?? false, hint: draft.hint, collation: draft.collation } };
 }
 
 function parseOps(value: unknown): BulkOp[] {
@@ -282,8 +227,8 @@ function opAsBson(op: BulkOp): Document {
     case 'update':
       return op.raw;
     case 'delete': {
-      const out: Document = { delete: op.nsIndex, filter: op.filter, multi: op.multi, hint: op.hint ?? {} };
-      if (op.collation) out.collation = op.collation;
+      const out: Document = { delete: op.nsIndex, filter: op.spec.q, multi: op.spec.multi, hint: op.spec.hint ?? {} };
+      if (op.spec.collation) out.collation = op.spec.collation;
       return out;
     }
   }
@@ -323,15 +268,16 @@ function errorItem(idx: number, err: unknown, tail: Document): Document {
 }
 
 function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: Variables): number {
+  const { spec } = op;
   validateCollectionName(ns.db, ns.coll, true);
-  checkCollation(op.collation);
+  checkCollation(spec.collation);
   const nowMs = ctx.now();
-  const predicate = compileQuery(bindFilterVariables(op.filter, vars), nowMs);
+  const predicate = compileQuery(bindFilterVariables(spec.q, vars), nowMs);
   const coll = ctx.server.catalog.get(ns.db, ns.coll);
-  checkHint(coll, op.hint);
+  const matches = coll ? orderedRecords(coll, { filter: spec.q, predicate, limit: spec.multi ? 0 : 1, hint: spec.hint }, ctx.now) : undefined;
   ctx.server.counters.opcounters.delete++;
-  if (!coll) return 0;
-  const records = [...orderedRecords(coll, { filter: op.filter, predicate, limit: op.multi ? 0 : 1 }, ctx.now)];
+  if (!coll || !matches) return 0;
+  const records = [...matches];
   let n = 0;
   for (const rec of records) if (coll.remove(rec)) n++;
   return n;

@@ -1,20 +1,50 @@
-/** `count`: number of matching documents, with skip and limit. */
-import { collectionArg, docArg, intArg } from '../args.js';
-import type { CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, checkNonNegative, orderedRecords } from './query_exec.js';
+/** `count`: number of matching documents, with skip, limit and a hinted index. */
+import { Long } from '../../bson.js';
+import { CommandError } from '../../errors/command_error.js';
+import { formatElement } from '../../storage/values/bson_to_string.js';
+import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { IdlRules, collectionArg, docArg, intArg } from '../args.js';
+import type { ArgRule, CommandDefinition } from '../types.js';
+import { checkCollation, orderedRecords } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 
-/** The `count` command. */
+const TWO_TO_63 = 9223372036854775808;
+
+/**
+ * `countLimit` (`count_request::countParseLimit`): a number (2 BadValue otherwise) that
+ * `parseIntegerElementToLong` accepts (9 FailedToParse for a fractional, NaN or huge double);
+ * its absolute value is the limit.
+ */
+const countLimit: ArgRule = {
+  type: 'any',
+  parse(value, field) {
+    if (!isNumber(value)) throw new CommandError('BadValue', 'limit value is not a valid number');
+    if (bsonTypeOf(value) === 'double') {
+      const d = toDouble(value);
+      const text = formatElement(field, value);
+      if (Number.isNaN(d)) throw new CommandError('FailedToParse', `Expected an integer, but found NaN in: ${text}`);
+      if (d >= TWO_TO_63 || d < -TWO_TO_63) throw new CommandError('FailedToParse', `Cannot represent as a 64-bit integer: ${text}`);
+      if (d !== Math.trunc(d)) throw new CommandError('FailedToParse', `Expected an integer: ${text}`);
+    }
+    if (value instanceof Long && value.equals(Long.MIN_VALUE)) throw new CommandError('BadValue', 'limit value for count cannot be min long');
+  },
+};
+
+/** The `count` command (`CountCommandRequest` in count_command.idl). */
 export const count: CommandDefinition = {
   name: 'count',
   target: { type: 'string' },
   args: {
     query: { type: 'object' },
-    limit: { type: 'number' },
-    skip: { type: 'number' },
-    hint: { type: ['object', 'string'] },
+    limit: countLimit,
+    skip: IdlRules.nonNegativeInt64,
+    hint: IdlRules.indexHint,
     collation: { type: 'object' },
-    fields: { type: 'object' },
+    // Added by old shells; mongod ignores it without looking at its type.
+    fields: { type: 'any' },
+    readConcern: { type: 'object' },
+    maxTimeMS: IdlRules.nonNegativeInt64,
+    mirrored: IdlRules.optionalBool,
   },
   help: 'count objects in collection',
   run(ctx, cmd) {
@@ -23,14 +53,12 @@ export const count: CommandDefinition = {
     const filter = docArg(cmd, 'query') ?? {};
     const predicate = compileQuery(filter, ctx.now());
     const skip = intArg(cmd, 'skip', 0);
-    checkNonNegative('skip', skip);
     const limit = Math.abs(intArg(cmd, 'limit', 0));
     ctx.server.counters.opcounters.command++;
     const coll = ctx.server.catalog.get(ctx.db, name);
-    checkHint(coll, cmd.hint);
     if (!coll) return { n: 0 };
     let n = 0;
-    for (const _ of orderedRecords(coll, { filter, predicate, skip, limit }, ctx.now)) n++;
+    for (const _ of orderedRecords(coll, { filter, predicate, skip, limit, hint: cmd.hint }, ctx.now)) n++;
     return { n };
   },
 };

@@ -1,53 +1,99 @@
-/** `delete`: statements with `limit` 0 (all) or 1 (first match). */
+/**
+ * `delete`: statements `{q, limit, hint, collation}` with `limit` 0 (all matches) or 1 (the
+ * first). As mongod does, every statement is checked against the IDL first (a bad one fails the
+ * whole command, nothing deleted); each then runs on its own (its errors are write errors).
+ */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { boolArg, collectionArg } from '../args.js';
+import { formatDoubleShort } from '../../storage/values/bson_to_string.js';
+import { isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { isDocument } from '../../storage/values/paths.js';
+import { IdlRules, checkHintType, collectionArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, commandVariables, orderedRecords } from './query_exec.js';
+import { checkCollation, commandVariables, orderedRecords } from './query_exec.js';
+import { checkObjectField, ignoreField, missingField, parseStatementFields, type StatementFields } from './update.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
 
-const STATEMENT_FIELDS = new Set(['q', 'limit', 'hint', 'collation', 'sort']);
+/** One `deletes` entry, checked against the IDL (`DeleteOpEntry`). */
+export interface DeleteSpec {
+  readonly q: Document;
+  /** `limit: 0`. */
+  readonly multi: boolean;
+  readonly hint?: unknown;
+  readonly collation?: Document;
+}
 
-/** The `delete` command. */
+/**
+ * `limit` (`readMultiDeleteProperty`): the value as a double (0 for a non-number), which must be
+ * 0 (multi) or 1 (9 FailedToParse otherwise).
+ */
+function readMultiDelete(value: unknown): boolean {
+  const limit = isNumber(value) ? toDouble(value) : 0;
+  if (limit !== 0 && limit !== 1) {
+    throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${formatDoubleShort(limit)}`);
+  }
+  return limit === 0;
+}
+
+/** The fields a delete statement and bulkWrite's delete op share, spelled alike. */
+export const DELETE_OPTION_FIELDS: StatementFields<DeleteSpec> = {
+  hint: (draft, value) => {
+    draft.hint = checkHintType(value);
+  },
+  collation: (draft, value, path) => {
+    draft.collation = checkObjectField(path, value);
+  },
+  sampleId: ignoreField,
+};
+
+/** `DeleteOpEntry`: `q`, `limit` and the shared options. */
+const DELETE_STATEMENT_FIELDS: StatementFields<DeleteSpec> = {
+  q: (draft, value, path) => {
+    if (!isDocument(value)) throw typeMismatch(path, value, ['object']);
+    draft.q = value;
+  },
+  limit: (draft, value) => {
+    draft.multi = readMultiDelete(value);
+  },
+  ...DELETE_OPTION_FIELDS,
+};
+
+/** Checks one `deletes` entry against mongod's IDL (fields in order, then the missing ones). */
+export function parseDeleteStatement(raw: unknown, index: number): DeleteSpec {
+  const base = 'delete.deletes';
+  if (!isDocument(raw)) throw typeMismatch(`${base}.${index}`, raw, ['object']);
+  const draft = parseStatementFields(raw, base, DELETE_STATEMENT_FIELDS);
+  if (draft.q === undefined) throw missingField(`${base}.q`);
+  if (draft.multi === undefined) throw missingField(`${base}.limit`);
+  return { q: draft.q, multi: draft.multi, hint: draft.hint, collation: draft.collation };
+}
+
+/** The `delete` command (`DeleteCommandRequest` in write_ops.idl). */
 export const del: CommandDefinition = {
   name: 'delete',
   target: { type: 'string' },
-  args: { deletes: { type: 'array', required: true }, ordered: { type: 'bool' }, let: { type: 'object' } },
+  args: {
+    deletes: IdlRules.arrayOf((stmt, i) => parseDeleteStatement(stmt, i), true),
+    ordered: IdlRules.bool,
+    bypassDocumentValidation: IdlRules.safeBool,
+    let: { type: 'object' },
+  },
   help: 'delete documents',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'delete', ctx.db);
-    const deletes = cmd.deletes as unknown[];
-    checkBatchSize(deletes.length);
+    const statements = (cmd.deletes as unknown[]).map((stmt, i) => parseDeleteStatement(stmt, i));
+    checkBatchSize(statements.length);
     const coll = ctx.server.catalog.get(ctx.db, name);
     const variables = commandVariables(cmd, ctx.now());
     let n = 0;
-    const writeErrors = runBatch(deletes, boolArg(cmd, 'ordered', true), (raw, index) => {
-      if (bsonTypeOf(raw) !== 'object') {
-        throw new CommandError('TypeMismatch', `BSON field 'delete.deletes.${index}' is the wrong type '${bsonTypeOf(raw)}', expected type 'object'`);
-      }
-      const stmt = raw as Document;
-      for (const key of Object.keys(stmt)) {
-        if (!STATEMENT_FIELDS.has(key)) throw new CommandError('IDLUnknownField', `BSON field 'delete.deletes.${key}' is an unknown field.`);
-      }
-      if (bsonTypeOf(stmt.q) !== 'object') {
-        throw new CommandError(
-          stmt.q === undefined ? 'IDLFailedToParse' : 'TypeMismatch',
-          stmt.q === undefined ? "BSON field 'delete.deletes.q' is missing but a required field" : `BSON field 'delete.deletes.q' is the wrong type '${bsonTypeOf(stmt.q)}', expected type 'object'`,
-        );
-      }
-      if (stmt.limit === undefined) throw new CommandError('IDLFailedToParse', "BSON field 'delete.deletes.limit' is missing but a required field");
-      const limit = isNumber(stmt.limit) ? toDouble(stmt.limit) : NaN;
-      if (limit !== 0 && limit !== 1) {
-        throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(isNumber(stmt.limit) ? toDouble(stmt.limit) : stmt.limit)}`);
-      }
-      checkHint(coll, stmt.hint);
+    const writeErrors = runBatch(statements, cmd.ordered !== false, (stmt) => {
       checkCollation(stmt.collation);
       ctx.server.counters.opcounters.delete++;
-      const predicate = compileQuery(stmt.q as Document, ctx.now(), variables); // a bad filter is an error even with nothing to delete
+      const predicate = compileQuery(stmt.q, ctx.now(), variables); // a bad filter is an error even with nothing to delete
       if (!coll) return;
-      const records = [...orderedRecords(coll, { filter: stmt.q as Document, predicate, sort: stmt.sort as Document | undefined, limit }, ctx.now)];
+      const spec = { filter: stmt.q, predicate, limit: stmt.multi ? 0 : 1, hint: stmt.hint };
+      const records = [...orderedRecords(coll, spec, ctx.now)];
       for (const rec of records) if (coll.remove(rec)) n++;
     });
     return writeErrors.length > 0 ? { n, writeErrors } : { n };

@@ -3,9 +3,9 @@ import { CommandError } from '../../errors/command_error.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compareValues } from '../../storage/values/compare.js';
 import { keyString } from '../../storage/values/key_string.js';
-import { collectionArg, docArg } from '../args.js';
+import { IdlRules, collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, orderedRecords } from './query_exec.js';
+import { checkCollation, orderedRecords } from './query_exec.js';
 
 /** Values at a dotted path, descending into arrays of subdocuments, arrays unwound one level. */
 function valuesAt(value: unknown, parts: string[], i: number, out: unknown[]): void {
@@ -26,7 +26,7 @@ function valuesAt(value: unknown, parts: string[], i: number, out: unknown[]): v
   }
 }
 
-/** The `distinct` command. */
+/** The `distinct` command (`DistinctCommandRequest` in distinct_command.idl). */
 export const distinct: CommandDefinition = {
   name: 'distinct',
   target: { type: 'string' },
@@ -34,7 +34,8 @@ export const distinct: CommandDefinition = {
     key: { type: 'string', required: true },
     query: { type: 'object' },
     collation: { type: 'object' },
-    hint: { type: ['object', 'string'] },
+    hint: IdlRules.indexHint,
+    mirrored: IdlRules.optionalBool,
   },
   help: '{ distinct : \'collection name\' , key : \'a.b\' , query : {} }',
   run(ctx, cmd) {
@@ -46,11 +47,10 @@ export const distinct: CommandDefinition = {
     const predicate = compileQuery(filter, ctx.now());
     ctx.server.counters.opcounters.command++;
     const coll = ctx.server.catalog.get(ctx.db, name);
-    checkHint(coll, cmd.hint);
     if (!coll) return { values: [] };
     const parts = key.split('.');
     const seen = new Map<string, unknown>();
-    for (const rec of orderedRecords(coll, { filter, predicate }, ctx.now)) {
+    for (const rec of orderedRecords(coll, { filter, predicate, hint: cmd.hint }, ctx.now)) {
       const found: unknown[] = [];
       valuesAt(rec.doc, parts, 0, found);
       for (const v of found) {

@@ -34,7 +34,9 @@ import { naturalDirection, planQuery, type PlanRequest, type QueryPlan } from '.
 import { MONGODB_VERSION } from '../../version.js';
 import { GENERIC_ARGUMENTS, collectionArg, docArg, intArg, validateArguments } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { checkCollation, checkNonNegative, commandVariables } from './query_exec.js';
+import { checkCollation, commandVariables } from './query_exec.js';
+import { checkAggregateRequest } from './aggregate.js';
+import { parseDeleteStatement } from './delete.js';
 import { checkSourcePositions, splitOutputStage } from './aggregate_stages.js';
 import { letVariables, parseUpdateRequest, parseUpdateStatement } from './update.js';
 
@@ -86,6 +88,11 @@ export const explain: CommandDefinition = {
       case 'findAndModify':
         return finish(explainFindAndModify(ctx, inner, commandName, verbosity), command);
       default:
+        // aggregation_request_helper::parseFromBSON with an explain verbosity, then validate.
+        if (inner.explain !== undefined) {
+          throw new CommandError('FailedToParse', "The 'explain' option is illegal when a explain verbosity is also provided");
+        }
+        checkAggregateRequest(inner, true);
         return explainAggregate(ctx, inner, verbosity);
     }
   },
@@ -162,8 +169,6 @@ function explainFind(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbo
   const { ns, coll } = target(ctx, cmd, 'find');
   const skip = intArg(cmd, 'skip');
   const limit = intArg(cmd, 'limit');
-  checkNonNegative('skip', skip);
-  checkNonNegative('limit', limit);
   checkCollation(cmd.collation);
   const filter = docArg(cmd, 'filter') ?? {};
   const sort = docArg(cmd, 'sort');
@@ -184,7 +189,6 @@ function explainCount(ctx: CommandContext, cmd: Document, verbosity: ExplainVerb
   const filter = docArg(cmd, 'query') ?? {};
   const predicate = compileQuery(filter, ctx.now());
   const skip = intArg(cmd, 'skip', 0);
-  checkNonNegative('skip', skip);
   const limit = Math.abs(intArg(cmd, 'limit', 0));
   const plan = planQuery(coll, { filter, hint: cmd.hint, allowExpress: false });
   let winning: ExplainNode;
@@ -281,27 +285,18 @@ function expressWrite(ctx: CommandContext, coll: Collection | undefined, filter:
 
 function explainDelete(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Explained {
   const { ns, coll } = target(ctx, cmd, 'delete');
-  const raw = singleStatement(cmd, 'deletes');
-  if (bsonTypeOf(raw) !== 'object') {
-    throw new CommandError('TypeMismatch', `BSON field 'delete.deletes.0' is the wrong type '${bsonTypeOf(raw)}', expected type 'object'`);
-  }
-  const stmt = raw as Document;
-  if (bsonTypeOf(stmt.q) !== 'object') throw new CommandError('IDLFailedToParse', "BSON field 'delete.deletes.q' is missing but a required field");
-  const limit = isNumber(stmt.limit) ? toDouble(stmt.limit) : NaN;
-  if (limit !== 0 && limit !== 1) {
-    throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(stmt.limit)}`);
-  }
+  const stmt = parseDeleteStatement(singleStatement(cmd, 'deletes'), 0);
+  const limit = stmt.multi ? 0 : 1;
   checkCollation(stmt.collation);
-  const filter = stmt.q as Document;
+  const filter = stmt.q;
   const variables = commandVariables(cmd, ctx.now());
   const predicate = compileQuery(filter, ctx.now(), variables);
-  const sort = stmt.sort as Document | undefined;
-  if (isIdPoint(filter) && stmt.hint === undefined && !sort) {
+  if (isIdPoint(filter) && stmt.hint === undefined) {
     const plan = planQuery(coll, { filter, allowExpress: false });
     const winning = expressWrite(ctx, coll, filter, 'EXPRESS_DELETE', verbosity, (rec) => ({ modified: 0, deleted: predicate(rec.doc) ? 1 : 0 }));
     return sections(ctx, ns, plan, coll ? winning : plan.root, verbosity, { delete: true });
   }
-  const plan = planQuery(coll, { filter, sort, hint: stmt.hint, limit: sort && limit === 1 ? 1 : 0, allowExpress: false });
+  const plan = planQuery(coll, { filter, hint: stmt.hint, allowExpress: false });
   if (plan.root.stage === 'EOF') return sections(ctx, ns, plan, plan.root, verbosity, { delete: true });
   const counts = { nWouldDelete: 0 };
   const stats = wrapperStats();

@@ -1,39 +1,51 @@
 /** `find`: filter, projection, sort, skip, limit, batchSize, singleBatch; returns a cursor. */
 import type { Document } from '../../bson.js';
-import { boolArg, collectionArg, docArg, intArg } from '../args.js';
+import { CommandError } from '../../errors/command_error.js';
+import { IdlRules, boolArg, collectionArg, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../../storage/cursors.js';
-import type { CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, checkNonNegative, commandVariables, readDocuments } from './query_exec.js';
+import type { ArgRule, CommandDefinition } from '../types.js';
+import { checkCollation, checkHint, commandVariables, readDocuments } from './query_exec.js';
 
-/** The `find` command. */
+/** `boolNoOpSerializer` (`oplogReplay`): a boolean, with mongod's message (which names 'object'). */
+const noOpBool: ArgRule = {
+  type: 'any',
+  parse(value, field) {
+    if (typeof value !== 'boolean') throw new CommandError('TypeMismatch', `Expected field ${field}to be of type object`);
+  },
+};
+
+/** The `find` command (`FindCommandRequest` in find_command.idl). */
 export const find: CommandDefinition = {
   name: 'find',
   idlName: 'FindCommandRequest',
   target: { type: 'string' },
   args: {
-    filter: { type: 'object' },
-    projection: { type: 'object' },
-    sort: { type: 'object' },
-    hint: { type: ['object', 'string'] },
-    skip: { type: 'number' },
-    limit: { type: 'number' },
-    batchSize: { type: 'number' },
-    singleBatch: { type: 'bool' },
+    filter: IdlRules.ownedObject,
+    projection: IdlRules.ownedObject,
+    sort: IdlRules.ownedObject,
+    hint: IdlRules.indexHint,
+    collation: IdlRules.ownedObject,
+    skip: IdlRules.nonNegativeInt64,
+    limit: IdlRules.nonNegativeInt64,
+    batchSize: IdlRules.nonNegativeInt64,
+    singleBatch: IdlRules.optionalBool,
+    allowDiskUse: IdlRules.optionalBool,
+    min: IdlRules.ownedObject,
+    max: IdlRules.ownedObject,
+    returnKey: IdlRules.optionalBool,
+    showRecordId: IdlRules.optionalBool,
+    tailable: IdlRules.optionalBool,
+    oplogReplay: noOpBool,
+    noCursorTimeout: IdlRules.optionalBool,
+    awaitData: IdlRules.optionalBool,
+    allowPartialResults: IdlRules.optionalBool,
     let: { type: 'object' },
-    max: { type: 'object' },
-    min: { type: 'object' },
-    returnKey: { type: 'bool' },
-    showRecordId: { type: 'bool' },
-    tailable: { type: 'bool' },
-    oplogReplay: { type: 'bool' },
-    noCursorTimeout: { type: 'bool' },
-    awaitData: { type: 'bool' },
-    allowPartialResults: { type: 'bool' },
-    collation: { type: 'object' },
-    allowDiskUse: { type: 'bool' },
-    readOnce: { type: 'bool' },
-    term: { type: 'number' },
+    term: IdlRules.safeInt64(),
+    readOnce: IdlRules.optionalBool,
+    allowSpeculativeMajorityRead: IdlRules.optionalBool,
+    maxTimeMS: IdlRules.nonNegativeInt64,
+    readConcern: { type: 'object' },
   },
   help: 'query for documents',
   run(ctx, cmd) {
@@ -41,9 +53,6 @@ export const find: CommandDefinition = {
     const skip = intArg(cmd, 'skip');
     const limit = intArg(cmd, 'limit');
     const batchSize = intArg(cmd, 'batchSize');
-    checkNonNegative('skip', skip);
-    checkNonNegative('limit', limit);
-    checkNonNegative('batchSize', batchSize);
     checkCollation(cmd.collation);
     const variables = commandVariables(cmd, ctx.now());
     ctx.server.counters.opcounters.query++;

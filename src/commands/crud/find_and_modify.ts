@@ -13,13 +13,12 @@ import { compileQuery } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { bindFilterVariables } from '../../storage/update/variables.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
-import { collectionArg, docArg } from '../args.js';
+import { checkHintType, collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkHint, orderedRecords } from './query_exec.js';
+import { orderedRecords } from './query_exec.js';
 import {
   checkArrayOfObjects,
   checkCollation,
-  checkHintType,
   checkUpdateModification,
   executorError,
   letVariables,
@@ -98,9 +97,9 @@ export const findAndModify: CommandDefinition = {
     if (remove) {
       checkCollation(collation);
       const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs);
-      checkHint(coll, hint);
+      const matches = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1, hint }, ctx.now) : undefined;
       ctx.server.counters.opcounters.delete++;
-      const rec = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1 }, ctx.now).next().value : undefined;
+      const rec = matches?.next().value;
       if (!rec || !coll) return { lastErrorObject: { n: 0 }, value: null };
       let value: Document;
       try {
@@ -124,10 +123,11 @@ export const findAndModify: CommandDefinition = {
       sort,
     };
     const parsed = parseUpdateRequest(spec, vars, nowMs);
-    checkHint(coll, hint);
+    // The plan (and the hinted index: 2 BadValue when there is none) is chosen before executing.
+    const matches = coll ? orderedRecords(coll, { filter, predicate: parsed.predicate, sort, limit: 1, hint }, ctx.now) : undefined;
     ctx.server.counters.opcounters.update++;
     try {
-      const rec = coll ? orderedRecords(coll, { filter, predicate: parsed.predicate, sort, limit: 1 }, ctx.now).next().value : undefined;
+      const rec = matches?.next().value;
       if (rec && coll) {
         const before = rec.doc;
         const matchedField = parsed.matchKey ? parsed.matchKey(before) : undefined;

@@ -1,36 +1,48 @@
 /** `getMore`: the next batch of an open cursor. */
 import { Long } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonTypeOf } from '../../storage/values/bson_type.js';
-import { intArg } from '../args.js';
+import { IdlRules, intArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkNonNegative } from './query_exec.js';
 
-/** The `getMore` command. */
+/** The `getMore` command (`GetMoreCommandRequest` in getmore_command.idl). */
 export const getMore: CommandDefinition = {
   name: 'getMore',
-  target: { type: 'number' },
+  // The cursor id: an Int64, null included in the errors.
+  target: {
+    type: 'any',
+    parse(value, field, idl) {
+      if (!(value instanceof Long)) throw typeMismatch(`${idl}.${field}`, value, ['long']);
+    },
+  },
   args: {
-    collection: { type: 'string', required: true },
-    batchSize: { type: 'number' },
-    maxTimeMS: { type: 'number' },
-    term: { type: 'number' },
+    collection: {
+      type: 'string',
+      required: true,
+      parse(value, field, idl) {
+        if (typeof value !== 'string') throw typeMismatch(`${idl}.${field}`, value, ['string']);
+        // query_request_helper::validateGetMoreCollectionName.
+        if (value === '') throw new CommandError('InvalidNamespace', 'Collection names cannot be empty');
+      },
+    },
+    batchSize: IdlRules.nonNegativeInt64,
+    maxTimeMS: IdlRules.safeInt64(),
+    term: IdlRules.long,
     lastKnownCommittedOpTime: { type: 'object' },
-    includeQueryStatsMetrics: { type: 'bool' },
+    includeQueryStatsMetrics: IdlRules.optionalBool,
   },
   help: 'retrieve more results from an existing cursor',
   run(ctx, cmd) {
-    const rawId = cmd.getMore;
-    if (!(rawId instanceof Long)) {
-      throw new CommandError('TypeMismatch', `BSON field 'getMore.getMore' is the wrong type '${bsonTypeOf(rawId)}', expected type 'long'`);
-    }
+    const cursorId = cmd.getMore as Long;
     const batchSize = intArg(cmd, 'batchSize');
-    checkNonNegative('batchSize', batchSize);
     const ns = `${ctx.db}.${cmd.collection as string}`;
     const cursors = ctx.server.cursors;
-    const cursor = cursors.get(rawId, ctx.now());
+    const cursor = cursors.get(cursorId, ctx.now());
     if (cursor.ns !== ns) {
       throw new CommandError('Unauthorized', `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
+    }
+    // maxTimeMS is a getMore's await-data timeout; Mayfly has no awaitData (tailable) cursors.
+    if (cmd.maxTimeMS !== undefined && cmd.maxTimeMS !== null) {
+      throw new CommandError('BadValue', 'cannot set maxTimeMS on getMore command for a non-awaitData cursor');
     }
     ctx.server.counters.opcounters.getmore++;
     cursor.lastUsedMs = ctx.now();

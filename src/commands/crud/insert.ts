@@ -1,34 +1,26 @@
 /** `insert`: ordered or unordered batches of documents, `_id` generated when absent. */
 import type { Document } from '../../bson.js';
-import { CommandError } from '../../errors/command_error.js';
-import { bsonTypeOf } from '../../storage/values/bson_type.js';
-import { boolArg, collectionArg } from '../args.js';
+import { IdlRules, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
 
-/** The `insert` command. */
+/** The `insert` command (`InsertCommandRequest` in write_ops.idl). */
 export const insert: CommandDefinition = {
   name: 'insert',
   target: { type: 'string' },
   args: {
-    documents: { type: 'array', required: true },
-    ordered: { type: 'bool' },
-    bypassDocumentValidation: { type: 'bool' },
-    let: { type: 'object' },
+    documents: IdlRules.arrayOfObjects(true),
+    ordered: IdlRules.bool,
+    bypassDocumentValidation: IdlRules.safeBool,
   },
   help: 'insert documents',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'insert', ctx.db);
-    const documents = cmd.documents as unknown[];
+    const documents = cmd.documents as Document[];
     checkBatchSize(documents.length);
-    documents.forEach((doc, i) => {
-      if (bsonTypeOf(doc) !== 'object') {
-        throw new CommandError('TypeMismatch', `BSON field 'insert.documents.${i}' is the wrong type '${bsonTypeOf(doc)}', expected type 'object'`);
-      }
-    });
     const { coll } = ctx.server.catalog.getOrCreate(ctx.db, name);
     let n = 0;
-    const writeErrors = runBatch(documents as Document[], boolArg(cmd, 'ordered', true), (doc) => {
+    const writeErrors = runBatch(documents, cmd.ordered !== false, (doc) => {
       ctx.server.counters.opcounters.insert++;
       coll.insert(doc, ctx.now());
       n++;

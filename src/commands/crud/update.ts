@@ -18,10 +18,10 @@ import { compilePositionalMatcher } from '../../storage/update/positional_match.
 import { bindFilterVariables, evaluateLetVariables, type Variables } from '../../storage/update/variables.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
-import { collectionArg } from '../args.js';
+import { IdlRules, checkHintType, checkOptionalBool, collectionArg } from '../args.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { checkHint, orderedRecords } from './query_exec.js';
+import { orderedRecords } from './query_exec.js';
 import { checkBatchSize } from './write_batch.js';
 
 /** One update statement, checked against the IDL (field names as in the `update` command). */
@@ -78,15 +78,6 @@ export function checkBoolField(path: string, value: unknown): boolean | undefine
   return value;
 }
 
-/** An `optionalBool` field (`OptionalBool::parseFromBSON`: only a boolean). */
-export function checkOptionalBool(name: string, value: unknown): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') {
-    throw new CommandError('TypeMismatch', `Field '${name}' should be a boolean value, but found: ${bsonTypeOf(value)}`);
-  }
-  return value;
-}
-
 /** An `array<object>` field such as `arrayFilters` (null reads as absent). */
 export function checkArrayOfObjects(path: string, value: unknown): Document[] | undefined {
   if (isNullish(value)) return undefined;
@@ -95,15 +86,6 @@ export function checkArrayOfObjects(path: string, value: unknown): Document[] | 
     if (!isDocument(item)) throw typeError(`${path}.${i}`, item, 'object');
   });
   return value as Document[];
-}
-
-/** An `indexHint`: a string or an object (9 otherwise, null included). */
-export function checkHintType(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' && !isDocument(value)) {
-    throw new CommandError('FailedToParse', 'Hint must be a string or an object');
-  }
-  return value;
 }
 
 /** An `update_modification`: an object or an array (9 otherwise). */
@@ -122,71 +104,106 @@ export function checkCollation(collation: Document | undefined): void {
   throw new CommandError('NotImplemented', 'Collations other than the simple collation are not supported by Mayfly yet');
 }
 
+/** A statement being parsed: the fields seen so far. */
+export type StatementDraft<T> = { -readonly [K in keyof T]?: T[K] };
+
+/** Checks one field of a statement and records it in the draft (mongod's IDL error otherwise). */
+export type FieldParser<T> = (draft: StatementDraft<T>, value: unknown, path: string, name: string) => void;
+
+/** A statement's fields by name, each with its parser. */
+export type StatementFields<T> = Readonly<Record<string, FieldParser<T>>>;
+
+/**
+ * Parses a write statement (update, delete, bulkWrite op) as mongod's generated IDL parser does:
+ * its fields in the order they arrive, each by its entry in `fields`, 40415 for any other.
+ */
+export function parseStatementFields<T>(raw: Document, base: string, fields: StatementFields<T>): StatementDraft<T> {
+  const draft: StatementDraft<T> = {};
+  for (const key of Object.keys(raw)) {
+    const parse = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (!parse) throw unknownField(`${base}.${key}`);
+    parse(draft, raw[key], `${base}.${key}`, key);
+  }
+  return draft;
+}
+
+/** A field accepted without being looked at (`sampleId`, a bulkWrite op's kind). */
+export const ignoreField = (): void => undefined;
+
+/** An update's modification (`u`, bulkWrite's `updateMods`). */
+export const parseModificationField: FieldParser<UpdateSpec> = (draft, value) => {
+  draft.u = checkUpdateModification(value);
+};
+
+/** An update's constants (`c`, bulkWrite's `constants`). */
+export const parseConstantsField: FieldParser<UpdateSpec> = (draft, value, path) => {
+  draft.c = checkObjectField(path, value);
+};
+
+/** The fields an update statement and bulkWrite's update op share, spelled alike. */
+export const UPDATE_OPTION_FIELDS: StatementFields<UpdateSpec> = {
+  sort: (draft, value, path) => {
+    draft.sort = checkObjectField(path, value);
+  },
+  multi: (draft, value, path) => {
+    draft.multi = checkBoolField(path, value);
+  },
+  upsert: (draft, value, path) => {
+    draft.upsert = checkBoolField(path, value);
+  },
+  upsertSupplied: (draft, value, _path, name) => {
+    draft.upsertSupplied = checkOptionalBool(name, value);
+  },
+  arrayFilters: (draft, value, path) => {
+    draft.arrayFilters = checkArrayOfObjects(path, value);
+  },
+  hint: (draft, value) => {
+    draft.hint = checkHintType(value);
+  },
+  collation: (draft, value, path) => {
+    draft.collation = checkObjectField(path, value);
+  },
+  sampleId: ignoreField,
+  $_allowShardKeyUpdatesWithoutFullShardKeyInQuery: (_draft, value, _path, name) => {
+    checkOptionalBool(name, value);
+  },
+};
+
+/** `UpdateOpEntry`: `q`, `u`, `c` and the shared options. */
+const UPDATE_STATEMENT_FIELDS: StatementFields<UpdateSpec> = {
+  q: (draft, value, path) => {
+    if (!isDocument(value)) throw typeError(path, value, 'object');
+    draft.q = value;
+  },
+  u: parseModificationField,
+  c: parseConstantsField,
+  ...UPDATE_OPTION_FIELDS,
+};
+
+/** A parsed update statement with its defaults, once the required query and update are there. */
+export function completeUpdateSpec(draft: StatementDraft<UpdateSpec>, qPath: string, uPath: string): UpdateSpec {
+  if (draft.q === undefined) throw missingField(qPath);
+  if (draft.u === undefined) throw missingField(uPath);
+  return {
+    q: draft.q,
+    u: draft.u,
+    c: draft.c,
+    arrayFilters: draft.arrayFilters,
+    hint: draft.hint,
+    multi: draft.multi ?? false,
+    upsert: draft.upsert ?? false,
+    upsertSupplied: draft.upsertSupplied ?? false,
+    collation: draft.collation,
+    sort: draft.sort,
+  };
+}
+
 /** Checks one `updates` entry against mongod's IDL (`UpdateOpEntry`). */
 export function parseUpdateStatement(raw: unknown, index: number): UpdateSpec {
   const base = 'update.updates';
   if (!isDocument(raw)) throw typeError(`${base}.${index}`, raw, 'object');
-  let q: Document | undefined;
-  let u: Document | Document[] | undefined;
-  const spec: { -readonly [K in keyof UpdateSpec]?: UpdateSpec[K] } = {};
-  for (const key of Object.keys(raw)) {
-    const value = raw[key];
-    const path = `${base}.${key}`;
-    switch (key) {
-      case 'q':
-        if (!isDocument(value)) throw typeError(path, value, 'object');
-        q = value;
-        break;
-      case 'u':
-        u = checkUpdateModification(value);
-        break;
-      case 'c':
-        spec.c = checkObjectField(path, value);
-        break;
-      case 'arrayFilters':
-        spec.arrayFilters = checkArrayOfObjects(path, value);
-        break;
-      case 'hint':
-        spec.hint = checkHintType(value);
-        break;
-      case 'multi':
-        spec.multi = checkBoolField(path, value);
-        break;
-      case 'upsert':
-        spec.upsert = checkBoolField(path, value);
-        break;
-      case 'upsertSupplied':
-        spec.upsertSupplied = checkOptionalBool(key, value);
-        break;
-      case '$_allowShardKeyUpdatesWithoutFullShardKeyInQuery':
-        checkOptionalBool(key, value);
-        break;
-      case 'collation':
-        spec.collation = checkObjectField(path, value);
-        break;
-      case 'sort':
-        spec.sort = checkObjectField(path, value);
-        break;
-      case 'sampleId':
-        break;
-      default:
-        throw unknownField(path);
-    }
-  }
-  if (q === undefined) throw missingField(`${base}.q`);
-  if (u === undefined) throw missingField(`${base}.u`);
-  return {
-    q,
-    u,
-    c: spec.c,
-    arrayFilters: spec.arrayFilters,
-    hint: spec.hint,
-    multi: spec.multi ?? false,
-    upsert: spec.upsert ?? false,
-    upsertSupplied: spec.upsertSupplied ?? false,
-    collation: spec.collation,
-    sort: spec.sort,
-  };
+  const draft = parseStatementFields(raw, base, UPDATE_STATEMENT_FIELDS);
+  return completeUpdateSpec(draft, `${base}.q`, `${base}.u`);
 }
 
 /** True when a filter uses `$expr` (top level or inside $and/$or/$nor). */
@@ -253,13 +270,15 @@ export function executeUpdate(ctx: CommandContext, db: string, name: string, spe
   const parsed = parseUpdateRequest(spec, vars, nowMs);
   const catalog = ctx.server.catalog;
   let coll: Collection | undefined = catalog.get(db, name);
-  checkHint(coll, spec.hint);
+  // The plan (and the hinted index: 2 BadValue when there is none) is chosen before executing.
+  const plan = { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1, hint: spec.hint };
+  const matches = coll ? orderedRecords(coll, plan, ctx.now) : undefined;
   ctx.server.counters.opcounters.update++;
   const outcome: UpdateOutcome = { matched: 0, modified: 0 };
   const now = new Date(nowMs);
   try {
-    if (coll) {
-      const records = [...orderedRecords(coll, { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1 }, ctx.now)];
+    if (coll && matches) {
+      const records = [...matches];
       for (const rec of records) {
         outcome.matched++;
         const matchedField = parsed.matchKey ? parsed.matchKey(rec.doc) : undefined;
@@ -292,15 +311,15 @@ export const update: CommandDefinition = {
   name: 'update',
   target: { type: 'string' },
   args: {
-    updates: { type: 'array', required: true },
-    ordered: { type: 'any' },
-    bypassDocumentValidation: { type: 'bool' },
+    updates: IdlRules.arrayOf((stmt, i) => parseUpdateStatement(stmt, i), true),
+    ordered: IdlRules.bool,
+    bypassDocumentValidation: IdlRules.safeBool,
     let: { type: 'object' },
   },
   help: 'update documents',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'update', ctx.db);
-    const ordered = checkBoolField('update.ordered', cmd.ordered) ?? true;
+    const ordered = cmd.ordered !== false;
     const raw = cmd.updates as unknown[];
     const statements = raw.map((stmt, i) => parseUpdateStatement(stmt, i));
     checkBatchSize(statements.length);

@@ -6,7 +6,7 @@
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { checkIndexCapacity, matchExistingIndex, normaliseIndexSpec, removeUnknownIndexOptions } from '../../storage/indexes/index_spec.js';
-import { collectionArg } from '../args.js';
+import { IdlRules, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 
 /** The `createIndexes` command. */
@@ -14,10 +14,10 @@ export const createIndexes: CommandDefinition = {
   name: 'createIndexes',
   target: { type: 'string' },
   args: {
-    indexes: { type: 'array', required: true },
+    indexes: IdlRules.arrayOfObjects(true),
     commitQuorum: { type: ['number', 'string'] },
-    ignoreUnknownIndexOptions: { type: 'bool' },
-    isTimeseriesNamespace: { type: 'bool' },
+    ignoreUnknownIndexOptions: IdlRules.safeBool,
+    isTimeseriesNamespace: IdlRules.bool,
   },
   help: 'creates one or more indexes on a collection',
   run(ctx, cmd) {

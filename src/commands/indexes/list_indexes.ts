@@ -1,15 +1,15 @@
 /** `listIndexes`: the index specs of a collection as stored (`_id_` first), through a cursor. */
 import { CommandError } from '../../errors/command_error.js';
 import type { Document } from '../../bson.js';
-import { collectionArg, intArg } from '../args.js';
+import { IdlRules, collectionArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandDefinition } from '../types.js';
 
-/** The `listIndexes` command. */
+/** The `listIndexes` command (list_indexes.idl). */
 export const listIndexes: CommandDefinition = {
   name: 'listIndexes',
   target: { type: 'string' },
-  args: { cursor: { type: 'object' }, includeBuildUUIDs: { type: 'bool' }, includeIndexBuildInfo: { type: 'bool' } },
+  args: { cursor: IdlRules.cursorOptions, includeBuildUUIDs: IdlRules.safeBool, includeIndexBuildInfo: IdlRules.safeBool },
   help: 'list indexes for a collection',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'listIndexes', ctx.db);
