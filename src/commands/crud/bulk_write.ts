@@ -23,7 +23,7 @@ import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.j
 import { isDocument } from '../../storage/values/paths.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { checkHint, orderedRecords } from './query_exec.js';
+import { checkHint, orderedRecords, queryCollator } from './query_exec.js';
 import {
   checkArrayOfObjects,
   checkBoolField,
@@ -324,14 +324,15 @@ function errorItem(idx: number, err: unknown, tail: Document): Document {
 
 function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: Variables): number {
   validateCollectionName(ns.db, ns.coll, true);
-  checkCollation(op.collation);
+  const collation = checkCollation(op.collation);
   const nowMs = ctx.now();
-  const predicate = compileQuery(bindFilterVariables(op.filter, vars), nowMs);
   const coll = ctx.server.catalog.get(ns.db, ns.coll);
+  const collator = queryCollator(coll, collation);
+  const predicate = compileQuery(bindFilterVariables(op.filter, vars), nowMs, undefined, collator);
   checkHint(coll, op.hint);
   ctx.server.counters.opcounters.delete++;
   if (!coll) return 0;
-  const records = [...orderedRecords(coll, { filter: op.filter, predicate, limit: op.multi ? 0 : 1 }, ctx.now)];
+  const records = [...orderedRecords(coll, { filter: op.filter, predicate, limit: op.multi ? 0 : 1, collator }, ctx.now)];
   let n = 0;
   for (const rec of records) if (coll.remove(rec)) n++;
   return n;

@@ -1,7 +1,7 @@
 /** `count`: number of matching documents, with skip and limit. */
 import { collectionArg, docArg, intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, checkNonNegative, orderedRecords } from './query_exec.js';
+import { checkCollation, checkHint, checkNonNegative, orderedRecords, queryCollator } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 
 /** The `count` command. */
@@ -19,18 +19,19 @@ export const count: CommandDefinition = {
   help: 'count objects in collection',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'count', ctx.db);
-    checkCollation(cmd.collation);
+    const collation = checkCollation(cmd.collation);
+    const coll = ctx.server.catalog.get(ctx.db, name);
+    const collator = queryCollator(coll, collation);
     const filter = docArg(cmd, 'query') ?? {};
-    const predicate = compileQuery(filter, ctx.now());
+    const predicate = compileQuery(filter, ctx.now(), undefined, collator);
     const skip = intArg(cmd, 'skip', 0);
     checkNonNegative('skip', skip);
     const limit = Math.abs(intArg(cmd, 'limit', 0));
     ctx.server.counters.opcounters.command++;
-    const coll = ctx.server.catalog.get(ctx.db, name);
     checkHint(coll, cmd.hint);
     if (!coll) return { n: 0 };
     let n = 0;
-    for (const _ of orderedRecords(coll, { filter, predicate, skip, limit }, ctx.now)) n++;
+    for (const _ of orderedRecords(coll, { filter, predicate, skip, limit, collator }, ctx.now)) n++;
     return { n };
   },
 };

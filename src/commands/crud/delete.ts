@@ -5,7 +5,7 @@ import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.j
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { boolArg, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, commandVariables, orderedRecords } from './query_exec.js';
+import { checkCollation, checkHint, commandVariables, orderedRecords, queryCollator } from './query_exec.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
 
 const STATEMENT_FIELDS = new Set(['q', 'limit', 'hint', 'collation', 'sort']);
@@ -43,11 +43,11 @@ export const del: CommandDefinition = {
         throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(isNumber(stmt.limit) ? toDouble(stmt.limit) : stmt.limit)}`);
       }
       checkHint(coll, stmt.hint);
-      checkCollation(stmt.collation);
+      const collator = queryCollator(coll, checkCollation(stmt.collation));
       ctx.server.counters.opcounters.delete++;
-      const predicate = compileQuery(stmt.q as Document, ctx.now(), variables); // a bad filter is an error even with nothing to delete
+      const predicate = compileQuery(stmt.q as Document, ctx.now(), variables, collator); // a bad filter is an error even with nothing to delete
       if (!coll) return;
-      const records = [...orderedRecords(coll, { filter: stmt.q as Document, predicate, sort: stmt.sort as Document | undefined, limit }, ctx.now)];
+      const records = [...orderedRecords(coll, { filter: stmt.q as Document, predicate, sort: stmt.sort as Document | undefined, limit, collator }, ctx.now)];
       for (const rec of records) if (coll.remove(rec)) n++;
     });
     return writeErrors.length > 0 ? { n, writeErrors } : { n };

@@ -4,7 +4,7 @@ import { boolArg, collectionArg, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../../storage/cursors.js';
 import type { CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, checkNonNegative, commandVariables, readDocuments } from './query_exec.js';
+import { checkCollation, checkHint, checkNonNegative, commandVariables, queryCollator, readDocuments } from './query_exec.js';
 
 /** The `find` command. */
 export const find: CommandDefinition = {
@@ -44,7 +44,7 @@ export const find: CommandDefinition = {
     checkNonNegative('skip', skip);
     checkNonNegative('limit', limit);
     checkNonNegative('batchSize', batchSize);
-    checkCollation(cmd.collation);
+    const collation = checkCollation(cmd.collation);
     const variables = commandVariables(cmd, ctx.now());
     ctx.server.counters.opcounters.query++;
     const coll = ctx.server.catalog.get(ctx.db, name);
@@ -61,6 +61,7 @@ export const find: CommandDefinition = {
         hint: cmd.hint,
         min: docArg(cmd, 'min'),
         max: docArg(cmd, 'max'),
+        collator: queryCollator(coll, collation),
       },
       ctx.now,
     );

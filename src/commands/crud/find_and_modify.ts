@@ -3,7 +3,7 @@
  * after, projected by `fields`). Options as mongod 8.2 (find_and_modify.cpp, the IDL of
  * `FindAndModifyCommandRequest`): `query`, `sort`, `remove`, `update` (document or pipeline),
  * `new`, `fields` (with the positional `a.$`), `upsert`, `arrayFilters`, `let`, `hint`,
- * `collation` (simple only), `bypassDocumentValidation`. Errors raised while modifying the
+ * `collation` (else the collection's default), `bypassDocumentValidation`. Errors raised while modifying the
  * document carry "Plan executor error during findAndModify :: caused by ::".
  */
 import type { Document } from '../../bson.js';
@@ -15,7 +15,7 @@ import { bindFilterVariables } from '../../storage/update/variables.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkHint, orderedRecords } from './query_exec.js';
+import { checkHint, orderedRecords, queryCollator } from './query_exec.js';
 import {
   checkArrayOfObjects,
   checkCollation,
@@ -96,11 +96,11 @@ export const findAndModify: CommandDefinition = {
     let coll = catalog.get(ctx.db, name);
 
     if (remove) {
-      checkCollation(collation);
-      const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs);
+      const collator = queryCollator(coll, checkCollation(collation));
+      const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs, undefined, collator);
       checkHint(coll, hint);
       ctx.server.counters.opcounters.delete++;
-      const rec = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1 }, ctx.now).next().value : undefined;
+      const rec = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1, collator }, ctx.now).next().value : undefined;
       if (!rec || !coll) return { lastErrorObject: { n: 0 }, value: null };
       let value: Document;
       try {
@@ -123,11 +123,11 @@ export const findAndModify: CommandDefinition = {
       collation,
       sort,
     };
-    const parsed = parseUpdateRequest(spec, vars, nowMs);
+    const parsed = parseUpdateRequest(spec, vars, nowMs, coll);
     checkHint(coll, hint);
     ctx.server.counters.opcounters.update++;
     try {
-      const rec = coll ? orderedRecords(coll, { filter, predicate: parsed.predicate, sort, limit: 1 }, ctx.now).next().value : undefined;
+      const rec = coll ? orderedRecords(coll, { filter, predicate: parsed.predicate, sort, limit: 1, collator: parsed.collator }, ctx.now).next().value : undefined;
       if (rec && coll) {
         const before = rec.doc;
         const matchedField = parsed.matchKey ? parsed.matchKey(before) : undefined;

@@ -159,7 +159,7 @@ function* or(node: OrNode): Generator<StoredDocument> {
 
 function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, now } = ctx;
-  const compare = compileSort(node.pattern);
+  const compare = compileSort(node.pattern, node.collator);
   const all = [...run(node.input, ctx)];
   if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += bsonSize(rec.doc);
   all.sort((a, b) => compare(a.doc, b.doc));
