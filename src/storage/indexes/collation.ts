@@ -39,6 +39,30 @@ function knownLocale(locale: string): boolean {
 }
 
 /**
+ * The locale ICU would use for an unknown `locale` (mongod's "Did you mean" hint): its
+ * canonical spelling (`en_us` → `en_US`, `EN` → `en`), else its language alone; null for none.
+ */
+function suggestedLocale(locale: string): string | null {
+  const [base, keywords] = locale.split('@') as [string, string | undefined];
+  const parts = base.split(/[-_]/).filter((p) => p !== '');
+  if (parts.length === 0) return null;
+  const canonical = parts
+    .map((p, i) => {
+      if (i === 0) return p.toLowerCase();
+      if (p.toUpperCase() === 'POSIX') return 'POSIX';
+      if (p.length === 4) return p[0]!.toUpperCase() + p.slice(1).toLowerCase();
+      return p.toUpperCase();
+    })
+    .join('_');
+  if (knownLocale(canonical)) {
+    const full = keywords === undefined ? canonical : `${canonical}@${keywords}`;
+    return full === locale ? null : full;
+  }
+  const language = parts[0]!.toLowerCase();
+  return language !== locale && knownLocale(language) ? language : null;
+}
+
+/**
  * The collation an index stores for a requested `collation` (null for the simple collation).
  * Throws mongod's IDL errors for bad fields and 2 BadValue for an unknown locale.
  */
@@ -79,8 +103,8 @@ export function normaliseCollation(collation: Document): Document | null {
   if (locale === 'simple') return null;
   if (locale === '') throw new CommandError('BadValue', `Field 'locale' cannot be the empty string in: ${shown}`);
   if (!knownLocale(locale)) {
-    const lower = locale.toLowerCase().replace('-', '_');
-    const hint = lower !== locale && knownLocale(lower) ? `. Did you mean '${lower}'?` : '';
+    const suggestion = suggestedLocale(locale);
+    const hint = suggestion !== null ? `. Did you mean '${suggestion}'?` : '';
     throw new CommandError('BadValue', `Field 'locale' is invalid in: ${shown}${hint}`);
   }
   const defaults = localeDefaults(locale);

@@ -13,11 +13,24 @@ import { doubleToExactParts, normaliseParts, compareParts, roundParts, type Deci
 
 /** The canonical key of `v` (see module comment). */
 export function keyString(v: unknown): string {
-  return collationKeyString(v, null);
+  switch (typeof v) {
+    case 'number':
+      return numberKey(v);
+    case 'string':
+      return 's' + v;
+    case 'object':
+      if (v !== null && (v as { _bsontype?: unknown })._bsontype === 'BSONSymbol') {
+        return 's' + String((v as { value: unknown }).value);
+      }
+      return encode(v, null);
+    default:
+      return encode(v, null);
+  }
 }
 
 /** The canonical key of `v` under `collator` (null: `keyString`). */
 export function collationKeyString(v: unknown, collator: Collator | null): string {
+  if (collator === null) return keyString(v);
   switch (typeof v) {
     case 'number':
       return numberKey(v);
