@@ -18,7 +18,7 @@
 import { BSONRegExp, type Document } from '../../bson.js';
 import { isNumber, toDouble } from '../values/bson_type.js';
 import type { Collator } from '../values/collator.js';
-import { compareValues, isCollatable, valuesEqual } from '../values/compare.js';
+import { compareValues, isCollatable } from '../values/compare.js';
 import { isDocument } from '../values/paths.js';
 import { isNaNNumber, isRegexValue, regexSource } from '../query/operators/comparison.js';
 import {
