@@ -117,13 +117,26 @@ const COLLATION_TYPES: Readonly<Record<string, string>> = {
   gb2312han: 'gb2312',
 };
 
-/** The ICU defaults of `locale` that listings spell out (caseFirst, alternate). */
-export function localeDefaults(locale: string): { caseFirst: 'upper' | 'lower' | 'off'; alternate: 'shifted' | 'non-ignorable' } {
-  const r = intlCollator(localeTag(locale), {}).resolvedOptions();
-  return {
-    caseFirst: r.caseFirst === 'upper' || r.caseFirst === 'lower' ? r.caseFirst : 'off',
-    alternate: r.ignorePunctuation ? 'shifted' : 'non-ignorable',
-  };
+/** The ICU defaults of a locale that listings spell out. */
+export interface LocaleDefaults {
+  readonly caseFirst: 'upper' | 'lower' | 'off';
+  readonly alternate: 'shifted' | 'non-ignorable';
+}
+
+const DEFAULTS = new Map<string, LocaleDefaults>();
+
+/** The ICU defaults of `locale` (caseFirst, alternate), e.g. Danish upper case first. */
+export function localeDefaults(locale: string): LocaleDefaults {
+  let defaults = DEFAULTS.get(locale);
+  if (defaults === undefined) {
+    const r = intlCollator(localeTag(locale), {}).resolvedOptions();
+    defaults = {
+      caseFirst: r.caseFirst === 'upper' || r.caseFirst === 'lower' ? r.caseFirst : 'off',
+      alternate: r.ignorePunctuation ? 'shifted' : 'non-ignorable',
+    };
+    DEFAULTS.set(locale, defaults);
+  }
+  return defaults;
 }
 
 function intlCollator(tag: string, options: Intl.CollatorOptions): Intl.Collator {
