@@ -66,6 +66,7 @@ export const ErrorCodes = {
   CannotIndexParallelArrays: 171,
   NoQueryExecutionPlans: 291,
   CommandNotSupportedOnView: 166,
+  IncompatibleCollationVersion: 161,
   ViewDepthLimitExceeded: 165,
   OptionNotSupportedOnView: 167,
   NoSuchSession: 206,

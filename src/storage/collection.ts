@@ -7,6 +7,7 @@ import { ObjectId, UUID, bsonSize, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
 import { Index, type IndexKeys } from './indexes/index.js';
+import type { Collator } from './values/collator.js';
 import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
 
@@ -69,8 +70,11 @@ export class Collection {
   options: Document;
   private readonly records = new Map<string, StoredDocument>();
   private readonly secondary: Index[] = [];
-  /** The ordered `_id_` index (point lookups by `_id` use `records`; ranges and sorts use this). */
-  readonly idIndex: Index = new Index(ID_INDEX_SPEC);
+  /**
+   * The ordered `_id_` index (point lookups by `_id` use `records`; ranges and sorts use this).
+   * It has the collection's default collation, under which `_id`s are unique.
+   */
+  readonly idIndex: Index;
   /** The next record sequence number. */
   private nextSeq = 1;
   /** Hooks installed by the TTL engine. */
@@ -83,6 +87,18 @@ export class Collection {
     this.db = db;
     this.name = name;
     this.options = options;
+    const collation = options.collation as Document | undefined;
+    this.idIndex = new Index(collation ? { ...ID_INDEX_SPEC, collation } : ID_INDEX_SPEC);
+  }
+
+  /** The default collation given at `create`, spelled out (null: simple). */
+  get defaultCollation(): Document | null {
+    return this.idIndex.collation;
+  }
+
+  /** The collator of the default collation (null: simple); shared, so not for `Collator.key`. */
+  get defaultCollator(): Collator | null {
+    return this.idIndex.collator;
   }
 
   /** `db.name`. */
@@ -161,6 +177,7 @@ export class Collection {
       if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
       this.remove(existing);
     }
+    if (this.idIndex.collator) this.checkCollatedId(prepared._id, nowMs);
     const keys = this.indexKeysFor(prepared, null, nowMs);
     // A versioned collection's row model turns the document into a row of versions.
     const rec: StoredDocument = this.rowModel ? this.rowModel.create(id, prepared, nowMs) : { id, doc: prepared, modifiedAtMs: nowMs, seq: 0 };
@@ -226,7 +243,7 @@ export class Collection {
 
   /** The specs `listIndexes` reports, `_id_` first. */
   indexSpecs(): Document[] {
-    return [ID_INDEX_SPEC, ...this.secondary.map((i) => i.spec)];
+    return [this.idIndex.spec, ...this.secondary.map((i) => i.spec)];
   }
 
   /** The secondary indexes. */
@@ -299,6 +316,17 @@ export class Collection {
     this.records.set(rec.id, rec);
     this.idIndex.tree.insert(rec.doc._id, rec);
     this.secondary.forEach((index, i) => index.add(keys[i]!, rec));
+  }
+
+  /** Under a default collation, an `_id` equal to a visible one under it is a duplicate (11000). */
+  private checkCollatedId(id: unknown, nowMs: number): void {
+    const single: IndexKeys = { keys: [id], multikeyComponents: null };
+    let conflict = this.idIndex.findConflict(single, null);
+    while (conflict) {
+      if (this.isVisible(conflict.holder, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: id }, '_id_');
+      this.remove(conflict.holder);
+      conflict = this.idIndex.findConflict(single, null);
+    }
   }
 
   /** mongod's duplicate key error for `keyValue` in index `indexName`. */

@@ -6,13 +6,17 @@
  */
 import type { Document } from '../bson.js';
 import type { Collection, StoredDocument } from './collection.js';
+import type { Collator } from './values/collator.js';
 import { executePlan } from './planner/execute.js';
 import { planQuery } from './planner/plan.js';
 
 const ANY = (): boolean => true;
 
-/** Records that may match `filter` (a superset of the matches), in the plan's order; `hint` as find's. */
-export function* candidateRecords(coll: Collection, filter: Document, nowMs: () => number, hint?: unknown): Generator<StoredDocument> {
-  const plan = planQuery(coll, { filter, hint });
+/**
+ * Records that may match `filter` (a superset of the matches), in the plan's order; `hint` as
+ * find's; `collator` the query's collation (which indexes may bound strings).
+ */
+export function* candidateRecords(coll: Collection, filter: Document, nowMs: () => number, hint?: unknown, collator?: Collator | null): Generator<StoredDocument> {
+  const plan = planQuery(coll, { filter, hint, collator });
   yield* executePlan(plan, { coll, predicate: ANY, now: nowMs });
 }

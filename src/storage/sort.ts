@@ -2,12 +2,14 @@
  * Sort specifications ({a: 1, 'b.c': -1}) compiled into comparators with MongoDB's semantics:
  * values in BSON order (compareValues); a missing field sorts as null; an array field sorts by
  * its smallest element ascending and its largest descending (an empty array as undefined, below
- * null); paths fan out through arrays of documents.
+ * null); paths fan out through arrays of documents. Under a collation, strings (also inside
+ * documents and arrays) order by it.
  */
 import type { Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { isNumber, toDouble } from './values/bson_type.js';
 import { formatElement } from './values/bson_to_string.js';
+import type { Collator } from './values/collator.js';
 import { compareValues } from './values/compare.js';
 import { arrayOffsetOf, isDocument } from './values/paths.js';
 
@@ -70,19 +72,23 @@ function validateFieldPath(path: string): void {
   }
 }
 
-/** Compiles a sort specification into a comparator (throws CommandError for a bad spec). */
-export function compileSort(spec: Document): Comparator {
+/**
+ * Compiles a sort specification into a comparator (throws CommandError for a bad spec);
+ * `collator` is the query's collation (null or absent: simple).
+ */
+export function compileSort(spec: Document, collator?: Collator | null): Comparator {
   const keys = parseSortSpec(spec);
   if (keys.length === 0) return () => 0;
   if (keys.length === 1) {
     const key = keys[0]!;
     const dir = key.direction;
+    if (collator) return (a, b) => dir * compareValues(sortKeyValue(a, key, collator), sortKeyValue(b, key, collator), collator);
     return (a, b) => dir * compareValues(sortKeyValue(a, key), sortKeyValue(b, key));
   }
   return (a, b) => {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      const c = compareValues(sortKeyValue(a, key), sortKeyValue(b, key));
+      const c = compareValues(sortKeyValue(a, key, collator), sortKeyValue(b, key, collator), collator);
       if (c !== 0) return key.direction * c;
     }
     return 0;
@@ -90,25 +96,25 @@ export function compileSort(spec: Document): Comparator {
 }
 
 /** The value `doc` sorts by for `key` (null when missing, min/max element for arrays). */
-export function sortKeyValue(doc: Document, key: SortKey): unknown {
+export function sortKeyValue(doc: Document, key: SortKey, collator?: Collator | null): unknown {
   if (key.parts.length === 1) {
     const name = key.parts[0]!;
     if (!hasOwn.call(doc, name)) return null;
     const v = doc[name];
     if (!Array.isArray(v)) return v;
-    return extreme(v, key.direction);
+    return extreme(v, key.direction, collator);
   }
   const out: unknown[] = [];
   collect(doc, key, 0, out);
   if (out.length === 0) return null;
-  return extreme(out, key.direction);
+  return extreme(out, key.direction, collator);
 }
 
-function extreme(values: readonly unknown[], direction: 1 | -1): unknown {
+function extreme(values: readonly unknown[], direction: 1 | -1, collator?: Collator | null): unknown {
   if (values.length === 0) return undefined;
   let best = values[0];
   for (let i = 1; i < values.length; i++) {
-    const c = compareValues(values[i], best);
+    const c = compareValues(values[i], best, collator);
     if (direction === 1 ? c < 0 : c > 0) best = values[i];
   }
   return best;

@@ -139,7 +139,7 @@ describe('errors', () => {
     ['fields of a wrong type', { update: { $set: { a: 1 } }, fields: 'a' }, 14, "BSON field 'findAndModify.fields' is the wrong type 'string', expected type 'object'"],
     ['hint of a wrong type', { update: { $set: { a: 1 } }, hint: 1 }, 9, 'Hint must be a string or an object'],
     ['an unknown field', { update: { $set: { a: 1 } }, bogus: 1 }, 40415, "BSON field 'findAndModify.bogus' is an unknown field."],
-    ['a non-simple collation', { query: { _id: 1 }, update: { $set: { a: 1 } }, collation: { locale: 'en' } }, 238, 'Collations other than the simple collation are not supported by Mayfly yet'],
+    ['a bad collation', { query: { _id: 1 }, update: { $set: { a: 1 } }, collation: { locale: 'en', strength: 0 } }, 2, "BSON field 'strength' value must be >= 1, actual value '0'"],
     ['an unused array filter', { query: { _id: 1 }, update: { $set: { x: 1 } }, arrayFilters: [{ i: 0 }] }, 9, "The array filter for identifier 'i' was not used in the update { $set: { x: 1 } }"],
     ['$expr in an upsert query', { query: { $expr: { $eq: ['$n', 1] } }, update: { $set: { x: 1 } }, upsert: true }, 224, '$expr is not allowed in the query predicate for an upsert'],
     ['a runtime update error', { query: { _id: 1 }, update: { $inc: { tags: 1 } } }, 14, "Plan executor error during findAndModify :: caused by :: Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 'tags' of non-numeric type array"],

@@ -14,7 +14,6 @@ export interface KnownFailureReason {
 const reason = (why: string, shows: RegExp): KnownFailureReason => ({ why, shows });
 
 // The reasons, grouped here so that the report can count them.
-const COLLATION = reason('non-simple collation is refused with 238 (simple-collation-only policy)', /Collations other than the simple collation are not supported/);
 const VIEWS = reason('views are not supported (create with viewOn: 238)', /The 'viewOn' option of create is not supported/);
 const VALIDATION = reason('document validation is not supported (collMod validator: 238)', /The 'validator' option of collMod is not supported/);
 const CAPPED = reason('capped collections are not supported (create capped: 238)', /The 'capped' option of create is not supported/);
@@ -37,13 +36,6 @@ const DRIVER_PARTIAL_RESULT = reason(
 
 /** Known failures, keyed by spec file then test description. */
 export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, KnownFailureReason>>>> = {
-  'crud/aggregate-collation.json': {
-    "Aggregate with collation": COLLATION,
-  },
-  'crud/bulkWrite-collation.json': {
-    "BulkWrite with delete operations and collation": COLLATION,
-    "BulkWrite with update operations and collation": COLLATION,
-  },
   'crud/bypassDocumentValidation.json': {
     "Aggregate with $out passes bypassDocumentValidation: false": DRIVER_BYPASS_FALSE,
     "BulkWrite passes bypassDocumentValidation: false": DRIVER_BYPASS_FALSE,
@@ -56,51 +48,17 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
     "partialResult is unset when first operation fails during an ordered bulk write (summary)": DRIVER_PARTIAL_RESULT,
     "partialResult is unset when all operations fail during an unordered bulk write": DRIVER_PARTIAL_RESULT,
   },
-  'crud/count-collation.json': {
-    "Count documents with collation": COLLATION,
-    "Deprecated count with collation": COLLATION,
-  },
   'crud/create-null-ids.json': {
     "inserting _id with type null via insertOne": DRIVER_NULL_ID,
     "inserting _id with type null via insertMany": DRIVER_NULL_ID,
     "inserting _id with type null via bulkWrite": DRIVER_NULL_ID,
     "inserting _id with type null via clientBulkWrite": DRIVER_NULL_ID,
   },
-  'crud/deleteMany-collation.json': {
-    "DeleteMany when many documents match with collation": COLLATION,
-  },
-  'crud/deleteOne-collation.json': {
-    "DeleteOne when many documents matches with collation": COLLATION,
-  },
-  'crud/distinct-collation.json': {
-    "Distinct with a collation": COLLATION,
-  },
   'crud/estimatedDocumentCount.json': {
     "estimatedDocumentCount works correctly on views": VIEWS,
   },
-  'crud/find-collation.json': {
-    "Find with a collation": COLLATION,
-  },
-  'crud/findOneAndDelete-collation.json': {
-    "FindOneAndDelete when one document matches with collation": COLLATION,
-  },
-  'crud/findOneAndReplace-collation.json': {
-    "FindOneAndReplace when one document matches with collation returning the document after modification": COLLATION,
-  },
-  'crud/findOneAndUpdate-collation.json': {
-    "FindOneAndUpdate when many documents match with collation returning the document before modification": COLLATION,
-  },
   'crud/findOneAndUpdate-errorResponse.json': {
     "findOneAndUpdate document validation errInfo is accessible": VALIDATION,
-  },
-  'crud/replaceOne-collation.json': {
-    "ReplaceOne when one document matches with collation": COLLATION,
-  },
-  'crud/updateMany-collation.json': {
-    "UpdateMany when many documents match with collation": COLLATION,
-  },
-  'crud/updateOne-collation.json': {
-    "UpdateOne when one document matches with collation": COLLATION,
   },
   'runner-validation/valid-pass/collectionData-createOptions.json': {
     "collection is created with the correct options": CAPPED,

@@ -1,9 +1,12 @@
 /**
  * `create`: an explicit collection, with the options Mayfly supports, among them
- * `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md).
+ * `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md)
+ * and `collation`, the collection's default collation (stored spelled out, as listCollections
+ * shows it; `{ locale: 'simple' }` is no collation).
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
+import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { valuesEqual } from '../../storage/values/compare.js';
 import { parseVersionedOptions, versionedOptionsDocument } from '../../ttl/policies/versioned.js';
 import { IdlRules, collectionArg } from '../args.js';
@@ -59,11 +62,16 @@ export const create: CommandDefinition = {
     // `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (TTL.md): validated and stored
     // with every field filled in, so listCollections shows the limits in force.
     const versioned = cmd.versioned === undefined || cmd.versioned === null ? undefined : versionedOptionsDocument(parseVersionedOptions(cmd.versioned, 'create'));
+    const collation = cmd.collation === undefined || cmd.collation === null ? null : normaliseCollation(cmd.collation as Document);
     const options: Document = {};
     for (const [key, value] of Object.entries(cmd)) {
       if (key === 'create' || key.startsWith('$') || !(key in CREATE_ARGS)) continue;
       if (key === 'versioned') {
         if (versioned) options.versioned = versioned;
+        continue;
+      }
+      if (key === 'collation') {
+        if (collation) options.collation = collation;
         continue;
       }
       options[key] = value;

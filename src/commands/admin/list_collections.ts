@@ -1,6 +1,5 @@
 /** `listCollections`: the collections of a database as a cursor; `nameOnly`, `filter`. */
 import type { Document } from '../../bson.js';
-import { ID_INDEX_SPEC } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { IdlRules, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
@@ -29,7 +28,7 @@ export const listCollections: CommandDefinition = {
             type: 'collection',
             options: coll.options,
             info: { readOnly: false, uuid: coll.uuid },
-            idIndex: ID_INDEX_SPEC,
+            idIndex: coll.idIndex.spec,
           };
       if (filter && !filter(entry)) continue;
       entries.push(entry);

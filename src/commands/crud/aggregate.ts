@@ -10,7 +10,7 @@ import { candidateRecords } from '../../storage/read_plan.js';
 import { IdlRules, checkCursorOptions, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, commandVariables } from './query_exec.js';
+import { checkCollation, checkHint, commandVariables, queryCollator } from './query_exec.js';
 import { checkOutputTarget, checkSourcePositions, collectionlessSource, splitOutputStage, writeOutput } from './aggregate_stages.js';
 import { explainAggregate } from './explain.js';
 
@@ -112,7 +112,7 @@ export const aggregate: CommandDefinition = {
     // `explain: true` describes the plan (queryPlanner verbosity) instead of running it.
     if (cmd.explain === true) return explainAggregate(ctx, cmd, 'queryPlanner');
     const stages = cmd.pipeline as unknown[];
-    checkCollation(cmd.collation);
+    const collation = checkCollation(cmd.collation);
     // The command's `let` variables: evaluated once (with the pipeline's $$NOW), before any stage.
     const nowMs = ctx.now();
     const variables = commandVariables(cmd, nowMs);
@@ -123,12 +123,14 @@ export const aggregate: CommandDefinition = {
     ctx.server.counters.opcounters.command++;
     const catalog = ctx.server.catalog;
     const coll = typeof target === 'string' ? catalog.get(ctx.db, target) : undefined;
+    const collator = queryCollator(coll, collation);
     checkHint(coll, cmd.hint);
     const start = typeof target === 'string' ? undefined : collectionlessSource(inner, ctx.server, nowMs, variables);
     if (writeStage) checkOutputTarget(writeStage, catalog);
     const pipeline = compilePipeline(start ? start.rest : inner, {
       now: new Date(nowMs),
       variables,
+      collator,
       collection: (name: string) => {
         const other = catalog.get(ctx.db, name);
         return other ? (function* () { for (const rec of other.scan(ctx.now)) yield rec.doc; })() : [];
@@ -140,7 +142,7 @@ export const aggregate: CommandDefinition = {
     let lastRec: StoredDocument | undefined;
     const source: Iterable<Document> = coll
       ? (function* () {
-          for (const rec of candidateRecords(coll, narrowing, ctx.now, cmd.hint)) {
+          for (const rec of candidateRecords(coll, narrowing, ctx.now, cmd.hint, collator)) {
             lastRec = rec;
             yield rec.doc;
           }

@@ -24,7 +24,7 @@ import { isDocument } from '../../storage/values/paths.js';
 import { checkOptionalBool } from '../args.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { orderedRecords } from './query_exec.js';
+import { orderedRecords, queryCollator } from './query_exec.js';
 import {
   UPDATE_OPTION_FIELDS,
   checkBoolField,
@@ -270,11 +270,12 @@ function errorItem(idx: number, err: unknown, tail: Document): Document {
 function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: Variables): number {
   const { spec } = op;
   validateCollectionName(ns.db, ns.coll, true);
-  checkCollation(spec.collation);
+  const collation = checkCollation(spec.collation);
   const nowMs = ctx.now();
-  const predicate = compileQuery(bindFilterVariables(spec.q, vars), nowMs);
   const coll = ctx.server.catalog.get(ns.db, ns.coll);
-  const matches = coll ? orderedRecords(coll, { filter: spec.q, predicate, limit: spec.multi ? 0 : 1, hint: spec.hint }, ctx.now) : undefined;
+  const collator = queryCollator(coll, collation);
+  const predicate = compileQuery(bindFilterVariables(spec.q, vars), nowMs, undefined, collator);
+  const matches = coll ? orderedRecords(coll, { filter: spec.q, predicate, limit: spec.multi ? 0 : 1, hint: spec.hint, collator }, ctx.now) : undefined;
   ctx.server.counters.opcounters.delete++;
   if (!coll || !matches) return 0;
   const records = [...matches];

@@ -5,7 +5,7 @@ import { formatElement } from '../../storage/values/bson_to_string.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { IdlRules, collectionArg, docArg, intArg } from '../args.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
-import { checkCollation, orderedRecords } from './query_exec.js';
+import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 
 const TWO_TO_63 = 9223372036854775808;
@@ -49,16 +49,17 @@ export const count: CommandDefinition = {
   help: 'count objects in collection',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'count', ctx.db);
-    checkCollation(cmd.collation);
+    const collation = checkCollation(cmd.collation);
+    const coll = ctx.server.catalog.get(ctx.db, name);
+    const collator = queryCollator(coll, collation);
     const filter = docArg(cmd, 'query') ?? {};
-    const predicate = compileQuery(filter, ctx.now());
+    const predicate = compileQuery(filter, ctx.now(), undefined, collator);
     const skip = intArg(cmd, 'skip', 0);
     const limit = Math.abs(intArg(cmd, 'limit', 0));
     ctx.server.counters.opcounters.command++;
-    const coll = ctx.server.catalog.get(ctx.db, name);
     if (!coll) return { n: 0 };
     let n = 0;
-    for (const _ of orderedRecords(coll, { filter, predicate, skip, limit, hint: cmd.hint }, ctx.now)) n++;
+    for (const _ of orderedRecords(coll, { filter, predicate, skip, limit, hint: cmd.hint, collator }, ctx.now)) n++;
     return { n };
   },
 };

@@ -11,7 +11,7 @@ import { isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { IdlRules, checkHintType, collectionArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkCollation, commandVariables, orderedRecords } from './query_exec.js';
+import { checkCollation, commandVariables, orderedRecords, queryCollator } from './query_exec.js';
 import { checkObjectField, ignoreField, missingField, parseStatementFields, type StatementFields } from './update.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
 
@@ -88,11 +88,11 @@ export const del: CommandDefinition = {
     const variables = commandVariables(cmd, ctx.now());
     let n = 0;
     const writeErrors = runBatch(statements, cmd.ordered !== false, (stmt) => {
-      checkCollation(stmt.collation);
+      const collator = queryCollator(coll, checkCollation(stmt.collation));
       ctx.server.counters.opcounters.delete++;
-      const predicate = compileQuery(stmt.q, ctx.now(), variables); // a bad filter is an error even with nothing to delete
+      const predicate = compileQuery(stmt.q, ctx.now(), variables, collator); // a bad filter is an error even with nothing to delete
       if (!coll) return;
-      const spec = { filter: stmt.q, predicate, limit: stmt.multi ? 0 : 1, hint: stmt.hint };
+      const spec = { filter: stmt.q, predicate, limit: stmt.multi ? 0 : 1, hint: stmt.hint, collator };
       const records = [...orderedRecords(coll, spec, ctx.now)];
       for (const rec of records) if (coll.remove(rec)) n++;
     });

@@ -2,10 +2,10 @@
 import { CommandError } from '../../errors/command_error.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compareValues } from '../../storage/values/compare.js';
-import { keyString } from '../../storage/values/key_string.js';
+import { collationKeyString } from '../../storage/values/key_string.js';
 import { IdlRules, collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkCollation, orderedRecords } from './query_exec.js';
+import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 
 /** Values at a dotted path, descending into arrays of subdocuments, arrays unwound one level. */
 function valuesAt(value: unknown, parts: string[], i: number, out: unknown[]): void {
@@ -42,23 +42,25 @@ export const distinct: CommandDefinition = {
     const name = collectionArg(cmd, 'distinct', ctx.db);
     const key = cmd.key as string;
     if (key.length === 0) throw new CommandError('BadValue', 'FieldPath cannot be constructed with empty string');
-    checkCollation(cmd.collation);
-    const filter = docArg(cmd, 'query') ?? {};
-    const predicate = compileQuery(filter, ctx.now());
-    ctx.server.counters.opcounters.command++;
+    const collation = checkCollation(cmd.collation);
     const coll = ctx.server.catalog.get(ctx.db, name);
+    const collator = queryCollator(coll, collation);
+    const filter = docArg(cmd, 'query') ?? {};
+    const predicate = compileQuery(filter, ctx.now(), undefined, collator);
+    ctx.server.counters.opcounters.command++;
     if (!coll) return { values: [] };
     const parts = key.split('.');
+    // Values equal under the collation are one value (the first one met).
     const seen = new Map<string, unknown>();
-    for (const rec of orderedRecords(coll, { filter, predicate, hint: cmd.hint }, ctx.now)) {
+    for (const rec of orderedRecords(coll, { filter, predicate, collator, hint: cmd.hint }, ctx.now)) {
       const found: unknown[] = [];
       valuesAt(rec.doc, parts, 0, found);
       for (const v of found) {
-        const ks = keyString(v);
+        const ks = collationKeyString(v, collator);
         if (!seen.has(ks)) seen.set(ks, v);
       }
     }
-    const values = [...seen.values()].sort(compareValues);
+    const values = [...seen.values()].sort((a, b) => compareValues(a, b, collator));
     return { values };
   },
 };

@@ -4,7 +4,8 @@
  * tree of IXSCAN/FETCH/COLLSCAN/SORT/… stages), `executionStats` (the plan run to completion
  * with its counters: nReturned, totalKeysExamined, totalDocsExamined, per stage works, seeks, …)
  * at `executionStats`/`allPlansExecution` verbosity, `command`, `serverInfo` and
- * `serverParameters`. Writes are planned and their matches counted, never performed.
+ * `serverParameters`. Writes are planned and their matches counted, never performed. Each is
+ * planned and run under the query's collation (the command's, else the collection's default).
  */
 import { hostname } from 'node:os';
 import type { Document } from '../../bson.js';
@@ -18,6 +19,8 @@ import { compileUpdate } from '../../storage/update/compile_update.js';
 import { bindFilterVariables } from '../../storage/update/variables.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { keyString } from '../../storage/values/key_string.js';
+import type { Collator } from '../../storage/values/collator.js';
+import { isCollatable } from '../../storage/values/compare.js';
 import { executePlan } from '../../storage/planner/execute.js';
 import {
   ExplainVerbosities,
@@ -34,7 +37,7 @@ import { naturalDirection, planQuery, type PlanRequest, type QueryPlan } from '.
 import { MONGODB_VERSION } from '../../version.js';
 import { GENERIC_ARGUMENTS, collectionArg, docArg, intArg, validateArguments } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { checkCollation, commandVariables } from './query_exec.js';
+import { checkCollation, commandVariables, queryCollator } from './query_exec.js';
 import { checkAggregateRequest } from './aggregate.js';
 import { parseDeleteStatement } from './delete.js';
 import { checkSourcePositions, splitOutputStage } from './aggregate_stages.js';
@@ -169,15 +172,15 @@ function explainFind(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbo
   const { ns, coll } = target(ctx, cmd, 'find');
   const skip = intArg(cmd, 'skip');
   const limit = intArg(cmd, 'limit');
-  checkCollation(cmd.collation);
+  const collator = queryCollator(coll, checkCollation(cmd.collation));
   const filter = docArg(cmd, 'filter') ?? {};
   const sort = docArg(cmd, 'sort');
   const projection = docArg(cmd, 'projection');
   const variables = commandVariables(cmd, ctx.now());
-  const predicate = compileQuery(filter, ctx.now(), variables);
+  const predicate = compileQuery(filter, ctx.now(), variables, collator);
   if (sort && naturalDirection(sort) === null) compileSort(sort);
   if (projection && Object.keys(projection).length > 0) compileProjection(projection, { now: new Date(ctx.now()), query: filter });
-  const request: PlanRequest = { filter, sort, projection, skip: skip ?? 0, limit: limit ?? 0, hint: cmd.hint, min: docArg(cmd, 'min'), max: docArg(cmd, 'max') };
+  const request: PlanRequest = { filter, sort, projection, skip: skip ?? 0, limit: limit ?? 0, hint: cmd.hint, min: docArg(cmd, 'min'), max: docArg(cmd, 'max'), collator };
   const plan = planQuery(coll, request);
   if (coll && verbosity !== 'queryPlanner') runPlan(coll, plan, predicate, ctx);
   return sections(ctx, ns, plan, plan.root, verbosity, { sort: sort ?? null, projection: projection ?? null });
@@ -185,12 +188,12 @@ function explainFind(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbo
 
 function explainCount(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Explained {
   const { ns, coll } = target(ctx, cmd, 'count');
-  checkCollation(cmd.collation);
+  const collator = queryCollator(coll, checkCollation(cmd.collation));
   const filter = docArg(cmd, 'query') ?? {};
-  const predicate = compileQuery(filter, ctx.now());
+  const predicate = compileQuery(filter, ctx.now(), undefined, collator);
   const skip = intArg(cmd, 'skip', 0);
   const limit = Math.abs(intArg(cmd, 'limit', 0));
-  const plan = planQuery(coll, { filter, hint: cmd.hint, allowExpress: false });
+  const plan = planQuery(coll, { filter, hint: cmd.hint, allowExpress: false, collator });
   let winning: ExplainNode;
   const counts = { nCounted: 0, nSkipped: 0 };
   const fast = coll !== undefined && Object.keys(filter).length === 0 && (cmd.hint === undefined || cmd.hint === null);
@@ -235,10 +238,10 @@ function explainDistinct(ctx: CommandContext, cmd: Document, verbosity: ExplainV
   const { ns, coll } = target(ctx, cmd, 'distinct');
   const key = cmd.key as string;
   if (key.length === 0) throw new CommandError('BadValue', 'FieldPath cannot be constructed with empty string');
-  checkCollation(cmd.collation);
+  const collator = queryCollator(coll, checkCollation(cmd.collation));
   const filter = docArg(cmd, 'query') ?? {};
-  const predicate = compileQuery(filter, ctx.now());
-  const plan = planQuery(coll, { filter, hint: cmd.hint, allowExpress: false });
+  const predicate = compileQuery(filter, ctx.now(), undefined, collator);
+  const plan = planQuery(coll, { filter, hint: cmd.hint, allowExpress: false, collator });
   if (coll && verbosity !== 'queryPlanner') runPlan(coll, plan, predicate, ctx);
   return sections(ctx, ns, plan, plan.root, verbosity, { distinct: key });
 }
@@ -250,8 +253,17 @@ function singleStatement(cmd: Document, field: string): unknown {
   return list[0];
 }
 
-/** True for `{_id: <value>}` with a plain value (the express write path). */
-function isIdPoint(filter: Document): boolean {
+/**
+ * True for `{_id: <value>}` with a plain value (the express write path): a point lookup by
+ * binary key, so not for a string (document) `_id` under a collation.
+ */
+function isIdPoint(filter: Document, coll: Collection | undefined, collator: Collator | null): boolean {
+  if (!isPlainIdPoint(filter)) return false;
+  const v = bsonTypeOf(filter._id) === 'object' && '$eq' in (filter._id as Document) ? (filter._id as Document).$eq : filter._id;
+  return !isCollatable(v) || (collator === null && !coll?.defaultCollation);
+}
+
+function isPlainIdPoint(filter: Document): boolean {
   const keys = Object.keys(filter);
   if (keys.length !== 1 || keys[0] !== '_id') return false;
   let v = filter._id;
@@ -287,16 +299,16 @@ function explainDelete(ctx: CommandContext, cmd: Document, verbosity: ExplainVer
   const { ns, coll } = target(ctx, cmd, 'delete');
   const stmt = parseDeleteStatement(singleStatement(cmd, 'deletes'), 0);
   const limit = stmt.multi ? 0 : 1;
-  checkCollation(stmt.collation);
+  const collator = queryCollator(coll, checkCollation(stmt.collation));
   const filter = stmt.q;
   const variables = commandVariables(cmd, ctx.now());
-  const predicate = compileQuery(filter, ctx.now(), variables);
-  if (isIdPoint(filter) && stmt.hint === undefined) {
-    const plan = planQuery(coll, { filter, allowExpress: false });
+  const predicate = compileQuery(filter, ctx.now(), variables, collator);
+  if (isIdPoint(filter, coll, collator) && stmt.hint === undefined) {
+    const plan = planQuery(coll, { filter, allowExpress: false, collator });
     const winning = expressWrite(ctx, coll, filter, 'EXPRESS_DELETE', verbosity, (rec) => ({ modified: 0, deleted: predicate(rec.doc) ? 1 : 0 }));
     return sections(ctx, ns, plan, coll ? winning : plan.root, verbosity, { delete: true });
   }
-  const plan = planQuery(coll, { filter, hint: stmt.hint, allowExpress: false });
+  const plan = planQuery(coll, { filter, hint: stmt.hint, allowExpress: false, collator });
   if (plan.root.stage === 'EOF') return sections(ctx, ns, plan, plan.root, verbosity, { delete: true });
   const counts = { nWouldDelete: 0 };
   const stats = wrapperStats();
@@ -319,18 +331,19 @@ function explainUpdate(ctx: CommandContext, cmd: Document, verbosity: ExplainVer
   if (spec.sort !== undefined && spec.multi) throw new CommandError('FailedToParse', 'Cannot specify sort with multi=true');
   const vars = letVariables(ctx, cmd.let);
   const nowMs = ctx.now();
-  const parsed = parseUpdateRequest(spec, vars, nowMs);
+  const parsed = parseUpdateRequest(spec, vars, nowMs, coll);
+  const collator = parsed.collator;
   const now = new Date(nowMs);
   const modifies = (rec: StoredDocument): boolean => {
     const matchedField = parsed.matchKey ? parsed.matchKey(rec.doc) : undefined;
     return parsed.update.apply(rec.doc, { now, isUpsertInsert: false, matchedField }).modified;
   };
-  if (isIdPoint(spec.q) && spec.hint === undefined && !spec.upsert && !spec.sort) {
-    const plan = planQuery(coll, { filter: spec.q, allowExpress: false });
+  if (isIdPoint(spec.q, coll, collator) && spec.hint === undefined && !spec.upsert && !spec.sort) {
+    const plan = planQuery(coll, { filter: spec.q, allowExpress: false, collator });
     const winning = expressWrite(ctx, coll, spec.q, 'EXPRESS_UPDATE', verbosity, (rec) => ({ modified: parsed.predicate(rec.doc) && modifies(rec) ? 1 : 0, deleted: 0 }));
     return sections(ctx, ns, plan, coll ? winning : plan.root, verbosity, { update: true });
   }
-  return updatePlan(ctx, ns, coll, spec.q, spec.sort, spec.hint, spec.multi, spec.upsert, parsed.predicate, modifies, verbosity);
+  return updatePlan(ctx, ns, coll, spec.q, spec.sort, spec.hint, spec.multi, spec.upsert, parsed.predicate, modifies, verbosity, collator);
 }
 
 /** UPDATE over the plan of `filter`, counting matches and would-be modifications. */
@@ -346,8 +359,9 @@ function updatePlan(
   predicate: (doc: Document) => boolean,
   modifies: (rec: StoredDocument) => boolean,
   verbosity: ExplainVerbosity,
+  collator: Collator | null,
 ): Explained {
-  const plan = planQuery(coll, { filter, sort, hint, limit: sort && !multi ? 1 : 0, allowExpress: false });
+  const plan = planQuery(coll, { filter, sort, hint, limit: sort && !multi ? 1 : 0, allowExpress: false, collator });
   const counts = { nMatched: 0, nWouldModify: 0, nWouldUpsert: 0 };
   const stats = wrapperStats();
   const winning: WrapperStage = { stage: 'UPDATE', stats, execFields: counts, input: plan.root };
@@ -377,12 +391,12 @@ function explainFindAndModify(ctx: CommandContext, cmd: Document, commandName: s
   const filter = docArg(cmd, 'query') ?? {};
   const sort = docArg(cmd, 'sort');
   if (sort) compileSort(sort);
-  checkCollation(cmd.collation);
+  const collator = queryCollator(coll, checkCollation(cmd.collation));
   const vars = letVariables(ctx, cmd.let);
   const nowMs = ctx.now();
-  const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs);
+  const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs, undefined, collator);
   if (remove) {
-    const plan = planQuery(coll, { filter, sort, hint: cmd.hint, limit: sort ? 1 : 0, allowExpress: false });
+    const plan = planQuery(coll, { filter, sort, hint: cmd.hint, limit: sort ? 1 : 0, allowExpress: false, collator });
     if (plan.root.stage === 'EOF') return sections(ctx, ns, plan, plan.root, verbosity, { findAndModify: true });
     const counts = { nWouldDelete: 0 };
     const stats = wrapperStats();
@@ -401,7 +415,7 @@ function explainFindAndModify(ctx: CommandContext, cmd: Document, commandName: s
   const update = compileUpdate(cmd.update as Document | Document[], { arrayFilters: Array.isArray(cmd.arrayFilters) ? (cmd.arrayFilters as Document[]) : undefined, variables: undefined });
   const now = new Date(nowMs);
   const modifies = (rec: StoredDocument): boolean => update.apply(rec.doc, { now, isUpsertInsert: false }).modified;
-  return updatePlan(ctx, ns, coll, filter, sort, cmd.hint, false, upsert, predicate, modifies, verbosity);
+  return updatePlan(ctx, ns, coll, filter, sort, cmd.hint, false, upsert, predicate, modifies, verbosity, collator);
 }
 
 /** What the query layer absorbs from the front of a pipeline. */
@@ -440,10 +454,11 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
   for (const stage of stages) {
     if (bsonTypeOf(stage) !== 'object') throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
   }
-  checkCollation(cmd.collation);
+  const collation = checkCollation(cmd.collation);
   const nowMs = ctx.now();
   const variables = commandVariables(cmd, nowMs);
   const collectionless = typeof targetName !== 'string';
+  const collator = queryCollator(collectionless ? undefined : ctx.server.catalog.get(ctx.db, targetName as string), collation);
   const { inner } = splitOutputStage(stages as Document[], ctx.db);
   checkSourcePositions(inner, collectionless);
   const command = echo(cmd, ctx.db);
@@ -451,6 +466,7 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
   const pctx = {
     now: new Date(nowMs),
     variables,
+    collator,
     collection: (name: string) => {
       const other = ctx.server.catalog.get(ctx.db, name);
       return other ? (function* () { for (const rec of other.scan(ctx.now)) yield rec.doc; })() : [];
@@ -465,10 +481,10 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
   const ns = `${ctx.db}.${name}`;
   const coll = ctx.server.catalog.get(ctx.db, name);
   const down = pushdown(stages as Document[]);
-  const predicate = compileQuery(down.filter, nowMs, variables);
+  const predicate = compileQuery(down.filter, nowMs, variables, collator);
   if (down.sort) compileSort(down.sort);
   const compiled: Stage[] = down.rest.map((s) => compileStage(s, pctx));
-  const plan = planQuery(coll, { filter: down.filter, sort: down.sort, skip: down.skip, limit: down.limit, hint: cmd.hint });
+  const plan = planQuery(coll, { filter: down.filter, sort: down.sort, skip: down.skip, limit: down.limit, hint: cmd.hint, collator });
   const exec = verbosity !== 'queryPlanner';
   const shape = { aggregate: true, sort: down.sort ?? null };
   const hashes = shapeHashes(plan.parsedQuery, shape);

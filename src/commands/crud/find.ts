@@ -5,7 +5,7 @@ import { IdlRules, boolArg, collectionArg, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../../storage/cursors.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
-import { checkCollation, checkHint, commandVariables, readDocuments } from './query_exec.js';
+import { checkCollation, checkHint, commandVariables, queryCollator, readDocuments } from './query_exec.js';
 
 /** `boolNoOpSerializer` (`oplogReplay`): a boolean, with mongod's message (which names 'object'). */
 const noOpBool: ArgRule = {
@@ -53,7 +53,7 @@ export const find: CommandDefinition = {
     const skip = intArg(cmd, 'skip');
     const limit = intArg(cmd, 'limit');
     const batchSize = intArg(cmd, 'batchSize');
-    checkCollation(cmd.collation);
+    const collation = checkCollation(cmd.collation);
     const variables = commandVariables(cmd, ctx.now());
     ctx.server.counters.opcounters.query++;
     const coll = ctx.server.catalog.get(ctx.db, name);
@@ -70,6 +70,7 @@ export const find: CommandDefinition = {
         hint: cmd.hint,
         min: docArg(cmd, 'min'),
         max: docArg(cmd, 'max'),
+        collator: queryCollator(coll, collation),
       },
       ctx.now,
     );

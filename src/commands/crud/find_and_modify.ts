@@ -3,7 +3,7 @@
  * after, projected by `fields`). Options as mongod 8.2 (find_and_modify.cpp, the IDL of
  * `FindAndModifyCommandRequest`): `query`, `sort`, `remove`, `update` (document or pipeline),
  * `new`, `fields` (with the positional `a.$`), `upsert`, `arrayFilters`, `let`, `hint`,
- * `collation` (simple only), `bypassDocumentValidation`. Errors raised while modifying the
+ * `collation` (else the collection's default), `bypassDocumentValidation`. Errors raised while modifying the
  * document carry "Plan executor error during findAndModify :: caused by ::".
  */
 import type { Document } from '../../bson.js';
@@ -15,7 +15,7 @@ import { bindFilterVariables } from '../../storage/update/variables.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { checkHintType, collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { orderedRecords } from './query_exec.js';
+import { orderedRecords, queryCollator } from './query_exec.js';
 import {
   checkArrayOfObjects,
   checkCollation,
@@ -95,9 +95,9 @@ export const findAndModify: CommandDefinition = {
     let coll = catalog.get(ctx.db, name);
 
     if (remove) {
-      checkCollation(collation);
-      const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs);
-      const matches = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1, hint }, ctx.now) : undefined;
+      const collator = queryCollator(coll, checkCollation(collation));
+      const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs, undefined, collator);
+      const matches = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1, hint, collator }, ctx.now) : undefined;
       ctx.server.counters.opcounters.delete++;
       const rec = matches?.next().value;
       if (!rec || !coll) return { lastErrorObject: { n: 0 }, value: null };
@@ -122,9 +122,9 @@ export const findAndModify: CommandDefinition = {
       collation,
       sort,
     };
-    const parsed = parseUpdateRequest(spec, vars, nowMs);
+    const parsed = parseUpdateRequest(spec, vars, nowMs, coll);
     // The plan (and the hinted index: 2 BadValue when there is none) is chosen before executing.
-    const matches = coll ? orderedRecords(coll, { filter, predicate: parsed.predicate, sort, limit: 1, hint }, ctx.now) : undefined;
+    const matches = coll ? orderedRecords(coll, { filter, predicate: parsed.predicate, sort, limit: 1, hint, collator: parsed.collator }, ctx.now) : undefined;
     ctx.server.counters.opcounters.update++;
     try {
       const rec = matches?.next().value;

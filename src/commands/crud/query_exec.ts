@@ -2,11 +2,14 @@
  * The read path shared by find, count, distinct, the write commands and aggregate: candidate
  * records, the compiled filter, sort, skip, limit and projection, all as lazy iterators that
  * re-check visibility when a document is handed out (so an open cursor never returns a document
- * that expired after the query started).
+ * that expired after the query started). Reads compare strings under the query's collation: the
+ * command's `collation` argument, else the collection's default collation.
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection, StoredDocument } from '../../storage/collection.js';
+import { normaliseCollation } from '../../storage/indexes/collation.js';
+import { Collator } from '../../storage/values/collator.js';
 import type { Predicate } from '../../storage/query/compile_filter.js';
 import { compileQuery, evaluateLet, type LetVariables } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
@@ -34,6 +37,8 @@ export interface ReadSpec {
   /** `min`/`max` index key bounds (a hint is then required). */
   min?: Document;
   max?: Document;
+  /** The query's collation (`queryCollator`; null or absent: simple). */
+  collator?: Collator | null;
 }
 
 /** Records of `coll` matching `predicate`, lazily. */
@@ -48,15 +53,15 @@ export function* matchingRecords(coll: Collection, filter: Document, predicate: 
  */
 export function orderedRecords(coll: Collection, spec: ReadSpec, now: () => number): Generator<StoredDocument> {
   const filter = spec.filter ?? {};
-  const predicate = spec.predicate ?? compileQuery(filter, now(), spec.variables);
-  const plan = planQuery(coll, { filter, sort: spec.sort, hint: spec.hint, min: spec.min, max: spec.max, skip: spec.skip, limit: spec.limit });
+  const predicate = spec.predicate ?? compileQuery(filter, now(), spec.variables, spec.collator);
+  const plan = planQuery(coll, { filter, sort: spec.sort, hint: spec.hint, min: spec.min, max: spec.max, skip: spec.skip, limit: spec.limit, collator: spec.collator });
   return executePlan(plan, { coll, predicate, now });
 }
 
 /** The documents a find returns, projected. Compiles everything before the first document. */
 export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now: () => number): Iterator<Document> {
   // Compile eagerly so that bad filters/sorts/projections fail the command, not a later getMore.
-  const predicate = spec.predicate ?? compileQuery(spec.filter ?? {}, now(), spec.variables);
+  const predicate = spec.predicate ?? compileQuery(spec.filter ?? {}, now(), spec.variables, spec.collator);
   if (spec.sort && naturalDirection(spec.sort) === null) compileSort(spec.sort);
   const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()), query: spec.filter }) : null;
   if (!coll) return [][Symbol.iterator]();
@@ -80,16 +85,25 @@ export function checkNonNegative(field: string, value: number | undefined): void
   }
 }
 
+/** A command's checked `collation` argument: undefined when absent, null for the simple collation, else spelled out. */
+export type CollationArg = Document | null | undefined;
+
+/** Checks a `collation` argument (mongod's errors: `normaliseCollation`). */
+export function checkCollation(collation: unknown): CollationArg {
+  if (collation === undefined || collation === null) return undefined;
+  return normaliseCollation(collation as Document);
+}
+
 /**
- * Checks a `collation` argument: only the simple collation (`{locale: 'simple'}`, or none) is
- * supported; any other is refused with 238 rather than silently compared as binary strings.
+ * The collation a command on `coll` runs under: its `collation` argument, else the collection's
+ * default collation (null: simple). A fresh collator per command (its hashing keys are its own).
  */
-export function checkCollation(collation: unknown): void {
-  if (collation === undefined || collation === null) return;
-  const spec = collation as Document;
-  const keys = Object.keys(spec);
-  if (keys.length === 1 && keys[0] === 'locale' && spec.locale === 'simple') return;
-  throw new CommandError('NotImplemented', 'Collations other than the simple collation are not supported by Mayfly yet');
+export function queryCollator(coll: Collection | undefined, arg: CollationArg): Collator | null {
+  if (arg === undefined) {
+    const fallback = coll?.defaultCollation;
+    return fallback ? new Collator(fallback) : null;
+  }
+  return arg === null ? null : new Collator(arg);
 }
 
 /** The command's `let` parameters, evaluated (undefined when absent or empty). */

@@ -1,7 +1,8 @@
 /**
  * `update`: replacement, operator and pipeline updates; `multi`, `upsert`, `arrayFilters`
- * (`$[<id>]`), the positional `$`, `sort` (8.0's updateOne), `hint`, `collation` (simple only),
- * statement constants `c` and the command's `let` variables.
+ * (`$[<id>]`), the positional `$`, `sort` (8.0's updateOne), `hint`, `collation` (of the
+ * matching and its sort; else the collection's default), statement constants `c` and the
+ * command's `let` variables.
  *
  * As mongod does (write_ops_exec.cpp, parsed_update.cpp): every statement is checked against
  * the IDL first (a bad statement fails the whole command, nothing written); then each statement
@@ -21,7 +22,8 @@ import { isDocument } from '../../storage/values/paths.js';
 import { IdlRules, checkHintType, checkOptionalBool, collectionArg } from '../args.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { orderedRecords } from './query_exec.js';
+import type { Collator } from '../../storage/values/collator.js';
+import { checkCollation as checkCollationArg, orderedRecords, queryCollator } from './query_exec.js';
 import { checkBatchSize } from './write_batch.js';
 
 /** One update statement, checked against the IDL (field names as in the `update` command). */
@@ -96,13 +98,8 @@ export function checkUpdateModification(value: unknown): Document | Document[] {
   return value as Document | Document[];
 }
 
-/** Only the simple collation is supported (238 otherwise, rather than comparing wrongly). */
-export function checkCollation(collation: Document | undefined): void {
-  if (collation === undefined) return;
-  const keys = Object.keys(collation);
-  if (keys.length === 1 && collation.locale === 'simple') return;
-  throw new CommandError('NotImplemented', 'Collations other than the simple collation are not supported by Mayfly yet');
-}
+/** Checks a statement's `collation` (mongod's errors); see `query_exec.ts`. */
+export const checkCollation = checkCollationArg;
 
 /** A statement being parsed: the fields seen so far. */
 export type StatementDraft<T> = { -readonly [K in keyof T]?: T[K] };
@@ -227,10 +224,15 @@ export interface ParsedUpdateStatement {
   readonly matchKey: ((doc: Document) => string | undefined) | null;
   /** The document an `upsertSupplied` upsert inserts (`c.new`). */
   readonly supplied?: CompiledUpdate;
+  /** The collation the statement matches (and sorts) under (null: simple). */
+  readonly collator: Collator | null;
 }
 
-/** `ParsedUpdate::parseRequest`: upsertSupplied, collation, array filters, update, query. */
-export function parseUpdateRequest(spec: UpdateSpec, vars: Variables, nowMs: number): ParsedUpdateStatement {
+/**
+ * `ParsedUpdate::parseRequest`: upsertSupplied, collation, array filters, update, query. `coll`
+ * (undefined when it does not exist yet) gives the default collation.
+ */
+export function parseUpdateRequest(spec: UpdateSpec, vars: Variables, nowMs: number, coll: Collection | undefined): ParsedUpdateStatement {
   let supplied: CompiledUpdate | undefined;
   if (spec.upsertSupplied) {
     if (!spec.upsert) throw new CommandError('FailedToParse', "cannot specify 'upsertSupplied: true' for a non-upsert operation");
@@ -240,15 +242,15 @@ export function parseUpdateRequest(spec: UpdateSpec, vars: Variables, nowMs: num
     }
     supplied = compileUpdate(doc);
   }
-  checkCollation(spec.collation);
+  const collator = queryCollator(coll, checkCollation(spec.collation));
   const update = compileUpdate(spec.u, { arrayFilters: spec.arrayFilters, constants: spec.c, variables: vars, multi: spec.multi });
   if (spec.upsert && usesExpr(spec.q)) {
     throw new CommandError('QueryFeatureNotAllowed', '$expr is not allowed in the query predicate for an upsert');
   }
   const filter = spec.q;
-  const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs);
+  const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs, undefined, collator);
   const matchKey = update.positional ? compilePositionalMatcher(filter) : null;
-  return { spec, filter, predicate, update, matchKey, supplied };
+  return { spec, filter, predicate, update, matchKey, supplied, collator };
 }
 
 /** Rethrows an error raised while executing, with mongod's executor context. */
@@ -267,11 +269,11 @@ export function upsertDocument(parsed: ParsedUpdateStatement, now: Date): Docume
 /** Runs one update statement on `db.name` (created when an upsert inserts). */
 export function executeUpdate(ctx: CommandContext, db: string, name: string, spec: UpdateSpec, vars: Variables): UpdateOutcome {
   const nowMs = ctx.now();
-  const parsed = parseUpdateRequest(spec, vars, nowMs);
   const catalog = ctx.server.catalog;
   let coll: Collection | undefined = catalog.get(db, name);
+  const parsed = parseUpdateRequest(spec, vars, nowMs, coll);
   // The plan (and the hinted index: 2 BadValue when there is none) is chosen before executing.
-  const plan = { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1, hint: spec.hint };
+  const plan = { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1, hint: spec.hint, collator: parsed.collator };
   const matches = coll ? orderedRecords(coll, plan, ctx.now) : undefined;
   ctx.server.counters.opcounters.update++;
   const outcome: UpdateOutcome = { matched: 0, modified: 0 };

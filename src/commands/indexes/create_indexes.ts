@@ -25,9 +25,11 @@ export const createIndexes: CommandDefinition = {
     const rawSpecs = cmd.indexes as unknown[];
     if (rawSpecs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
     const ignoreUnknown = cmd.ignoreUnknownIndexOptions === true || (typeof cmd.ignoreUnknownIndexOptions === 'number' && cmd.ignoreUnknownIndexOptions !== 0);
+    // An index without a collation inherits the collection's default collation.
+    const defaultCollation = ctx.server.catalog.get(ctx.db, name)?.defaultCollation ?? null;
     const specs = rawSpecs.map((given) => {
       const raw = ignoreUnknown ? removeUnknownIndexOptions(given) : given;
-      return ctx.server.ttl.checkIndexSpec(normaliseIndexSpec(raw), raw as Document);
+      return ctx.server.ttl.checkIndexSpec(normaliseIndexSpec(raw, defaultCollation), raw as Document);
     });
     const { coll, created } = ctx.server.catalog.getOrCreate(ctx.db, name);
     const numIndexesBefore = coll.indexSpecs().length;

@@ -9,10 +9,13 @@
  * - `$min`/`$max`: BSON order, null and missing ignored.
  * - `$first`/`$last`: the raw value (missing becomes null in the `$group` output).
  * - `$push`/`$addToSet`: missing values skipped; `$addToSet` keeps the first of equal values.
+ *
+ * `$min`, `$max` and `$addToSet` compare strings under the command's collation.
  */
+import type { Collator } from '../values/collator.js';
 import { compareValues } from '../values/compare.js';
 import { decodeDecimal, encodeDecimal, type DecimalParts } from '../values/decimal.js';
-import { keyString } from '../values/key_string.js';
+import { collationKeyString } from '../values/key_string.js';
 import { addParts, toDecimalParts } from '../values/numbers.js';
 import type { Decimal128 } from '../../bson.js';
 import { divideDecimal, doubleOf, fitsLong, intOrLong, longOf, numKind, toBigInt, widest, type NumKind } from './numeric.js';
@@ -125,10 +128,13 @@ class AvgState implements Accumulator {
 
 class MinMaxState implements Accumulator {
   private best: unknown = MISSING;
-  constructor(private readonly sign: 1 | -1) {}
+  constructor(
+    private readonly sign: 1 | -1,
+    private readonly collator: Collator | null,
+  ) {}
   process(v: unknown): void {
     if (isNullish(v)) return;
-    if (this.best === MISSING || compareValues(v, this.best) * this.sign > 0) this.best = v;
+    if (this.best === MISSING || compareValues(v, this.best, this.collator) * this.sign > 0) this.best = v;
   }
   result(): unknown {
     return this.best === MISSING ? null : this.best;
@@ -171,9 +177,10 @@ class PushState implements Accumulator {
 class AddToSetState implements Accumulator {
   private readonly values: unknown[] = [];
   private readonly keys = new Set<string>();
+  constructor(private readonly collator: Collator | null) {}
   process(v: unknown): void {
     if (v === MISSING) return;
-    const key = keyString(v);
+    const key = collationKeyString(v, this.collator);
     if (this.keys.has(key)) return;
     this.keys.add(key);
     this.values.push(v);
@@ -183,16 +190,16 @@ class AddToSetState implements Accumulator {
   }
 }
 
-/** The accumulators `$group` supports, by operator name. */
-export const ACCUMULATORS: Readonly<Record<string, () => Accumulator>> = {
+/** The accumulators `$group` supports, by operator name (each made under a collation, or null). */
+export const ACCUMULATORS: Readonly<Record<string, (collator: Collator | null) => Accumulator>> = {
   $sum: () => new SumState(),
   $avg: () => new AvgState(),
-  $min: () => new MinMaxState(-1),
-  $max: () => new MinMaxState(1),
+  $min: (collator) => new MinMaxState(-1, collator),
+  $max: (collator) => new MinMaxState(1, collator),
   $first: () => new FirstState(),
   $last: () => new LastState(),
   $push: () => new PushState(),
-  $addToSet: () => new AddToSetState(),
+  $addToSet: (collator) => new AddToSetState(collator),
 };
 
 /** Accumulators mongod knows that Mayfly does not implement yet (answered with 238). */

@@ -8,6 +8,7 @@
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { cloneValue } from '../values/clone.js';
+import type { Collator } from '../values/collator.js';
 import { assertValidFieldName, parseFieldPath } from './field_path.js';
 import { bsonObjectToString } from './format.js';
 import { MISSING, fieldOf, isDocument } from './value.js';
@@ -20,6 +21,8 @@ export interface EvalContext {
   readonly now: Date;
   /** User variables in scope: the command's `let` (`$let`/`$map` later). */
   readonly vars?: ReadonlyMap<string, unknown>;
+  /** The command's collation (absent or null: simple): comparisons of strings follow it. */
+  readonly collator?: Collator | null;
 }
 
 /** A compiled expression; returns `MISSING` for an absent value. */

@@ -1,6 +1,7 @@
 /** What a pipeline runs with (`PipelineContext` of `pipeline.ts`). */
 import type { Document } from '../../bson.js';
 import type { LetVariables } from '../query/compile_query.js';
+import type { Collator } from '../values/collator.js';
 import { ROOT_PARSE_STATE, type EvalContext, type ParseState } from './expression_core.js';
 
 /** Per-command state a pipeline needs. */
@@ -14,6 +15,11 @@ export interface PipelineContext {
    * may read them as `$$name`; an undefined name is 17276 when the stage is parsed.
    */
   variables?: LetVariables;
+  /**
+   * The command's collation (absent or null: simple): `$match`, `$sort`, `$group` keys, the
+   * comparison expressions and `$min`/`$max`/`$addToSet` compare strings by it.
+   */
+  collator?: Collator | null;
 }
 
 /** The parse state of a pipeline's expressions: its `let` variables are defined. */
@@ -23,5 +29,5 @@ export function parseStateOf(ctx: PipelineContext): ParseState {
 
 /** What an expression of the pipeline evaluates against for one document (`$$ROOT`). */
 export function evalContextOf(ctx: PipelineContext, root: Document): EvalContext {
-  return { root, now: ctx.now, vars: ctx.variables?.values };
+  return { root, now: ctx.now, vars: ctx.variables?.values, collator: ctx.collator };
 }

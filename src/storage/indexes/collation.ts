@@ -1,14 +1,19 @@
 /**
- * Collation specs of indexes: validated and spelled out as mongod stores them (ICU 57.1 defaults
- * filled in), `{ locale: 'simple' }` meaning none. Mayfly stores and lists an index collation;
- * string comparisons by collation (case-insensitive matching, collated sorts and unique keys) are
- * not implemented yet, so the planner never uses a collated index on its own.
+ * Collation specs (mongod's CollatorFactoryICU::makeFromBSON): validated with mongod's IDL
+ * errors and spelled out as mongod stores and lists them (the locale's ICU defaults filled in,
+ * version 57.1), `{ locale: 'simple' }` meaning none. The same spec serves a command's
+ * `collation` argument, a collection's default collation (`create`) and an index's collation;
+ * `collatorOf` compiles it (`../values/collator.ts`).
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf, isNumber, toDouble } from '../values/bson_type.js';
 import { formatValue } from '../values/bson_to_string.js';
+import { Collator, localeDefaults } from '../values/collator.js';
 import { isDocument } from '../values/paths.js';
+
+/** The ICU collation version mongod reports (and accepts in `version`). */
+export const COLLATION_VERSION = '57.1';
 
 /** The locales mongod's ICU build accepts (MongoDB manual, "Collation Locales"). */
 const LOCALES = new Set(
@@ -31,6 +36,30 @@ const ENUMS: Readonly<Record<string, readonly string[]>> = {
 /** True when `locale` (with an optional `@keyword` part) is one mongod knows. */
 function knownLocale(locale: string): boolean {
   return LOCALES.has(locale.split('@')[0]!);
+}
+
+/**
+ * The locale ICU would use for an unknown `locale` (mongod's "Did you mean" hint): its
+ * canonical spelling (`en_us` → `en_US`, `EN` → `en`), else its language alone; null for none.
+ */
+function suggestedLocale(locale: string): string | null {
+  const [base, keywords] = locale.split('@') as [string, string | undefined];
+  const parts = base.split(/[-_]/).filter((p) => p !== '');
+  if (parts.length === 0) return null;
+  const canonical = parts
+    .map((p, i) => {
+      if (i === 0) return p.toLowerCase();
+      if (p.toUpperCase() === 'POSIX') return 'POSIX';
+      if (p.length === 4) return p[0]!.toUpperCase() + p.slice(1).toLowerCase();
+      return p.toUpperCase();
+    })
+    .join('_');
+  if (knownLocale(canonical)) {
+    const full = keywords === undefined ? canonical : `${canonical}@${keywords}`;
+    return full === locale ? null : full;
+  }
+  const language = parts[0]!.toLowerCase();
+  return language !== locale && knownLocale(language) ? language : null;
 }
 
 /**
@@ -66,24 +95,50 @@ export function normaliseCollation(collation: Document): Document | null {
     if (strength > 5) throw new CommandError('BadValue', `BSON field 'strength' value must be <= 5, actual value '${strength}'`);
     if (strength < 1) throw new CommandError('BadValue', `BSON field 'strength' value must be >= 1, actual value '${strength}'`);
   }
-  if (locale === 'simple') return null;
-  if (!knownLocale(locale)) {
-    const lower = locale.toLowerCase().replace('-', '_');
-    const hint = lower !== locale && knownLocale(lower) ? `. Did you mean '${lower}'?` : '';
-    throw new CommandError('BadValue', `Field 'locale' is invalid in: ${formatValue(collation)}${hint}`);
+  if (collation.version !== undefined && typeof collation.version !== 'string') {
+    throw new CommandError('TypeMismatch', `BSON field 'collation.version' is the wrong type '${bsonTypeOf(collation.version)}', expected type 'string'`);
   }
-  return {
+  const shown = formatValue(collation);
+  if (locale.includes('\0')) throw new CommandError('BadValue', `Field 'locale' cannot contain null byte. Collation spec: ${shown}`);
+  if (locale === 'simple') return null;
+  if (locale === '') throw new CommandError('BadValue', `Field 'locale' cannot be the empty string in: ${shown}`);
+  if (!knownLocale(locale)) {
+    const suggestion = suggestedLocale(locale);
+    const hint = suggestion !== null ? `. Did you mean '${suggestion}'?` : '';
+    throw new CommandError('BadValue', `Field 'locale' is invalid in: ${shown}${hint}`);
+  }
+  const defaults = localeDefaults(locale);
+  const spec: Document = {
     locale,
     caseLevel: collation.caseLevel ?? false,
-    caseFirst: collation.caseFirst ?? 'off',
+    caseFirst: collation.caseFirst ?? defaults.caseFirst,
     strength,
     numericOrdering: collation.numericOrdering ?? false,
-    alternate: collation.alternate ?? 'non-ignorable',
+    alternate: collation.alternate ?? defaults.alternate,
     maxVariable: collation.maxVariable ?? 'punct',
     normalization: collation.normalization ?? false,
     backwards: collation.backwards ?? locale === 'fr_CA',
-    version: '57.1',
+    version: COLLATION_VERSION,
   };
+  if (collation.version !== undefined && collation.version !== COLLATION_VERSION) {
+    throw new CommandError(
+      'IncompatibleCollationVersion',
+      `Requested collation version ${String(collation.version)} but the only available collator version was ${COLLATION_VERSION}. Requested collation spec: ${shown}`,
+    );
+  }
+  // validateCollationSpec: options that would have no effect.
+  if (spec.backwards === true && strength === 1) {
+    throw new CommandError('BadValue', `'backwards' is invalid with 'strength' of 1 in: ${shown}`);
+  }
+  if (spec.caseFirst !== 'off' && spec.caseLevel !== true && strength <= 2) {
+    throw new CommandError('BadValue', `'caseFirst' is invalid unless 'caseLevel' is on or 'strength' is greater than 2 in: ${shown}`);
+  }
+  return spec;
+}
+
+/** The collator of a spelled-out collation (null: simple). A new one each call (see `Collator.key`). */
+export function collatorOf(spec: Document | null | undefined): Collator | null {
+  return spec ? new Collator(spec) : null;
 }
 
 /** True when two stored collations (null: simple) are the same. */

@@ -5,8 +5,11 @@
  * both directions, index-provided sorts, key-count estimates and `unique` checks.
  *
  * Entries are ordered by the key (each field in its direction, values in `compareValues` order,
- * missing fields as null, an empty array as undefined), then by the record's sequence number
- * (mongod's RecordId: insertion order), so equal keys come back in insertion order.
+ * strings under the index's collation when it has one, missing fields as null, an empty array as
+ * undefined), then by the record's sequence number (mongod's RecordId: insertion order), so
+ * equal keys come back in insertion order. A unique index with a collation holds one key per
+ * collation class ('abc' and 'ABC' collide under strength 2); its partial filter compares
+ * under the same collation.
  *
  * Some indexes keep no entries and are never used by the planner: text, 2d, 2dsphere and
  * wildcard indexes (accepted and listed; their queries are not implemented), and the Cosmos
@@ -16,7 +19,9 @@
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
+import type { Collator } from '../values/collator.js';
 import { compareValues } from '../values/compare.js';
+import { collatorOf } from './collation.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { formatValue } from '../values/bson_to_string.js';
 import type { StoredDocument } from '../collection.js';
@@ -71,17 +76,18 @@ export function compareKeyValues(a: unknown, b: unknown): number {
   return compareValues(a, b);
 }
 
-/** The key comparator of a key pattern with `directions`. */
-export function keyComparator(directions: readonly (1 | -1)[]): KeyComparator {
+/** The key comparator of a key pattern with `directions` (strings under `collator` when given). */
+export function keyComparator(directions: readonly (1 | -1)[], collator?: Collator | null): KeyComparator {
+  const compareField: KeyComparator = collator ? (a, b) => compareValues(a, b, collator) : compareKeyValues;
   if (directions.length === 1) {
-    return directions[0] === 1 ? compareKeyValues : (a, b) => -compareKeyValues(a, b);
+    return directions[0] === 1 ? compareField : (a, b) => -compareField(a, b);
   }
   const n = directions.length;
   return (a, b) => {
     const x = a as unknown[];
     const y = b as unknown[];
     for (let i = 0; i < n; i++) {
-      const c = compareKeyValues(x[i], y[i]);
+      const c = compareField(x[i], y[i]);
       if (c !== 0) return directions[i] === 1 ? c : -c;
     }
     return 0;
@@ -108,6 +114,10 @@ export class Index {
   readonly partialFilter: Predicate | null;
   /** The index collation (null: simple). */
   readonly collation: Document | null;
+  /** The collator of `collation` (null: simple). */
+  readonly collator: Collator | null;
+  /** Orders two values of one key field (`compareValues` under the index collation). */
+  readonly compareValue: (a: unknown, b: unknown) => number;
   /** True for the `_id_` index. */
   readonly isId: boolean;
   /** True when the index keeps no entries (special kinds, the Cosmos `_ts` TTL index). */
@@ -136,12 +146,14 @@ export class Index {
     this.unique = spec.unique === true || this.isId;
     this.sparse = spec.sparse === true;
     this.hidden = spec.hidden === true;
-    this.partialFilter = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression as Document) : null;
     this.collation = (spec.collation as Document | undefined) ?? null;
+    const collator = (this.collator = shared && shared.collation === this.collation ? shared.collator : collatorOf(this.collation));
+    this.compareValue = collator ? (a, b) => compareValues(a, b, collator) : compareValues;
+    this.partialFilter = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression as Document, { collator }) : null;
     const systemTime = this.fields.length === 1 && this.fields[0] === SYSTEM_TIME_FIELD && 'expireAfterSeconds' in spec;
     this.entryless = systemTime || (this.kind !== IndexKinds.btree && this.kind !== IndexKinds.hashed);
     this.generator = this.entryless ? null : new KeyGenerator(this.fields, this.sparse);
-    this.compareKeys = keyComparator(this.directions);
+    this.compareKeys = keyComparator(this.directions, collator);
     this.signature = entrySignature(spec);
     if (shared && shared.signature === this.signature) {
       this.tree = shared.tree;
@@ -164,9 +176,12 @@ export class Index {
     return entrySignature(spec) === this.signature;
   }
 
-  /** True when the planner may use this index for a query with the simple collation. */
+  /**
+   * True when the planner may use this index on its own (string predicates only under the
+   * query's own collation: the planner checks that per predicate).
+   */
   get queryable(): boolean {
-    return !this.entryless && !this.hidden && this.kind === IndexKinds.btree && this.collation === null;
+    return !this.entryless && !this.hidden && this.kind === IndexKinds.btree;
   }
 
   /** The keys `doc` has in this index ([] when the index does not cover it). */

@@ -98,9 +98,10 @@ function checkKeyPattern(spec: Document, key: Document): void {
 /**
  * Checks one spec of `createIndexes` and returns it as the catalog stores it:
  * `{ v, key, name, ...options }` (booleans normalised, `hidden: false` dropped, the collation
- * spelled out or dropped when simple, text and 2dsphere fields filled in).
+ * spelled out or dropped when simple, text and 2dsphere fields filled in). A spec without a
+ * collation gets the collection's `defaultCollation` (spelled out), as mongod does.
  */
-export function normaliseIndexSpec(raw: unknown): Document {
+export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | null = null): Document {
   if (bsonTypeOf(raw) !== 'object') {
     throw new CommandError('TypeMismatch', `Expected an index specification object, found ${bsonTypeOf(raw)}`);
   }
@@ -222,6 +223,8 @@ export function normaliseIndexSpec(raw: unknown): Document {
       }
       throw err;
     }
+  } else if (defaultCollation) {
+    collation = defaultCollation;
   }
 
   // _isSpecOk.

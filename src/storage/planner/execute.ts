@@ -11,7 +11,6 @@ import type { Predicate } from '../query/compile_filter.js';
 import { compileSort } from '../sort.js';
 import { keyString } from '../values/key_string.js';
 import { IndexScanCursor } from './index_scan.js';
-import { compareKeyValues } from '../indexes/index.js';
 import type { CollScanNode, ExpressNode, FetchNode, IndexScanNode, OrNode, PlanNode, QueryPlan, SortNode, StageStats } from './plan.js';
 
 /** What a running plan reads and tests. */
@@ -160,7 +159,7 @@ function* or(node: OrNode): Generator<StoredDocument> {
 
 function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, now } = ctx;
-  const compare = compileSort(node.pattern);
+  const compare = compileSort(node.pattern, node.collator);
   const all = [...run(node.input, ctx)];
   if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += bsonSize(rec.doc);
   all.sort((a, b) => compare(a.doc, b.doc));
@@ -198,7 +197,8 @@ function* express(node: ExpressNode, ctx: ExecutionContext): Generator<StoredDoc
   const value = node.value;
   const sign = index.directions[0]!;
   const compound = index.fields.length > 1;
-  const first = compound ? (k: unknown) => sign * compareKeyValues((k as unknown[])[0], value) : (k: unknown) => index.compareKeys(k, value);
+  const compareValue = index.compareValue;
+  const first = compound ? (k: unknown) => sign * compareValue((k as unknown[])[0], value) : (k: unknown) => index.compareKeys(k, value);
   let { leaf, index: at } = index.tree.seek((k) => first(k) >= 0);
   const candidates: StoredDocument[] = [];
   for (;;) {

@@ -15,11 +15,11 @@
  *   only make it re-seek past that entry.
  *
  * `estimateKeys` counts the keys inside bounds in O(log n) per interval from the tree's counts.
+ * Keys and bounds compare in the index's order (`Index.compareValue`: under its collation, if any).
  */
 import type { StoredDocument } from '../collection.js';
 import type { Index } from '../indexes/index.js';
 import type { BTreeLeaf } from '../indexes/btree.js';
-import { compareValues } from '../values/compare.js';
 import { isAllValues, isPoint, reverseInterval, type Interval, type IntervalList } from './intervals.js';
 
 /** The key range of a min/max scan (undefined: open end). */
@@ -48,6 +48,8 @@ type Check = { kind: 'valid' } | { kind: 'done' } | { kind: 'seek'; target: Targ
 /** A running scan of one index. */
 export class IndexScanCursor {
   private readonly index: Index;
+  /** The index's value order. */
+  private readonly cmp: (a: unknown, b: unknown) => number;
   private readonly n: number;
   /** Per field: +1 when the field is visited ascending, -1 descending. */
   private readonly signs: number[];
@@ -71,6 +73,7 @@ export class IndexScanCursor {
   /** A scan of `index` over `bounds` (or `range`) in `direction`, counting into `counters`. */
   constructor(index: Index, bounds: IntervalList[] | null, range: ScanRange | null, direction: 1 | -1, counters: ScanCounters) {
     this.index = index;
+    this.cmp = index.compareValue;
     this.n = index.fields.length;
     this.reverse = direction === -1;
     this.signs = index.directions.map((d) => d * direction);
@@ -82,7 +85,7 @@ export class IndexScanCursor {
         // Intervals are ascending in value; visiting order is descending when the sign is -1.
         return this.signs[i] === 1 ? [...list] : [...list].reverse().map(reverseInterval);
       });
-      this.simple = isSingleInterval(bounds);
+      this.simple = isSingleInterval(bounds, this.cmp);
       this.endTarget = this.simple ? this.simpleEnd() : null;
     } else {
       this.oriented = null;
@@ -155,7 +158,7 @@ export class IndexScanCursor {
   private compareToTarget(key: unknown, target: TargetPart[]): number {
     for (let i = 0; i < target.length; i++) {
       const part = target[i]!;
-      const c = this.signs[i]! * compareValues(this.field(key, i), part.value);
+      const c = this.signs[i]! * this.cmp(this.field(key, i), part.value);
       if (c !== 0) return c;
       if (part.bias !== 0) return -part.bias;
     }
@@ -276,7 +279,7 @@ export class IndexScanCursor {
         break;
       }
       target.push({ value: only.end, bias: only.endInclusive ? 0 : -1 });
-      if (!isPoint(only) || !only.endInclusive) break;
+      if (!isPoint(only, this.cmp) || !only.endInclusive) break;
     }
     return target.length > 0 ? target : null;
   }
@@ -288,8 +291,8 @@ export class IndexScanCursor {
       const list = lists[j]!;
       const last = list[list.length - 1]!;
       const v = this.field(key, j);
-      const c = this.signs[j]! * compareValues(v, last.end);
-      const inLast = this.signs[j]! * compareValues(v, last.start) > 0 || (compareValues(v, last.start) === 0 && last.startInclusive);
+      const c = this.signs[j]! * this.cmp(v, last.end);
+      const inLast = this.signs[j]! * this.cmp(v, last.start) > 0 || (this.cmp(v, last.start) === 0 && last.startInclusive);
       if (!inLast || c < 0) return true;
     }
     return false;
@@ -308,7 +311,7 @@ export class IndexScanCursor {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         const interval = list[mid]!;
-        const c = sign * compareValues(v, interval.end);
+        const c = sign * this.cmp(v, interval.end);
         if (c < 0 || (c === 0 && interval.endInclusive)) hi = mid;
         else lo = mid + 1;
       }
@@ -322,7 +325,7 @@ export class IndexScanCursor {
         return { kind: 'seek', target };
       }
       const interval = list[lo]!;
-      const s = sign * compareValues(v, interval.start);
+      const s = sign * this.cmp(v, interval.start);
       if (s < 0 || (s === 0 && !interval.startInclusive)) {
         // Before the interval: seek to its start with this prefix, and the next fields' starts.
         const target: TargetPart[] = [];
@@ -348,9 +351,9 @@ export class IndexScanCursor {
 }
 
 /** True when `bounds` are points on a prefix, then at most one other interval, then every value. */
-export function isSingleInterval(bounds: IntervalList[]): boolean {
+export function isSingleInterval(bounds: IntervalList[], cmp?: (a: unknown, b: unknown) => number): boolean {
   let i = 0;
-  while (i < bounds.length && bounds[i]!.length === 1 && isPoint(bounds[i]![0]!)) i++;
+  while (i < bounds.length && bounds[i]!.length === 1 && isPoint(bounds[i]![0]!, cmp)) i++;
   if (i < bounds.length) {
     if (bounds[i]!.length !== 1) return false;
     i++;
@@ -369,11 +372,12 @@ export function estimateKeys(index: Index, bounds: IntervalList[]): number {
   const tree = index.tree;
   const n = index.fields.length;
   const directions = index.directions;
+  const cmp = index.compareValue;
   const field = (key: unknown, i: number): unknown => (n === 1 ? key : (key as unknown[])[i]);
   const compare = (key: unknown, target: TargetPart[]): number => {
     for (let i = 0; i < target.length; i++) {
       const part = target[i]!;
-      const c = directions[i]! * compareValues(field(key, i), part.value);
+      const c = directions[i]! * cmp(field(key, i), part.value);
       if (c !== 0) return c;
       if (part.bias !== 0) return -part.bias;
     }
@@ -393,7 +397,7 @@ export function estimateKeys(index: Index, bounds: IntervalList[]): number {
     if (i >= n) return 0;
     const list = bounds[i]!;
     if (isAllValues(list)) return prefix.length === 0 ? tree.size : count(prefix.slice(0, -1), { start: prefix[prefix.length - 1], startInclusive: true, end: prefix[prefix.length - 1], endInclusive: true }, i - 1);
-    const points = list.every(isPoint) && i + 1 < n && !isAllValues(bounds[i + 1]!);
+    const points = list.every((x) => isPoint(x, cmp)) && i + 1 < n && !isAllValues(bounds[i + 1]!);
     let total = 0;
     for (const interval of list) {
       total += points && ++probes <= MAX_ESTIMATE_PROBES ? walk(i + 1, [...prefix, interval.start]) : count(prefix, interval, i);

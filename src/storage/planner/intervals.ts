@@ -4,6 +4,10 @@
  * `compareValues` order. Comparison predicates are *type-bracketed*: `$gt: 5` covers numbers
  * above 5 only (`(5, inf.0]`), `$lt: "b"` strings below "b" (`["", "b")`). Intervals are printed
  * as mongod prints them in explain (`[1, 1]`, `(5, inf.0]`, `["a", {})`, `[MinKey, MaxKey]`).
+ *
+ * Under a collation the order is the collation's (`cmp`, default `compareValues`): bounds for an
+ * index with a collation are built and merged in that index's order. Explain prints the
+ * strings themselves where mongod prints their ICU collation keys.
  */
 import { Binary, MaxKey, MinKey, ObjectId, Timestamp, Long } from '../../bson.js';
 import { bsonTypeOf } from '../values/bson_type.js';
@@ -20,6 +24,9 @@ export interface Interval {
 
 /** The values of one index field a query can match: disjoint intervals in ascending order. */
 export type IntervalList = readonly Interval[];
+
+/** The order of values intervals follow (`compareValues`, or it under a collation). */
+export type ValueComparator = (a: unknown, b: unknown) => number;
 
 /** The smallest and largest BSON values. */
 export const MIN_KEY = new MinKey();
@@ -50,55 +57,55 @@ export function isAllValues(list: IntervalList): boolean {
 
 /** True when every interval of `list` is a single value. */
 export function isPointList(list: IntervalList): boolean {
-  return list.length > 0 && list.every(isPoint);
+  return list.length > 0 && list.every((i) => isPoint(i));
 }
 
 /** True when `i` is a single value. */
-export function isPoint(i: Interval): boolean {
-  return i.startInclusive && i.endInclusive && compareValues(i.start, i.end) === 0;
+export function isPoint(i: Interval, cmp: ValueComparator = compareValues): boolean {
+  return i.startInclusive && i.endInclusive && cmp(i.start, i.end) === 0;
 }
 
 /** True when `v` lies in `i`. */
-export function contains(i: Interval, v: unknown): boolean {
-  const s = compareValues(v, i.start);
+export function contains(i: Interval, v: unknown, cmp: ValueComparator = compareValues): boolean {
+  const s = cmp(v, i.start);
   if (s < 0 || (s === 0 && !i.startInclusive)) return false;
-  const e = compareValues(v, i.end);
+  const e = cmp(v, i.end);
   return e < 0 || (e === 0 && i.endInclusive);
 }
 
 /** Compares interval starts (an exclusive start is after an inclusive one at the same value). */
-function compareStarts(a: Interval, b: Interval): number {
-  const c = compareValues(a.start, b.start);
+function compareStarts(a: Interval, b: Interval, cmp: ValueComparator): number {
+  const c = cmp(a.start, b.start);
   if (c !== 0) return c;
   if (a.startInclusive === b.startInclusive) return 0;
   return a.startInclusive ? -1 : 1;
 }
 
 /** Compares interval ends (an exclusive end is before an inclusive one at the same value). */
-function compareEnds(a: Interval, b: Interval): number {
-  const c = compareValues(a.end, b.end);
+function compareEnds(a: Interval, b: Interval, cmp: ValueComparator): number {
+  const c = cmp(a.end, b.end);
   if (c !== 0) return c;
   if (a.endInclusive === b.endInclusive) return 0;
   return a.endInclusive ? 1 : -1;
 }
 
 /** True when `i` contains no value. */
-function isEmpty(i: Interval): boolean {
-  const c = compareValues(i.start, i.end);
+function isEmpty(i: Interval, cmp: ValueComparator): boolean {
+  const c = cmp(i.start, i.end);
   return c > 0 || (c === 0 && !(i.startInclusive && i.endInclusive));
 }
 
 /** The union of interval lists, sorted and merged (overlapping or touching intervals join). */
-export function union(lists: readonly IntervalList[]): IntervalList {
-  const all = lists.flat().filter((i) => !isEmpty(i));
-  all.sort(compareStarts);
+export function union(lists: readonly IntervalList[], cmp: ValueComparator = compareValues): IntervalList {
+  const all = lists.flat().filter((i) => !isEmpty(i, cmp));
+  all.sort((a, b) => compareStarts(a, b, cmp));
   const out: Interval[] = [];
   for (const i of all) {
     const last = out[out.length - 1];
     if (last) {
-      const c = compareValues(i.start, last.end);
+      const c = cmp(i.start, last.end);
       if (c < 0 || (c === 0 && (i.startInclusive || last.endInclusive))) {
-        if (compareEnds(i, last) > 0) out[out.length - 1] = { start: last.start, startInclusive: last.startInclusive, end: i.end, endInclusive: i.endInclusive };
+        if (compareEnds(i, last, cmp) > 0) out[out.length - 1] = { start: last.start, startInclusive: last.startInclusive, end: i.end, endInclusive: i.endInclusive };
         continue;
       }
     }
@@ -108,36 +115,36 @@ export function union(lists: readonly IntervalList[]): IntervalList {
 }
 
 /** The intersection of two interval lists. */
-export function intersect(a: IntervalList, b: IntervalList): IntervalList {
+export function intersect(a: IntervalList, b: IntervalList, cmp: ValueComparator = compareValues): IntervalList {
   const out: Interval[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
     const x = a[i]!;
     const y = b[j]!;
-    const start = compareStarts(x, y) >= 0 ? x : y;
-    const end = compareEnds(x, y) <= 0 ? x : y;
+    const start = compareStarts(x, y, cmp) >= 0 ? x : y;
+    const end = compareEnds(x, y, cmp) <= 0 ? x : y;
     const candidate: Interval = { start: start.start, startInclusive: start.startInclusive, end: end.end, endInclusive: end.endInclusive };
-    if (!isEmpty(candidate)) out.push(candidate);
-    if (compareEnds(x, y) <= 0) i++;
+    if (!isEmpty(candidate, cmp)) out.push(candidate);
+    if (compareEnds(x, y, cmp) <= 0) i++;
     else j++;
   }
   return out;
 }
 
 /** The values of `[MinKey, MaxKey]` not in `list`. */
-export function complement(list: IntervalList): IntervalList {
+export function complement(list: IntervalList, cmp: ValueComparator = compareValues): IntervalList {
   const out: Interval[] = [];
   let start: unknown = MIN_KEY;
   let startInclusive = true;
   for (const i of list) {
     const gap: Interval = { start, startInclusive, end: i.start, endInclusive: !i.startInclusive };
-    if (!isEmpty(gap)) out.push(gap);
+    if (!isEmpty(gap, cmp)) out.push(gap);
     start = i.end;
     startInclusive = !i.endInclusive;
   }
   const tail: Interval = { start, startInclusive, end: MAX_KEY, endInclusive: true };
-  if (!isEmpty(tail)) out.push(tail);
+  if (!isEmpty(tail, cmp)) out.push(tail);
   return out;
 }
 

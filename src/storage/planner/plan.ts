@@ -3,14 +3,21 @@
  * mongod's stages (COLLSCAN, IXSCAN, FETCH, OR, SORT, SKIP, LIMIT, PROJECTION_*, EXPRESS_IXSCAN,
  * SUBPLAN, EOF). The same tree is executed (`execute.ts`, which fills each node's counters) and
  * explained (`explain_output.ts`). See README.md in this folder for the choice rule.
+ *
+ * Collation (mongod's rule): a predicate whose bounds hold strings, documents or arrays uses an
+ * index only when the index's collation is the query's; other predicates use any index; regex
+ * bounds only an index without a collation; an index provides a sort only under the query's
+ * collation. A hinted index is scanned whatever its collation, with the bounds it may take.
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection } from '../collection.js';
+import { sameCollation } from '../indexes/collation.js';
 import type { Index } from '../indexes/index.js';
 import { IndexKinds } from '../indexes/key_pattern.js';
 import { parseSortSpec, type SortKey } from '../sort.js';
 import { isNumber, toDouble } from '../values/bson_type.js';
+import type { Collator } from '../values/collator.js';
 import { valuesEqual } from '../values/compare.js';
 import { isDocument } from '../values/paths.js';
 import { ALL_VALUES, intersect, isAllValues, isPoint, type IntervalList } from './intervals.js';
@@ -84,6 +91,8 @@ export interface SortNode {
   readonly input: PlanNode;
   readonly stats: StageStats;
   totalDataSizeSorted: number;
+  /** The query's collation, which the sort follows (null: simple). */
+  readonly collator: Collator | null;
 }
 
 /** Skips documents. */
@@ -163,6 +172,8 @@ export interface PlanRequest {
   readonly projection?: Document | null;
   /** Allow the express path (find and its cousins; not for write explains that need a plan tree). */
   readonly allowExpress?: boolean;
+  /** The query's collation (null or absent: simple). */
+  readonly collator?: Collator | null;
 }
 
 /** A plan: its root stage, and what explain prints around it. */
@@ -219,7 +230,8 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
   const filter = request.filter;
   // What explain shows is computed only when explain asks for it.
   let parsedMemo: Document | undefined;
-  const parsed = (): Document => (parsedMemo ??= normaliseFilter(filter));
+  const collator = request.collator ?? null;
+  const parsed = (): Document => (parsedMemo ??= normaliseFilter(filter, collator));
   const minMax = (request.min && Object.keys(request.min).length > 0) || (request.max && Object.keys(request.max).length > 0);
   if (request.min && request.max && Object.keys(request.min).length > 0 && Object.keys(request.max).length > 0) {
     const a = Object.keys(request.min);
@@ -243,7 +255,7 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
   }
   if (!coll) return planOf({ stage: 'EOF', stats: newStats() }, parsed, true);
   const sortKeys = sortKeysOf(request.sort);
-  const analysis = analyzeFilter(filter);
+  const analysis = analyzeFilter(filter, collator);
   const skip = request.skip ?? 0;
   const limit = request.limit ?? 0;
 
@@ -275,7 +287,7 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
         end: request.max && Object.keys(request.max).length > 0 ? keyOf(hinted, request.max) : undefined,
       };
       access = fetch(indexScan(hinted, null, range, 1), parsed);
-      sortProvided = sortKeys.length === 0 || providedDirection(hinted, null, sortKeys) === 1;
+      sortProvided = sortKeys.length === 0 || providedDirection(hinted, null, sortKeys, collator) === 1;
     } else {
       const candidate = candidateFor(hinted, analysis, sortKeys, true);
       access = fetch(indexScan(hinted, candidate.bounds, null, candidate.sortDirection || 1), () => residual(analysis, candidate.exactlyUsed));
@@ -296,7 +308,7 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
 
   let root: PlanNode = access;
   if (!sortProvided) {
-    root = { stage: 'SORT', pattern: request.sort!, limitAmount: limit > 0 ? skip + limit : 0, input: root, stats: newStats(), totalDataSizeSorted: 0 };
+    root = { stage: 'SORT', pattern: request.sort!, limitAmount: limit > 0 ? skip + limit : 0, input: root, stats: newStats(), totalDataSizeSorted: 0, collator };
     if (skip > 0) root = { stage: 'SKIP', amount: skip, input: root, stats: newStats() };
   } else {
     if (skip > 0) root = { stage: 'SKIP', amount: skip, input: root, stats: newStats() };
@@ -401,22 +413,28 @@ function keyOf(index: Index, doc: Document): unknown {
  * The express plan (mongod 8.0's express path, which skips planning) for a single exact equality:
  * on `_id`; on a unique single-field index; or, when at most one document is wanted (`limit: 1`,
  * as `findOne` sends), on any plain B-tree index whose first field is the path (the one with the
- * fewest fields; a sparse index only for a non-null value; a partial index never).
+ * fewest fields; a sparse index only for a non-null value; a partial index never). A string
+ * `_id` only when neither the query nor the collection has a collation (the lookup is by binary
+ * key); a string on another index only under the index's collation.
  */
 function expressPlan(coll: Collection, analysis: FilterAnalysis, limit: number): ExpressNode | null {
   if (analysis.others.length > 0 || analysis.predicates.length !== 1) return null;
   const p = analysis.predicates[0]!;
   if (p.op !== '$eq' || !p.exact) return null;
   const node = (index: Index, limitOne: boolean): ExpressNode => ({ stage: 'EXPRESS_IXSCAN', index, value: p.value, limitOne, stats: newStats(), keysExamined: 0, docsExamined: 0 });
-  if (p.path === '_id') return node(coll.idIndex, false);
+  if (p.path === '_id') {
+    if (p.collatable && (analysis.collator !== null || coll.idIndex.collator !== null)) return null;
+    return node(coll.idIndex, false);
+  }
   const unique = coll.indexes.find(
-    (i) => i.queryable && i.unique && !i.sparse && !i.partialFilter && !i.multikey && i.fields.length === 1 && i.fields[0] === p.path,
+    (i) =>
+      i.queryable && i.unique && !i.sparse && !i.partialFilter && !i.multikey && i.fields.length === 1 && i.fields[0] === p.path && usableOn(p, i, analysis.collator),
   );
   if (unique) return node(unique, false);
   if (limit !== 1) return null;
   let best: Index | undefined;
   for (const i of coll.indexes) {
-    if (!i.queryable || i.partialFilter || (i.sparse && p.value === null) || i.fields[0] !== p.path) continue;
+    if (!i.queryable || i.partialFilter || (i.sparse && p.value === null) || i.fields[0] !== p.path || !usableOn(p, i, analysis.collator)) continue;
     if (!best || i.fields.length < best.fields.length) best = i;
   }
   return best ? node(best, true) : null;
@@ -434,15 +452,27 @@ interface Candidate {
   readonly sortDirection: 1 | -1 | 0;
 }
 
+/** The query collation's spelled-out spec (null: simple). */
+function specOf(collator: Collator | null): Document | null {
+  return collator === null ? null : collator.spec;
+}
+
+/** True when the bounds of `p` (built under the query's collation) hold on `index`. */
+function usableOn(p: PathPredicate, index: Index, collator: Collator | null): boolean {
+  if (p.binaryOnly && index.collation !== null) return false;
+  return !p.collatable || sameCollation(index.collation, specOf(collator));
+}
+
 /** The bounds `analysis` allows on `index`, and what they answer. */
 function candidateFor(index: Index, analysis: FilterAnalysis, sortKeys: SortKey[], hinted: boolean): Candidate {
   const bounds: IntervalList[] = index.fields.map(() => ALL_VALUES);
   const exactlyUsed = new Set<PathPredicate>();
   const usedMultikeyPrefixes: string[] = [];
   const usable = hinted ? index.kind === IndexKinds.btree || index.kind === IndexKinds.hashed : index.queryable;
-  if (usable && index.kind === IndexKinds.btree && index.collation === null) {
+  const cmp = index.compareValue;
+  if (usable && index.kind === IndexKinds.btree) {
     index.fields.forEach((field, i) => {
-      const preds = analysis.predicates.filter((p) => p.path === field && p.bounds !== null);
+      const preds = analysis.predicates.filter((p) => p.path === field && p.bounds !== null && usableOn(p, index, analysis.collator));
       if (preds.length === 0) return;
       if (index.isMultikeyField(i)) {
         // Bounds of two predicates on a multikey field cannot be intersected (an array can satisfy
@@ -457,14 +487,14 @@ function candidateFor(index: Index, analysis: FilterAnalysis, sortKeys: SortKey[
       }
       let b: IntervalList = ALL_VALUES;
       for (const p of preds) {
-        b = intersect(b, p.bounds!);
+        b = intersect(b, p.bounds!, cmp);
         if (p.exact) exactlyUsed.add(p);
       }
       bounds[i] = b;
     });
   }
   const boundedFields = bounds.filter((b) => !isAllValues(b)).length;
-  return { index, bounds, exactlyUsed, boundedFields, sortDirection: sortKeys.length === 0 ? 0 : providedDirection(index, bounds, sortKeys) };
+  return { index, bounds, exactlyUsed, boundedFields, sortDirection: sortKeys.length === 0 ? 0 : providedDirection(index, bounds, sortKeys, analysis.collator) };
 }
 
 /** The path prefixes at which field `i` of `index` met arrays. */
@@ -478,14 +508,14 @@ function multikeyPrefixes(index: Index, i: number): string[] {
  * Index fields the bounds pin to one value (and that hold no arrays) are skipped and may be
  * left out of the sort; a multikey field cannot provide order.
  */
-function providedDirection(index: Index, bounds: IntervalList[] | null, sortKeys: SortKey[]): 1 | -1 | 0 {
-  if (index.kind !== IndexKinds.btree || index.collation !== null) return 0;
+function providedDirection(index: Index, bounds: IntervalList[] | null, sortKeys: SortKey[], collator: Collator | null): 1 | -1 | 0 {
+  if (index.kind !== IndexKinds.btree || !sameCollation(index.collation, specOf(collator))) return 0;
   // A sort field the bounds pin to one value (on a path no document has an array on) is constant.
   const fixed = new Set<string>();
   if (bounds) {
     index.fields.forEach((field, i) => {
       const b = bounds[i]!;
-      if (b.length === 1 && isPoint(b[0]!) && !index.isMultikeyField(i)) fixed.add(field);
+      if (b.length === 1 && isPoint(b[0]!, index.compareValue) && !index.isMultikeyField(i)) fixed.add(field);
     });
   }
   const keys = sortKeys.filter((k) => !fixed.has(k.path));
@@ -509,13 +539,17 @@ function coversQuery(index: Index, analysis: FilterAnalysis): boolean {
     const excludesMissing = analysis.predicates.some((p) => index.fields.includes(p.path) && !p.matchesMissing);
     if (!excludesMissing) return false;
   }
-  if (index.partialFilter) return impliesFilter(analysis, index.spec.partialFilterExpression as Document);
+  if (index.partialFilter) return impliesFilter(analysis, index.spec.partialFilterExpression as Document, index);
   return true;
 }
 
-/** A conservative test that every document matching `analysis` matches `filter`. */
-function impliesFilter(analysis: FilterAnalysis, filter: Document): boolean {
-  const required = analyzeFilter(filter);
+/**
+ * A conservative test that every document matching `analysis` matches `filter` (the partial
+ * filter of `index`, under its collation: string conditions imply only under the same one).
+ */
+function impliesFilter(analysis: FilterAnalysis, filter: Document, index: Index): boolean {
+  const required = analyzeFilter(filter, index.collator);
+  const sameOrder = sameCollation(index.collation, specOf(analysis.collator));
   if (required.others.length > 0) {
     // An `$or` (or other) in the partial filter is implied only by the same conjunct in the query.
     for (const other of required.others) {
@@ -525,16 +559,17 @@ function impliesFilter(analysis: FilterAnalysis, filter: Document): boolean {
   return required.predicates.every((need) =>
     analysis.predicates.some((have) => {
       if (have.path !== need.path) return false;
+      if ((need.collatable || have.collatable) && !sameOrder) return false;
       if (have.op === need.op && valuesEqual(have.value, need.value)) return true;
       if (need.op === '$exists') return need.display[need.path] !== undefined && !('$not' in (need.display[need.path] as Document)) && !have.matchesMissing;
       if (!need.exact || !need.bounds || !have.bounds) return false;
-      return isSubset(have.bounds, need.bounds);
+      return isSubset(have.bounds, need.bounds, index.compareValue);
     }),
   );
 }
 
-function isSubset(inner: IntervalList, outer: IntervalList): boolean {
-  const both = intersect(inner, outer);
+function isSubset(inner: IntervalList, outer: IntervalList, cmp: (a: unknown, b: unknown) => number): boolean {
+  const both = intersect(inner, outer, cmp);
   return both.length === inner.length && both.every((b, i) => valuesEqual(b.start, inner[i]!.start) && valuesEqual(b.end, inner[i]!.end) && b.startInclusive === inner[i]!.startInclusive && b.endInclusive === inner[i]!.endInclusive);
 }
 
@@ -587,12 +622,12 @@ function orPlan(coll: Collection, analysis: FilterAnalysis): FetchNode | null {
   const scans: IndexScanNode[] = [];
   let exact = true;
   for (const branch of analysis.orBranches!) {
-    const sub = analyzeFilter(branch);
+    const sub = analyzeFilter(branch, analysis.collator);
     const chosen = chooseIndex(coll, sub, []);
     if (!chosen || isAllValues(chosen.bounds[0]!)) return null;
     scans.push(indexScan(chosen.index, chosen.bounds, null, 1));
     if (sub.others.length > 0 || sub.predicates.some((p) => !chosen.exactlyUsed.has(p))) exact = false;
   }
   const or: OrNode = { stage: 'OR', inputs: scans, stats: newStats(), dupsTested: 0, dupsDropped: 0 };
-  return fetch(or, () => (exact ? null : { $or: analysis.orBranches!.map(normaliseFilter) }));
+  return fetch(or, () => (exact ? null : { $or: analysis.orBranches!.map((b) => normaliseFilter(b, analysis.collator)) }));
 }

@@ -9,10 +9,16 @@
  * It also renders the normalised filter explain shows as `parsedQuery` (`{a: {$eq: 1}}`,
  * conjuncts sorted by kind then path, `$ne` as `$not: {$eq}`), after mongod's MatchExpression
  * serialisation. The filter has already been validated by the query compiler.
+ *
+ * Under a query collation, bounds are built (and `$in` lists sorted and de-duplicated) in the
+ * collation's order, and each predicate says whether its bounds depend on the collation (they
+ * hold strings, documents or arrays: usable only on an index with the query's collation) or on
+ * binary string order (regex prefixes: usable only on an index without a collation).
  */
 import { BSONRegExp, type Document } from '../../bson.js';
 import { isNumber, toDouble } from '../values/bson_type.js';
-import { compareValues, valuesEqual } from '../values/compare.js';
+import type { Collator } from '../values/collator.js';
+import { compareValues, isCollatable } from '../values/compare.js';
 import { isDocument } from '../values/paths.js';
 import { isNaNNumber, isRegexValue, regexSource } from '../query/operators/comparison.js';
 import {
@@ -25,6 +31,7 @@ import {
   union,
   type Interval,
   type IntervalList,
+  type ValueComparator,
 } from './intervals.js';
 
 /** A leaf predicate on one path. */
@@ -43,6 +50,10 @@ export interface PathPredicate {
   readonly exact: boolean;
   /** True when a document without `path` can match. */
   readonly matchesMissing: boolean;
+  /** True when the bounds hold values a collation orders (strings, documents, arrays). */
+  readonly collatable: boolean;
+  /** True when the bounds assume binary string order (regex prefixes). */
+  readonly binaryOnly: boolean;
 }
 
 /** A filter's top level, as the planner sees it. */
@@ -53,6 +64,8 @@ export interface FilterAnalysis {
   readonly others: Array<{ display: Document; kind: number; path: string }>;
   /** The branches of a top-level `$or` (two or more), when there is exactly one. */
   readonly orBranches: Document[] | null;
+  /** The query's collation (null: simple), which built the bounds. */
+  readonly collator: Collator | null;
 }
 
 // mongod's MatchExpression::MatchType order (expression.h), which parsedQuery sorts by.
@@ -108,8 +121,14 @@ const OP_KIND: Readonly<Record<string, number>> = {
   $all: KIND.and,
 };
 
-/** Splits a filter into its top-level conjuncts. */
-export function analyzeFilter(filter: Document): FilterAnalysis {
+/** The value order of bounds under `collator` (null or absent: `compareValues`). */
+export function boundsOrder(collator?: Collator | null): ValueComparator {
+  return collator ? (a, b) => compareValues(a, b, collator) : compareValues;
+}
+
+/** Splits a filter into its top-level conjuncts (bounds in the order of the query's `collator`). */
+export function analyzeFilter(filter: Document, collator?: Collator | null): FilterAnalysis {
+  const cmp = boundsOrder(collator);
   const predicates: PathPredicate[] = [];
   const others: Array<{ display: Document; kind: number; path: string }> = [];
   let orBranches: Document[] | null = null;
@@ -129,18 +148,18 @@ export function analyzeFilter(filter: Document): FilterAnalysis {
         }
         orCount++;
         orBranches = branches;
-        others.push({ display: { $or: branches.map(normaliseFilter) }, kind: KIND.or, path: '' });
+        others.push({ display: { $or: branches.map((b) => normaliseFilter(b, collator)) }, kind: KIND.or, path: '' });
         continue;
       }
       if (key.startsWith('$')) {
-        others.push({ display: otherDisplay(key, value), kind: otherKind(key), path: '' });
+        others.push({ display: otherDisplay(key, value, collator), kind: otherKind(key), path: '' });
         continue;
       }
-      predicates.push(...pathPredicates(key, value));
+      predicates.push(...pathPredicates(key, value, cmp));
     }
   };
   visit(filter);
-  return { predicates, others, orBranches: orCount === 1 ? orBranches : null };
+  return { predicates, others, orBranches: orCount === 1 ? orBranches : null, collator: collator ?? null };
 }
 
 function otherKind(op: string): number {
@@ -160,13 +179,13 @@ function otherKind(op: string): number {
   }
 }
 
-function otherDisplay(op: string, value: unknown): Document {
-  if (op === '$nor' && Array.isArray(value)) return { $nor: value.filter(isDocument).map(normaliseFilter) };
+function otherDisplay(op: string, value: unknown, collator?: Collator | null): Document {
+  if (op === '$nor' && Array.isArray(value)) return { $nor: value.filter(isDocument).map((b) => normaliseFilter(b, collator)) };
   return { [op]: value };
 }
 
 /** The leaf predicates `{path: value}` stands for. */
-function pathPredicates(path: string, value: unknown): PathPredicate[] {
+function pathPredicates(path: string, value: unknown, cmp: ValueComparator): PathPredicate[] {
   if (isDocument(value)) {
     const ops = Object.keys(value);
     if (ops.length > 0 && ops[0]!.startsWith('$') && !isDbRefLike(value)) {
@@ -177,13 +196,39 @@ function pathPredicates(path: string, value: unknown): PathPredicate[] {
           out.push(regexPredicate(path, value.$regex, typeof value.$options === 'string' ? value.$options : undefined));
           continue;
         }
-        out.push(operatorPredicate(path, op, value[op]));
+        out.push(operatorPredicate(path, op, value[op], cmp));
       }
       return out;
     }
   }
   if (isRegexValue(value)) return [regexPredicate(path, value, undefined)];
-  return [equalityPredicate(path, value, '$eq')];
+  return [equalityPredicate(path, value, '$eq', cmp)];
+}
+
+const NEVER_COLLATED = new Set(['$exists', '$type', '$size', '$mod', '$bitsAllSet', '$bitsAllClear', '$bitsAnySet', '$bitsAnyClear', '$regex', '$options']);
+
+/** True when the operand of `op` holds values a collation orders (mongod's collation-compatibility rule). */
+function collatableOperand(op: string, v: unknown): boolean {
+  if (NEVER_COLLATED.has(op) || isRegexValue(v)) return false;
+  switch (op) {
+    case '$in':
+    case '$nin':
+    case '$all':
+      return Array.isArray(v) && v.some((x) => !isRegexValue(x) && isCollatable(x));
+    case '$elemMatch':
+    case '$not':
+      return isDocument(v) && Object.keys(v).some((k) => !k.startsWith('$') || collatableOperand(k, v[k]));
+    default:
+      return isCollatable(v);
+  }
+}
+
+/** True when the operand of `op` holds a regex (bounds in binary string order). */
+function regexOperand(op: string, v: unknown): boolean {
+  if (op === '$regex' || isRegexValue(v)) return true;
+  if (Array.isArray(v)) return v.some(isRegexValue);
+  if (isDocument(v) && (op === '$elemMatch' || op === '$not')) return Object.keys(v).some((k) => k.startsWith('$') && regexOperand(k, v[k]));
+  return false;
 }
 
 function isDbRefLike(v: Document): boolean {
@@ -192,23 +237,25 @@ function isDbRefLike(v: Document): boolean {
 }
 
 function make(path: string, op: string, value: unknown, display: Document, bounds: IntervalList | null, exact: boolean, matchesMissing: boolean, kind?: number): PathPredicate {
-  return { path, op, value, display, kind: kind ?? OP_KIND[op] ?? KIND.other, bounds, exact, matchesMissing };
+  const collatable = collatableOperand(op, value);
+  const binaryOnly = regexOperand(op, value);
+  return { path, op, value, display, kind: kind ?? OP_KIND[op] ?? KIND.other, bounds, exact, matchesMissing, collatable, binaryOnly };
 }
 
 /** Bounds and exactness of an equality with `v` (also one `$in` element). */
-function equalityBounds(v: unknown): { bounds: IntervalList; exact: boolean } {
+function equalityBounds(v: unknown, cmp: ValueComparator): { bounds: IntervalList; exact: boolean } {
   if (v === null) return { bounds: [point(undefined), point(null)], exact: false };
   if (Array.isArray(v)) {
     const first = v.length === 0 ? point(undefined) : point(v[0]);
-    return { bounds: union([[first], [point(v)]]), exact: false };
+    return { bounds: union([[first], [point(v)]], cmp), exact: false };
   }
   if (isRegexValue(v)) return { bounds: regexBounds(v), exact: false };
   if (v === undefined) return { bounds: ALL_VALUES, exact: false };
   return { bounds: [point(v)], exact: true };
 }
 
-function equalityPredicate(path: string, v: unknown, op: '$eq'): PathPredicate {
-  const { bounds, exact } = equalityBounds(v);
+function equalityPredicate(path: string, v: unknown, op: '$eq', cmp: ValueComparator): PathPredicate {
+  const { bounds, exact } = equalityBounds(v, cmp);
   return make(path, op, v, { [path]: { $eq: v } }, bounds, exact, v === null);
 }
 
@@ -311,10 +358,10 @@ function isDocumentOperand(v: unknown): boolean {
   return isDocument(v);
 }
 
-function operatorPredicate(path: string, op: string, v: unknown): PathPredicate {
+function operatorPredicate(path: string, op: string, v: unknown, cmp: ValueComparator): PathPredicate {
   switch (op) {
     case '$eq':
-      return equalityPredicate(path, v, '$eq');
+      return equalityPredicate(path, v, '$eq', cmp);
     case '$gt':
     case '$gte':
     case '$lt':
@@ -325,21 +372,21 @@ function operatorPredicate(path: string, op: string, v: unknown): PathPredicate 
     }
     case '$in': {
       const values = Array.isArray(v) ? v : [];
-      const parts = values.map(equalityBounds);
-      const bounds = union(parts.map((p) => p.bounds));
+      const parts = values.map((x) => equalityBounds(x, cmp));
+      const bounds = union(parts.map((p) => p.bounds), cmp);
       const exact = parts.every((p) => p.exact);
-      const display = inDisplay(path, values);
+      const display = inDisplay(path, values, cmp);
       return make(path, '$in', v, display, bounds, exact, values.some((x) => x === null), display[path] && (display[path] as Document).$eq !== undefined ? KIND.eq : KIND.in);
     }
     case '$ne': {
-      const bounds = v === null ? complement([point(null)]) : complementable(v) ? complement([point(v)]) : null;
+      const bounds = v === null ? complement([point(null)], cmp) : complementable(v) ? complement([point(v)], cmp) : null;
       return make(path, '$ne', v, { [path]: { $not: { $eq: v } } }, bounds, false, v !== null);
     }
     case '$nin': {
       const values = Array.isArray(v) ? v : [];
       const ok = values.every((x) => x === null || complementable(x));
-      const bounds = ok ? complement(union(values.map((x) => [point(x)]))) : null;
-      return make(path, '$nin', v, { [path]: { $not: inDisplay(path, values)[path] } }, bounds, false, !values.some((x) => x === null));
+      const bounds = ok ? complement(union(values.map((x) => [point(x)]), cmp), cmp) : null;
+      return make(path, '$nin', v, { [path]: { $not: inDisplay(path, values, cmp)[path] } }, bounds, false, !values.some((x) => x === null));
     }
     case '$exists': {
       const truthy = v !== false && v !== null && v !== undefined && !(isNumber(v) && toDouble(v) === 0);
@@ -347,19 +394,19 @@ function operatorPredicate(path: string, op: string, v: unknown): PathPredicate 
       return make(path, '$exists', v, { [path]: { $not: { $exists: true } } }, [point(null)], false, true, KIND.not);
     }
     case '$not': {
-      const inner = isDocument(v) ? pathPredicates(path, v) : [regexPredicate(path, v, undefined)];
+      const inner = isDocument(v) ? pathPredicates(path, v, cmp) : [regexPredicate(path, v, undefined)];
       const innerDisplay = inner.length === 1 ? (inner[0]!.display[path] as unknown) : { $and: inner.map((p) => p.display) };
       let bounds: IntervalList | null = null;
-      if (inner.length === 1 && inner[0]!.exact && inner[0]!.bounds && inner[0]!.op !== '$regex') bounds = complement(inner[0]!.bounds);
+      if (inner.length === 1 && inner[0]!.exact && inner[0]!.bounds && inner[0]!.op !== '$regex') bounds = complement(inner[0]!.bounds, cmp);
       return make(path, '$not', v, { [path]: { $not: innerDisplay } }, bounds, false, true);
     }
     case '$elemMatch': {
       if (isDocument(v)) {
         const keys = Object.keys(v);
         if (keys.length > 0 && keys.every((k) => k.startsWith('$') && k !== '$and' && k !== '$or' && k !== '$nor' && k !== '$expr' && k !== '$where')) {
-          const inner = pathPredicates(path, v);
+          const inner = pathPredicates(path, v, cmp);
           let bounds: IntervalList = ALL_VALUES;
-          for (const p of inner) if (p.bounds) bounds = intersect(bounds, p.bounds);
+          for (const p of inner) if (p.bounds) bounds = intersect(bounds, p.bounds, cmp);
           return make(path, '$elemMatch', v, { [path]: { $elemMatch: v } }, bounds, false, false, KIND.elemMatchValue);
         }
       }
@@ -368,7 +415,7 @@ function operatorPredicate(path: string, op: string, v: unknown): PathPredicate 
     case '$all': {
       const values = Array.isArray(v) ? v : [];
       const first = values.find((x) => !(isDocument(x) && '$elemMatch' in x));
-      const bounds = first === undefined ? null : equalityBounds(first).bounds;
+      const bounds = first === undefined ? null : equalityBounds(first, cmp).bounds;
       return make(path, '$all', v, { [path]: { $all: v } }, bounds, false, false);
     }
     case '$size':
@@ -384,18 +431,18 @@ function operatorPredicate(path: string, op: string, v: unknown): PathPredicate 
   }
 }
 
-/** `$in` as parsedQuery shows it: values sorted and de-duplicated; one value becomes `$eq`. */
-function inDisplay(path: string, values: readonly unknown[]): Document {
-  const sorted = [...values].sort(compareValues);
+/** `$in` as parsedQuery shows it: values sorted and de-duplicated (under the collation); one value becomes `$eq`. */
+function inDisplay(path: string, values: readonly unknown[], cmp: ValueComparator): Document {
+  const sorted = [...values].sort(cmp);
   const unique: unknown[] = [];
-  for (const v of sorted) if (unique.length === 0 || !valuesEqual(unique[unique.length - 1], v) || isRegexValue(v)) unique.push(v);
+  for (const v of sorted) if (unique.length === 0 || cmp(unique[unique.length - 1], v) !== 0 || isRegexValue(v)) unique.push(v);
   if (unique.length === 1 && !isRegexValue(unique[0])) return { [path]: { $eq: unique[0] } };
   return { [path]: { $in: unique } };
 }
 
-/** The filter as explain's `parsedQuery` shows it. */
-export function normaliseFilter(filter: Document): Document {
-  const analysis = analyzeFilter(filter);
+/** The filter as explain's `parsedQuery` shows it (`$in` lists in the order of `collator`). */
+export function normaliseFilter(filter: Document, collator?: Collator | null): Document {
+  const analysis = analyzeFilter(filter, collator);
   const items: Array<{ display: Document; kind: number; path: string }> = [
     ...analysis.predicates.map((p) => ({ display: p.display, kind: p.kind, path: p.path })),
     ...analysis.others,

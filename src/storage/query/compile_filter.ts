@@ -123,6 +123,7 @@ export function compileFilter(filter: Document, options: FilterOptions = {}): Pr
   const ctx: ParseContext = {
     whereAllowed: options.whereAllowed ?? true,
     compileExpr: options.compileExpr,
+    collator: options.collator ?? null,
   };
   return new FilterParser(ctx).parseDocument(filter, ParseLevel.predicateTop);
 }
@@ -134,7 +135,11 @@ export function isEmptyFilter(filter: Document): boolean {
 }
 
 class FilterParser implements SubParser {
-  constructor(private readonly ctx: ParseContext) {}
+  readonly collator;
+
+  constructor(private readonly ctx: ParseContext) {
+    this.collator = ctx.collator;
+  }
 
   isPathlessOperator(name: string): boolean {
     return PATHLESS_OPERATORS.has(name);
@@ -162,7 +167,7 @@ class FilterParser implements SubParser {
         preds.push(clausePredicate(key, parseRegexValue(value)));
         continue;
       }
-      preds.push(clausePredicate(key, parseComparison('$eq', key, value)));
+      preds.push(clausePredicate(key, parseComparison('$eq', key, value, this.collator)));
     }
     return allOf(preds);
   }
@@ -191,7 +196,7 @@ class FilterParser implements SubParser {
       case '$id':
       case '$ref':
       case '$db':
-        return clausePredicate(key, parseComparison('$eq', key, value));
+        return clausePredicate(key, parseComparison('$eq', key, value, this.collator));
       default:
         if (PATHLESS_OPERATORS.has(key)) {
           throw new CommandError('NotImplemented', `${key} is not supported by Mayfly`);
@@ -238,12 +243,12 @@ class FilterParser implements SubParser {
       case '$lte':
       case '$gt':
       case '$gte':
-        return parseComparison(key, name, value);
+        return parseComparison(key, name, value, this.collator);
       case '$ne':
-        return parseNotEqual(value);
+        return parseNotEqual(value, this.collator);
       case '$in':
       case '$nin':
-        return parseIn(key, value);
+        return parseIn(key, value, this.collator);
       case '$size':
         return parseSize(value);
       case '$exists':

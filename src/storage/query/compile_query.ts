@@ -10,6 +10,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { parseOperand } from '../aggregation/expressions.js';
 import { ROOT_PARSE_STATE, type ParseState } from '../aggregation/expression_core.js';
 import { toBool } from '../aggregation/value.js';
+import type { Collator } from '../values/collator.js';
 import { compileFilter, type Predicate } from './compile_filter.js';
 
 /** A command's `let` parameters, evaluated once before any document is read. */
@@ -18,15 +19,19 @@ export interface LetVariables {
   readonly values: ReadonlyMap<string, unknown>;
 }
 
-/** Compiles a command's query filter; `nowMs` is `$$NOW` inside `$expr`, `vars` its `let`. */
-export function compileQuery(filter: Document, nowMs: number, vars?: LetVariables): Predicate {
+/**
+ * Compiles a command's query filter; `nowMs` is `$$NOW` inside `$expr`, `vars` its `let`,
+ * `collator` the query's collation (null or absent: simple).
+ */
+export function compileQuery(filter: Document, nowMs: number, vars?: LetVariables, collator?: Collator | null): Predicate {
   const now = new Date(nowMs);
   const ps: ParseState = vars ? { userVars: vars.names } : ROOT_PARSE_STATE;
   const values = vars?.values;
   return compileFilter(filter, {
+    collator,
     compileExpr: (expr) => {
       const ev = parseOperand(expr, ps);
-      return (doc) => toBool(ev({ root: doc, now, vars: values }));
+      return (doc) => toBool(ev({ root: doc, now, vars: values, collator }));
     },
   });
 }

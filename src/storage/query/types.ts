@@ -3,6 +3,7 @@
  * clauses on one path, and the parse context.
  */
 import type { Document } from '../../bson.js';
+import type { Collator } from '../values/collator.js';
 
 /** A compiled filter: true when `doc` matches. */
 export type Predicate = (doc: Document) => boolean;
@@ -43,12 +44,15 @@ export interface FilterOptions {
   readonly whereAllowed?: boolean;
   /** Compiles the argument of `$expr`; without it `$expr` is NotImplemented. */
   readonly compileExpr?: (expr: unknown) => Predicate;
+  /** The query's collation (null or absent: simple): string comparisons follow it. */
+  readonly collator?: Collator | null;
 }
 
 /** The resolved parse context passed down the parser. */
 export interface ParseContext {
   readonly whereAllowed: boolean;
   readonly compileExpr: ((expr: unknown) => Predicate) | undefined;
+  readonly collator: Collator | null;
 }
 
 /** A leaf clause. */

@@ -2,9 +2,11 @@
  * MongoDB's total order over BSON values (mongo/src/mongo/bson/bsonelement.cpp,
  * `compareElementValues`, and `canonicalizeBSONType` in bsontypes.h): values of different
  * canonical types order by type; numbers compare exactly across Int32/Int64/Double/Decimal128;
- * strings by UTF-8 bytes (binary, no collation).
+ * strings (and symbols) by UTF-8 bytes, or under a collation when a `Collator` is given (also
+ * strings nested in arrays and documents; field names, regexes and code stay binary).
  */
 import type { Binary, BSONRegExp, Code, Decimal128, Long, ObjectId, Timestamp } from '../../bson.js';
+import type { Collator } from './collator.js';
 import { compareParts, decodeDecimal, doubleToExactParts, roundParts, type DecimalParts } from './decimal.js';
 
 /** Canonical type ranks (the order of types in comparisons). */
@@ -80,33 +82,43 @@ export function typeRank(v: unknown): number {
   }
 }
 
-/** MongoDB's comparison of two values: -1, 0 or 1. */
-export function compareValues(a: unknown, b: unknown): number {
+/** MongoDB's comparison of two values: -1, 0 or 1 (strings under `collator` when given). */
+export function compareValues(a: unknown, b: unknown, collator?: Collator | null): number {
   if (typeof a === 'number' && typeof b === 'number') return compareDoubles(a, b);
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  if (typeof a === 'string' && typeof b === 'string') return collator ? collator.compare(a, b) : compareStrings(a, b);
   const ra = typeRank(a);
   const rb = typeRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
-  return compareSameRank(ra, a, b);
+  return compareSameRank(ra, a, b, collator);
+}
+
+/**
+ * True when a collation can change how `v` compares: strings and symbols, and documents and
+ * arrays, which may hold strings (mongod's CollationIndexKey::isCollatableType).
+ */
+export function isCollatable(v: unknown): boolean {
+  if (typeof v === 'string') return true;
+  const rank = typeRank(v);
+  return rank === TYPE_RANK.string || rank === TYPE_RANK.object || rank === TYPE_RANK.array;
 }
 
 /** True when `a` and `b` compare equal (1 == 1.0 == Long(1) == Decimal128('1')). */
-export function valuesEqual(a: unknown, b: unknown): boolean {
+export function valuesEqual(a: unknown, b: unknown, collator?: Collator | null): boolean {
   if (a === b) return true;
-  return compareValues(a, b) === 0;
+  return compareValues(a, b, collator) === 0;
 }
 
 /** Compares two values known to share the canonical rank `rank`. */
-export function compareSameRank(rank: number, a: unknown, b: unknown): number {
+export function compareSameRank(rank: number, a: unknown, b: unknown, collator?: Collator | null): number {
   switch (rank) {
     case TYPE_RANK.number:
       return compareNumbers(a, b);
     case TYPE_RANK.string:
-      return compareStrings(stringOf(a), stringOf(b));
+      return collator ? collator.compare(stringOf(a), stringOf(b)) : compareStrings(stringOf(a), stringOf(b));
     case TYPE_RANK.object:
-      return compareObjects(a as Record<string, unknown>, b as Record<string, unknown>);
+      return compareObjects(a as Record<string, unknown>, b as Record<string, unknown>, collator);
     case TYPE_RANK.array:
-      return compareArrays(a as unknown[], b as unknown[]);
+      return compareArrays(a as unknown[], b as unknown[], collator);
     case TYPE_RANK.binData:
       return compareBinary(a as Binary, b as Binary);
     case TYPE_RANK.objectId:
@@ -239,7 +251,7 @@ export function exactParts(v: unknown): DecimalParts {
   return { kind: 'nan' };
 }
 
-function compareObjects(a: Record<string, unknown>, b: Record<string, unknown>): number {
+function compareObjects(a: Record<string, unknown>, b: Record<string, unknown>, collator?: Collator | null): number {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   const n = ka.length < kb.length ? ka.length : kb.length;
@@ -251,16 +263,16 @@ function compareObjects(a: Record<string, unknown>, b: Record<string, unknown>):
     if (ra !== rb) return ra < rb ? -1 : 1;
     const names = compareStrings(ka[i]!, kb[i]!);
     if (names !== 0) return names;
-    const values = compareSameRank(ra, va, vb);
+    const values = compareSameRank(ra, va, vb, collator);
     if (values !== 0) return values;
   }
   return ka.length < kb.length ? -1 : ka.length > kb.length ? 1 : 0;
 }
 
-function compareArrays(a: unknown[], b: unknown[]): number {
+function compareArrays(a: unknown[], b: unknown[], collator?: Collator | null): number {
   const n = a.length < b.length ? a.length : b.length;
   for (let i = 0; i < n; i++) {
-    const c = compareValues(a[i], b[i]);
+    const c = compareValues(a[i], b[i], collator);
     if (c !== 0) return c;
   }
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;

@@ -3,8 +3,11 @@
  * `compareValues(a, b) === 0`. Used as the key of the `_id` map and of unique indexes.
  * Numbers of every type encode by exact value (1, 1.0, Long(1), Decimal128('1.00') alike; -0 as 0;
  * all NaNs alike); strings and symbols alike; field names and order count in objects.
+ * Under a collation (`collator`), strings, nested ones included, encode by their collation
+ * class (`Collator.key`), so that strings equal under it share a key.
  */
 import type { Binary, BSONRegExp, Code, Long, ObjectId, Timestamp } from '../../bson.js';
+import type { Collator } from './collator.js';
 import { exactParts } from './compare.js';
 import { doubleToExactParts, normaliseParts, compareParts, roundParts, type DecimalParts } from './decimal.js';
 
@@ -19,9 +22,28 @@ export function keyString(v: unknown): string {
       if (v !== null && (v as { _bsontype?: unknown })._bsontype === 'BSONSymbol') {
         return 's' + String((v as { value: unknown }).value);
       }
-      return encode(v);
+      return encode(v, null);
     default:
-      return encode(v);
+      return encode(v, null);
+  }
+}
+
+/** The canonical key of `v` under `collator` (null: `keyString`). */
+export function collationKeyString(v: unknown, collator: Collator | null): string {
+  if (collator === null) return keyString(v);
+  switch (typeof v) {
+    case 'number':
+      return numberKey(v);
+    case 'string':
+      return 's' + (collator ? collator.key(v) : v);
+    case 'object':
+      if (v !== null && (v as { _bsontype?: unknown })._bsontype === 'BSONSymbol') {
+        const s = String((v as { value: unknown }).value);
+        return 's' + (collator ? collator.key(s) : s);
+      }
+      return encode(v, collator);
+    default:
+      return encode(v, collator);
   }
 }
 
@@ -39,12 +61,12 @@ function hexOf(bytes: Uint8Array): string {
 }
 
 /** Self-delimiting encoding (safe inside objects and arrays). */
-function encode(v: unknown): string {
+function encode(v: unknown, collator?: Collator | null): string {
   switch (typeof v) {
     case 'number':
       return numberKey(v);
     case 'string':
-      return 's' + JSON.stringify(v);
+      return 's' + JSON.stringify(collator ? collator.key(v) : v);
     case 'boolean':
       return v ? 'T' : 'F';
     case 'undefined':
@@ -59,7 +81,7 @@ function encode(v: unknown): string {
   if (v === null) return 'z';
   if (Array.isArray(v)) {
     let s = '[';
-    for (let i = 0; i < v.length; i++) s += encode(v[i]) + ',';
+    for (let i = 0; i < v.length; i++) s += encode(v[i], collator) + ',';
     return s + ']';
   }
   if (v instanceof Date) return 'd' + v.getTime();
@@ -86,8 +108,10 @@ function encode(v: unknown): string {
         return 't' + (v as Timestamp).t + ':' + (v as Timestamp).i + ';';
       case 'BSONRegExp':
         return 'r' + JSON.stringify((v as BSONRegExp).pattern) + JSON.stringify((v as BSONRegExp).options);
-      case 'BSONSymbol':
-        return 's' + JSON.stringify(String((v as { value: unknown }).value));
+      case 'BSONSymbol': {
+        const str = String((v as { value: unknown }).value);
+        return 's' + JSON.stringify(collator ? collator.key(str) : str);
+      }
       case 'Code': {
         const c = v as Code;
         if (c.scope != null) return 'C' + JSON.stringify(c.code) + encode(c.scope);
@@ -102,7 +126,7 @@ function encode(v: unknown): string {
   if (v instanceof RegExp) return 'r' + JSON.stringify(v.source) + JSON.stringify(v.flags);
   let s = '{';
   const obj = v as Record<string, unknown>;
-  for (const k in obj) s += JSON.stringify(k) + ':' + encode(obj[k]) + ',';
+  for (const k in obj) s += JSON.stringify(k) + ':' + encode(obj[k], collator) + ',';
   return s + '}';
 }
 

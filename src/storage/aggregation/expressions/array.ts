@@ -56,7 +56,7 @@ export const ARRAY_OPERATORS: Readonly<Record<string, OperatorParser>> = {
         throw new CommandError(40081, `$in requires an array as a second argument, found: ${typeName(arr)}`);
       }
       const x = v === MISSING ? undefined : v;
-      return arr.some((el) => valuesEqual(el, x));
+      return arr.some((el) => valuesEqual(el, x, ctx.collator));
     };
   },
 };

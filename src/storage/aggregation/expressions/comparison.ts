@@ -1,22 +1,24 @@
 /**
  * Comparison expression operators: `$eq $ne $gt $gte $lt $lte $cmp` (mongo/src/mongo/db/
  * pipeline/expression.cpp, `ExpressionCompare`). Values compare in BSON order with numeric
- * equivalence; a missing value sorts with undefined, below null.
+ * equivalence, strings under the command's collation; a missing value sorts with undefined,
+ * below null.
  */
+import type { Collator } from '../../values/collator.js';
 import { compareValues } from '../../values/compare.js';
 import { parseFixedArguments, type Evaluator, type OperatorParser } from '../expression_core.js';
 import { MISSING } from '../value.js';
 
 /** Compares two evaluated operands as `ExpressionCompare` does (-1, 0 or 1). */
-export function compareOperands(a: unknown, b: unknown): number {
-  const c = compareValues(a === MISSING ? undefined : a, b === MISSING ? undefined : b);
+export function compareOperands(a: unknown, b: unknown, collator?: Collator | null): number {
+  const c = compareValues(a === MISSING ? undefined : a, b === MISSING ? undefined : b, collator);
   return c < 0 ? -1 : c > 0 ? 1 : 0;
 }
 
 function comparison(test: (cmp: number) => unknown): OperatorParser {
   return (arg, ps, name) => {
     const [a, b] = parseFixedArguments(name, arg, ps, 2) as [Evaluator, Evaluator];
-    return (ctx) => test(compareOperands(a(ctx), b(ctx)));
+    return (ctx) => test(compareOperands(a(ctx), b(ctx), ctx.collator));
   };
 }
 

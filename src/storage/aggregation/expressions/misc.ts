@@ -26,7 +26,7 @@ function accumulatorExpression(name: string): OperatorParser {
   return (arg, ps) => {
     const args = parseArguments(arg, ps);
     return (ctx) => {
-      const acc = create();
+      const acc = create(ctx.collator ?? null);
       if (args.length === 1) {
         const v = args[0]!(ctx);
         if (Array.isArray(v)) for (const el of v) acc.process(el);

@@ -1,13 +1,15 @@
 /**
  * `$group` (mongo/src/mongo/db/pipeline/document_source_group.cpp, accumulation_statement.cpp):
  * documents are grouped by the value of the `_id` expression (missing groups as null; values
- * equal under BSON comparison share a group, the first one seen is reported); each output
+ * equal under BSON comparison, strings under the command's collation, share a group, the
+ * first one seen is reported); each output
  * field is one accumulator. A blocking stage: groups are emitted in first-seen order once the
  * input is exhausted, `_id` first and the accumulators in specification order (missing → null).
  */
 import type { Document } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { keyString } from '../../values/key_string.js';
+import type { Collator } from '../../values/collator.js';
+import { collationKeyString } from '../../values/key_string.js';
 import { ACCUMULATORS, SumState, UNSUPPORTED_ACCUMULATORS, type Accumulator } from '../accumulators.js';
 import { parseOperand, type Evaluator, type ParseState } from '../expression_core.js';
 import { MISSING, isDocument } from '../value.js';
@@ -16,7 +18,7 @@ import type { Stage, StageParser } from './types.js';
 
 interface AccumulatorSpec {
   readonly field: string;
-  readonly create: () => Accumulator;
+  readonly create: (collator: Collator | null) => Accumulator;
   readonly arg: Evaluator;
 }
 
@@ -60,16 +62,17 @@ export function compileGroup(spec: unknown, pctx: PipelineContext): Stage {
   }
   if (idExpr === undefined) throw new CommandError(15955, 'a group specification must include an _id');
   const key = idExpr;
+  const collator = pctx.collator ?? null;
   return function* group(input) {
     const groups = new Map<string, { id: unknown; states: Accumulator[] }>();
     for (const doc of input) {
       const ctx = evalContextOf(pctx, doc);
       let id = key(ctx);
       if (id === MISSING) id = null;
-      const k = keyString(id);
+      const k = collationKeyString(id, collator);
       let g = groups.get(k);
       if (g === undefined) {
-        g = { id, states: accs.map((a) => a.create()) };
+        g = { id, states: accs.map((a) => a.create(collator)) };
         groups.set(k, g);
       }
       for (let i = 0; i < accs.length; i++) g.states[i]!.process(accs[i]!.arg(ctx));

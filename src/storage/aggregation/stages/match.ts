@@ -10,6 +10,7 @@ export const parseMatch: StageParser = (spec, ctx) => {
   if (!isDocument(spec)) throw new CommandError(15959, 'the match filter must be an expression in an object');
   const pred = compileFilter(spec, {
     whereAllowed: false,
+    collator: ctx.collator,
     compileExpr: (expr) => compileExpressionPredicate(expr, ctx),
   });
   return function* match(input) {

@@ -5,10 +5,10 @@ import { isDocument } from '../value.js';
 import type { StageParser } from './types.js';
 
 /** Parses `{$sort: {field: 1|-1, ...}}`. */
-export const parseSort: StageParser = (spec) => {
+export const parseSort: StageParser = (spec, ctx) => {
   if (!isDocument(spec)) throw new CommandError(15973, 'the $sort key specification must be an object');
   if (Object.keys(spec).length === 0) throw new CommandError(15976, '$sort stage must have at least one sort key');
-  const cmp = compileSort(spec);
+  const cmp = compileSort(spec, ctx.collator);
   return function* sort(input) {
     const all = Array.from(input);
     all.sort(cmp);

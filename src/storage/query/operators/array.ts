@@ -4,6 +4,7 @@
  */
 import type { Document } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
+import type { Collator } from '../../values/collator.js';
 import { isDocument } from '../../values/paths.js';
 import { parseIntegerToNonNegativeInt } from '../numeric_args.js';
 import { clauseValueTest } from '../path_predicate.js';
@@ -21,6 +22,8 @@ export interface SubParser {
   isPathlessOperator(name: string): boolean;
   /** True when `$name` is a known field operator. */
   isFieldOperator(name: string): boolean;
+  /** The query's collation (null: simple). */
+  readonly collator: Collator | null;
 }
 
 function firstKey(obj: Document): string | undefined {
@@ -85,7 +88,7 @@ export function parseAll(name: string | null, rhs: unknown, parser: SubParser): 
       throw new CommandError('BadValue', 'no $ expressions in $all');
     } else {
       if (e === undefined) throw new CommandError('BadValue', 'cannot compare to undefined');
-      clauses.push(leaf(equalityTest(e)));
+      clauses.push(leaf(equalityTest(e, parser.collator)));
     }
   }
   if (clauses.length === 0) return constant(false);

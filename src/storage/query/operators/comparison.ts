@@ -2,10 +2,13 @@
  * Comparison operators: $eq (and implicit equality), $ne, $gt, $gte, $lt, $lte, $in, $nin.
  * Comparisons are type-bracketed (mongod's ComparisonMatchExpression): values of another
  * canonical type never match, except that null matches a missing field for $eq/$lte/$gte and
- * MinKey/MaxKey bound every type. NaN equals NaN and is otherwise incomparable.
+ * MinKey/MaxKey bound every type. NaN equals NaN and is otherwise incomparable. Under a
+ * collation (`collator`), strings, also inside documents and arrays, compare by it; `$regex`
+ * never does.
  */
 import { CommandError } from '../../../errors/command_error.js';
-import { compareSameRank, compareStrings, TYPE_RANK, typeRank } from '../../values/compare.js';
+import type { Collator } from '../../values/collator.js';
+import { compareSameRank, compareStrings, isCollatable, TYPE_RANK, typeRank } from '../../values/compare.js';
 import { keyString } from '../../values/key_string.js';
 import { MISSING, isDocument } from '../../values/paths.js';
 import { compileRegex } from '../regex.js';
@@ -63,9 +66,10 @@ export function checkComparable(rhs: unknown): void {
   if (rhs === undefined) throw new CommandError('BadValue', 'cannot compare to undefined');
 }
 
-/** The single-value test of equality with `rhs`. */
-export function equalityTest(rhsIn: unknown): ValueTest {
+/** The single-value test of equality with `rhs` (strings under `collator` when given). */
+export function equalityTest(rhsIn: unknown, collator?: Collator | null): ValueTest {
   const rhs = normaliseNumber(rhsIn);
+  if (collator && isCollatable(rhs)) return collatedEquality(rhs, collator);
   switch (typeof rhs) {
     case 'number': {
       if (rhs !== rhs) return genericEquality(rhs);
@@ -98,8 +102,17 @@ function genericEquality(rhs: unknown): ValueTest {
   return (v) => v !== MISSING && typeRank(v) === rank && compareSameRank(rank, v, rhs) === 0;
 }
 
-/** The single-value test of `$lt/$lte/$gt/$gte rhs`. */
-export function comparisonTest(op: CompareOp, rhsIn: unknown): ValueTest {
+/** Equality with a string, document or array under a collation. */
+function collatedEquality(rhs: unknown, collator: Collator): ValueTest {
+  if (typeof rhs === 'string') {
+    return (v) => (typeof v === 'string' ? collator.equals(v, rhs) : v !== MISSING && typeRank(v) === TYPE_RANK.string && compareSameRank(TYPE_RANK.string, v, rhs, collator) === 0);
+  }
+  const rank = typeRank(rhs);
+  return (v) => v !== MISSING && typeRank(v) === rank && compareSameRank(rank, v, rhs, collator) === 0;
+}
+
+/** The single-value test of `$lt/$lte/$gt/$gte rhs` (strings under `collator` when given). */
+export function comparisonTest(op: CompareOp, rhsIn: unknown, collator?: Collator | null): ValueTest {
   const rhs = normaliseNumber(rhsIn);
   const rank = typeRank(rhs);
   const inclusive = op === '$lte' || op === '$gte';
@@ -124,7 +137,7 @@ export function comparisonTest(op: CompareOp, rhsIn: unknown): ValueTest {
       const lhsNaN = isNaNNumber(v);
       if (lhsNaN || rhsNaN) return inclusive && lhsNaN && rhsNaN;
     }
-    const c = compareSameRank(rank, v, rhs);
+    const c = compareSameRank(rank, v, rhs, collator);
     switch (op) {
       case '$lt':
         return c < 0;
@@ -148,6 +161,19 @@ export function comparisonTest(op: CompareOp, rhsIn: unknown): ValueTest {
         return (v) => (typeof v === 'number' ? v >= rhs : slow(v));
     }
   }
+  if (typeof rhs === 'string' && collator) {
+    const compare = collator.compare;
+    switch (op) {
+      case '$lt':
+        return (v) => (typeof v === 'string' ? compare(v, rhs) < 0 : slow(v));
+      case '$lte':
+        return (v) => (typeof v === 'string' ? compare(v, rhs) <= 0 : slow(v));
+      case '$gt':
+        return (v) => (typeof v === 'string' ? compare(v, rhs) > 0 : slow(v));
+      default:
+        return (v) => (typeof v === 'string' ? compare(v, rhs) >= 0 : slow(v));
+    }
+  }
   if (typeof rhs === 'string') {
     switch (op) {
       case '$lt':
@@ -164,7 +190,7 @@ export function comparisonTest(op: CompareOp, rhsIn: unknown): ValueTest {
 }
 
 /** `{path: {$op: rhs}}` for $eq/$lt/$lte/$gt/$gte (name is the path, for messages). */
-export function parseComparison(op: '$eq' | CompareOp, name: string | null, rhs: unknown): Clause {
+export function parseComparison(op: '$eq' | CompareOp, name: string | null, rhs: unknown, collator?: Collator | null): Clause {
   if (op !== '$eq' && isRegexValue(rhs)) {
     throw new CommandError(
       'BadValue',
@@ -172,14 +198,14 @@ export function parseComparison(op: '$eq' | CompareOp, name: string | null, rhs:
     );
   }
   checkComparable(rhs);
-  return leaf(op === '$eq' ? equalityTest(rhs) : comparisonTest(op, rhs));
+  return leaf(op === '$eq' ? equalityTest(rhs, collator) : comparisonTest(op, rhs, collator));
 }
 
 /** `{path: {$ne: rhs}}`. */
-export function parseNotEqual(rhs: unknown): Clause {
+export function parseNotEqual(rhs: unknown, collator?: Collator | null): Clause {
   if (isRegexValue(rhs)) throw new CommandError('BadValue', "Can't have regex as arg to $ne.");
   checkComparable(rhs);
-  return not(leaf(equalityTest(rhs)));
+  return not(leaf(equalityTest(rhs, collator)));
 }
 
 /** True for an operator document in the sense of mongod's isExpressionDocument. */
@@ -201,13 +227,19 @@ function isDBRefDocument(obj: Record<string, unknown>, allowIncomplete: boolean)
   return allowIncomplete ? hasRef || hasId || hasDb : hasRef && hasId;
 }
 
-/** The single-value test of `$in: values` (equalities, regexes, null matching missing). */
-export function inTest(values: readonly unknown[]): ValueTest {
+/**
+ * The single-value test of `$in: values` (equalities, regexes, null matching missing). Under a
+ * collation, strings are found by binary search in the collation order and documents and arrays
+ * by comparison.
+ */
+export function inTest(values: readonly unknown[], collator?: Collator | null): ValueTest {
   const numbers = new Set<number>();
   const strings = new Set<string>();
   const keys = new Set<string>();
   const ranks = new Set<number>();
   const regexes: ValueTest[] = [];
+  /** Documents and arrays under a collation (compared one by one). */
+  const collated: unknown[] = [];
   let hasNull = false;
   let otherNumbers = false;
   for (const raw of values) {
@@ -231,12 +263,18 @@ export function inTest(values: readonly unknown[]): ValueTest {
         continue;
       }
       ranks.add(rank);
-      keys.add(keyString(v));
+      if (collator && (rank === TYPE_RANK.object || rank === TYPE_RANK.array)) collated.push(v);
+      else keys.add(keyString(v));
     }
   }
   if (otherNumbers) ranks.add(TYPE_RANK.number);
   const hasRegex = regexes.length > 0;
-  const hasKeys = keys.size > 0;
+  const hasKeys = keys.size > 0 || collated.length > 0;
+  const hasString = collator && strings.size > 0 ? sortedStringsTest([...strings], collator) : null;
+  const inCollated = (v: unknown, rank: number): boolean => {
+    for (let i = 0; i < collated.length; i++) if (typeRank(collated[i]) === rank && compareSameRank(rank, v, collated[i], collator) === 0) return true;
+    return false;
+  };
   const matchesRegex = (v: unknown): boolean => {
     for (let i = 0; i < regexes.length; i++) if (regexes[i]!(v)) return true;
     return false;
@@ -247,7 +285,7 @@ export function inTest(values: readonly unknown[]): ValueTest {
         if (numbers.has(v)) return true;
         return otherNumbers && keys.has(keyString(v));
       case 'string':
-        if (strings.has(v)) return true;
+        if (hasString === null ? strings.has(v) : hasString(v)) return true;
         return hasRegex && matchesRegex(v);
       case 'symbol':
         return hasNull; // MISSING
@@ -268,8 +306,9 @@ export function inTest(values: readonly unknown[]): ValueTest {
           for (const x of numbers) if (keyString(x) === k) return true;
         }
       } else if (rank === TYPE_RANK.string) {
-        if (strings.has(String((v as { value: unknown }).value))) return true;
-      } else if (ranks.has(rank) && keys.has(keyString(v))) {
+        const s = String((v as { value: unknown }).value);
+        if (hasString === null ? strings.has(s) : hasString(s)) return true;
+      } else if (ranks.has(rank) && ((keys.size > 0 && keys.has(keyString(v))) || (collated.length > 0 && inCollated(v, rank)))) {
         return true;
       }
     }
@@ -277,13 +316,31 @@ export function inTest(values: readonly unknown[]): ValueTest {
   };
 }
 
+/** Membership of a string in `list` under `collator` (binary search in the collation order). */
+function sortedStringsTest(list: string[], collator: Collator): (s: string) => boolean {
+  const compare = collator.compare;
+  list.sort(compare);
+  return (s) => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compare(list[mid]!, s);
+      if (c === 0) return true;
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return false;
+  };
+}
+
 /** `{path: {$in: [...]}}` / `{path: {$nin: [...]}}`. */
-export function parseIn(op: '$in' | '$nin', rhs: unknown): Clause {
+export function parseIn(op: '$in' | '$nin', rhs: unknown, collator?: Collator | null): Clause {
   if (!Array.isArray(rhs)) throw new CommandError('BadValue', `${op} needs an array`);
   for (const e of rhs) {
     if (isExpressionDocument(e, false)) throw new CommandError('BadValue', 'cannot nest $ under $in');
   }
-  const clause = leaf(inTest(rhs));
+  const clause = leaf(inTest(rhs, collator));
   return op === '$in' ? clause : not(clause);
 }
 
