@@ -15,8 +15,6 @@ const reason = (why: string, shows: RegExp): KnownFailureReason => ({ why, shows
 
 // The reasons, grouped here so that the report can count them.
 const COLLATION = reason('non-simple collation is refused with 238 (simple-collation-only policy)', /Collations other than the simple collation are not supported/);
-const VIEWS = reason('views are not supported (create with viewOn: 238)', /The 'viewOn' option of create is not supported/);
-const VALIDATION = reason('document validation is not supported (collMod validator: 238)', /The 'validator' option of collMod is not supported/);
 const CAPPED = reason('capped collections are not supported (create capped: 238)', /The 'capped' option of create is not supported/);
 const DRIVER_BYPASS_FALSE = reason(
   'driver: the Node.js driver 7.9 omits bypassDocumentValidation: false from the command it sends',
@@ -75,9 +73,6 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
   'crud/distinct-collation.json': {
     "Distinct with a collation": COLLATION,
   },
-  'crud/estimatedDocumentCount.json': {
-    "estimatedDocumentCount works correctly on views": VIEWS,
-  },
   'crud/find-collation.json': {
     "Find with a collation": COLLATION,
   },
@@ -89,9 +84,6 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
   },
   'crud/findOneAndUpdate-collation.json': {
     "FindOneAndUpdate when many documents match with collation returning the document before modification": COLLATION,
-  },
-  'crud/findOneAndUpdate-errorResponse.json': {
-    "findOneAndUpdate document validation errInfo is accessible": VALIDATION,
   },
   'crud/replaceOne-collation.json': {
     "ReplaceOne when one document matches with collation": COLLATION,

@@ -1,16 +1,25 @@
 /**
- * `create`: an explicit collection, with the options Mayfly supports, among them
- * `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md).
+ * `create`: an explicit collection or view, with the options Mayfly supports:
+ *   - `validator`, `validationLevel`, `validationAction`: document validation
+ *     (`src/storage/validation/`); an empty validator is no validator;
+ *   - `viewOn`, `pipeline` (and the simple `collation`): a view (`src/storage/views.ts`), checked
+ *     as mongod checks it (the pipeline parsed, no $out/$merge, no cycle) and stored in
+ *     `system.views`;
+ *   - `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md).
+ * Creating again with the same options is a no-op; other options give 48 NamespaceExists.
  */
-import type { Document } from '../../bson.js';
+import { UUID, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
+import { normaliseCollation } from '../../storage/indexes/collation.js';
+import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
 import { valuesEqual } from '../../storage/values/compare.js';
+import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { parseVersionedOptions, versionedOptionsDocument } from '../../ttl/policies/versioned.js';
 import { collectionArg } from '../args.js';
-import type { ArgRule, CommandDefinition } from '../types.js';
+import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 
 /** Options mongod knows that Mayfly does not implement yet: refused with 238, never ignored. */
-const NOT_IMPLEMENTED_OPTIONS = ['capped', 'validator', 'viewOn', 'pipeline', 'timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
+const NOT_IMPLEMENTED_OPTIONS = ['capped', 'timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
 
 const CREATE_ARGS = {
     capped: { type: 'bool' },
@@ -36,6 +45,40 @@ const CREATE_ARGS = {
     versioned: { type: 'object' },
 } as const satisfies Record<string, ArgRule>;
 
+/** The order in which mongod lists a collection's options (CollectionOptions::appendBSON). */
+const OPTIONS_ORDER = [
+  'capped',
+  'size',
+  'max',
+  'autoIndexId',
+  'temp',
+  'changeStreamPreAndPostImages',
+  'storageEngine',
+  'indexOptionDefaults',
+  'validator',
+  'validationLevel',
+  'validationAction',
+  'collation',
+  'viewOn',
+  'pipeline',
+  'clusteredIndex',
+  'expireAfterSeconds',
+  'timeseries',
+  'encryptedFields',
+];
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/** `options` with mongod's listing order first, then the rest as given. */
+export function orderCollectionOptions(options: Document): Document {
+  const out: Document = {};
+  for (const key of OPTIONS_ORDER) if (key in options) out[key] = options[key];
+  for (const [key, value] of Object.entries(options)) if (!(key in out)) out[key] = value;
+  return out;
+}
+
 /** The `create` command. */
 export const create: CommandDefinition = {
   name: 'create',
@@ -44,35 +87,73 @@ export const create: CommandDefinition = {
   help: 'explicitly creates a collection or view',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'create', ctx.db);
+    // IDL enumerations first, as the command's parser checks them.
+    if (present(cmd.validationLevel)) parseValidationLevel('create', cmd.validationLevel);
+    if (present(cmd.validationAction)) parseValidationAction('create', cmd.validationAction);
     if (cmd.expireAfterSeconds !== undefined && cmd.expireAfterSeconds !== null && cmd.clusteredIndex === undefined && cmd.timeseries === undefined) {
       throw new CommandError(
         'InvalidOptions',
         "'expireAfterSeconds' is only supported on time-series collections or when the 'clusteredIndex' option is specified",
       );
     }
+    if (present(cmd.pipeline) && !present(cmd.viewOn)) throw new CommandError('InvalidOptions', "'pipeline' requires 'viewOn' to also be specified");
     for (const option of NOT_IMPLEMENTED_OPTIONS) {
       if (cmd[option] !== undefined && cmd[option] !== null && cmd[option] !== false) {
         throw new CommandError('NotImplemented', `The '${option}' option of create is not supported by Mayfly yet`);
       }
     }
+    if (present(cmd.viewOn)) return createView(ctx, name, cmd);
     // `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (TTL.md): validated and stored
     // with every field filled in, so listCollections shows the limits in force.
     const versioned = cmd.versioned === undefined || cmd.versioned === null ? undefined : versionedOptionsDocument(parseVersionedOptions(cmd.versioned, 'create'));
-    const options: Document = {};
+    const validator = cmd.validator as Document | undefined | null;
+    const hasValidator = present(validator) && Object.keys(validator!).length > 0;
+    if (hasValidator) {
+      compileValidator(validator!);
+      checkValidatorNamespace(ctx.db, name, new UUID().toHexString(true));
+    }
+    const given: Document = {};
     for (const [key, value] of Object.entries(cmd)) {
       if (key === 'create' || key.startsWith('$') || !(key in CREATE_ARGS)) continue;
       if (key === 'versioned') {
-        if (versioned) options.versioned = versioned;
+        if (versioned) given.versioned = versioned;
         continue;
       }
-      options[key] = value;
+      if (key === 'validator' && !hasValidator) continue; // an empty validator is no validator
+      given[key] = value;
     }
-    const existing = ctx.server.catalog.get(ctx.db, name);
+    const options = orderCollectionOptions(given);
+    const catalog = ctx.server.catalog;
+    const existing = catalog.get(ctx.db, name);
     if (existing) {
       if (valuesEqual(existing.options, options)) return {};
       throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
     }
-    ctx.server.catalog.create(ctx.db, name, options);
+    catalog.create(ctx.db, name, options);
     return {};
   },
 };
+
+/** `create` with `viewOn`: checks the definition as mongod does and stores it. */
+function createView(ctx: CommandContext, name: string, cmd: Document): Document {
+  const viewOn = cmd.viewOn as string;
+  if (viewOn === '') throw new CommandError('BadValue', "'viewOn' cannot be empty");
+  let collation: Document | undefined;
+  if (present(cmd.collation)) {
+    const normalised = normaliseCollation(cmd.collation as Document);
+    if (normalised) throw new CommandError('NotImplemented', 'Views with a collation other than the simple collation are not supported by Mayfly yet');
+    collation = undefined;
+  }
+  const catalog = ctx.server.catalog;
+  const def: ViewDefinition = { db: ctx.db, name, viewOn, pipeline: (cmd.pipeline as Document[] | undefined) ?? [], ...(collation ? { collation } : {}) };
+  const existing = catalog.view(ctx.db, name);
+  if (existing) {
+    if (existing.viewOn === def.viewOn && valuesEqual(existing.pipeline, def.pipeline) && valuesEqual(existing.collation ?? null, def.collation ?? null)) return {};
+    throw new CommandError('NamespaceExists', `A view already exists. NS: ${ctx.db}.${name}`);
+  }
+  if (catalog.get(ctx.db, name)) throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
+  checkViewPipeline('create', ctx.db, name, def.pipeline, ctx.now());
+  checkViewGraph(catalog, ctx.db, name, viewOn);
+  catalog.putView(def, ctx.now());
+  return {};
+}

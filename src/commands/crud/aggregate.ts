@@ -12,6 +12,8 @@ import type { CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, checkNonNegative, commandVariables } from './query_exec.js';
 import { checkOutputTarget, checkSourcePositions, collectionlessSource, splitOutputStage, writeOutput } from './aggregate_stages.js';
 import { explainAggregate } from './explain.js';
+import { checkViewCollation, viewFor } from './view_reads.js';
+import { bypassArg, enforceValidation, validatedInsert } from './document_validation.js';
 
 /** Stages whose every output document comes from one input document, read just before. */
 const ONE_TO_ONE_STAGES = new Set(['$match', '$project', '$addFields', '$set', '$unset', '$replaceRoot', '$replaceWith', '$skip', '$limit']);
@@ -64,6 +66,9 @@ export const aggregate: CommandDefinition = {
         throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
       }
     }
+    // On a view, the view's pipeline runs first, over the collection its chain ends at.
+    const view = typeof target === 'string' ? viewFor(ctx, target) : undefined;
+    if (view) checkViewCollation(cmd.collation);
     checkCollation(cmd.collation);
     // The command's `let` variables: evaluated once (with the pipeline's $$NOW), before any stage.
     const nowMs = ctx.now();
@@ -76,11 +81,11 @@ export const aggregate: CommandDefinition = {
     checkNonNegative('batchSize', batchSize);
     ctx.server.counters.opcounters.command++;
     const catalog = ctx.server.catalog;
-    const coll = typeof target === 'string' ? catalog.get(ctx.db, target) : undefined;
+    const coll = typeof target === 'string' ? catalog.get(ctx.db, view ? view.source : target) : undefined;
     checkHint(coll, cmd.hint);
     const start = typeof target === 'string' ? undefined : collectionlessSource(inner, ctx.server, nowMs, variables);
     if (writeStage) checkOutputTarget(writeStage, catalog);
-    const pipeline = compilePipeline(start ? start.rest : inner, {
+    const pipeline = compilePipeline(start ? start.rest : view ? [...view.pipeline, ...inner] : inner, {
       now: new Date(nowMs),
       variables,
       collection: (name: string) => {
@@ -89,7 +94,7 @@ export const aggregate: CommandDefinition = {
       },
     });
     // A leading $match narrows the candidates (an _id or index lookup); the stage still runs.
-    const first = stages[0] as Document | undefined;
+    const first = (view?.pipeline[0] ?? stages[0]) as Document | undefined;
     const narrowing = first && bsonTypeOf(first.$match) === 'object' ? (first.$match as Document) : {};
     let lastRec: StoredDocument | undefined;
     const source: Iterable<Document> = coll
@@ -104,7 +109,12 @@ export const aggregate: CommandDefinition = {
     if (writeStage) {
       // $out/$merge run to completion now; the reply is an exhausted cursor with no documents.
       try {
-        writeOutput(writeStage, output, catalog, nowMs);
+        const bypass = bypassArg(cmd);
+        writeOutput(writeStage, output, catalog, nowMs, (target, next, previous) => {
+          if (!previous) return validatedInsert(ctx, target, next, bypass);
+          enforceValidation(ctx, target, next, previous, bypass);
+          return next;
+        });
       } catch (err) {
         if (err instanceof CommandError && !err.message.startsWith('PlanExecutor error')) {
           throw new CommandError(err.code, `PlanExecutor error during aggregation :: caused by :: ${err.message}`, err.extra);
@@ -113,7 +123,7 @@ export const aggregate: CommandDefinition = {
       }
       return { cursor: { firstBatch: [], id: Long.ZERO, ns } };
     }
-    if (!coll || !stages.every((stage) => ONE_TO_ONE_STAGES.has(Object.keys(stage as Document)[0]!))) {
+    if (!coll || ![...(view?.pipeline ?? []), ...stages].every((stage) => ONE_TO_ONE_STAGES.has(Object.keys(stage as Document)[0]!))) {
       return firstBatchReply(ctx, ns, output, { batchSize });
     }
     // Each output document comes from the record read last: the cursor can re-check the one

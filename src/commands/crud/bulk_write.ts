@@ -39,6 +39,7 @@ import {
   type UpdateSpec,
 } from './update.js';
 import { checkBatchSize } from './write_batch.js';
+import { bypassArg, validatedInsert } from './document_validation.js';
 
 /** The namespace of the results cursor. */
 const CURSOR_NS = 'admin.$cmd.bulkWrite';
@@ -328,6 +329,7 @@ function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: Varia
   const nowMs = ctx.now();
   const predicate = compileQuery(bindFilterVariables(op.filter, vars), nowMs);
   const coll = ctx.server.catalog.get(ns.db, ns.coll);
+  if (!coll) ctx.server.catalog.assertNotView(ns.db, ns.coll);
   checkHint(coll, op.hint);
   ctx.server.counters.opcounters.delete++;
   if (!coll) return 0;
@@ -376,6 +378,7 @@ export const bulkWrite: CommandDefinition = {
       }
     }
     const vars = letVariables(ctx, cmd.let);
+    const bypass = bypassArg(cmd);
 
     const summary: Summary = { nErrors: 0, nInserted: 0, nMatched: 0, nModified: 0, nUpserted: 0, nDeleted: 0 };
     const replies: Document[] = [];
@@ -392,7 +395,7 @@ export const bulkWrite: CommandDefinition = {
           try {
             const { coll } = ctx.server.catalog.getOrCreate(ns.db, ns.coll);
             ctx.server.counters.opcounters.insert++;
-            coll.insert(op.document, ctx.now());
+            coll.insert(validatedInsert(ctx, coll, op.document, bypass), ctx.now());
             summary.nInserted++;
             add({ ok: OK, idx, n: 1 }, false);
           } catch (err) {
@@ -404,7 +407,7 @@ export const bulkWrite: CommandDefinition = {
           try {
             validateCollectionName(ns.db, ns.coll, true);
             if (op.spec.sort !== undefined && op.spec.multi) throw new CommandError('FailedToParse', 'Cannot specify sort with multi=true');
-            const outcome = executeUpdate(ctx, ns.db, ns.coll, op.spec, vars);
+            const outcome = executeUpdate(ctx, ns.db, ns.coll, op.spec, vars, bypass);
             summary.nModified += outcome.modified;
             if (outcome.upsertedId !== undefined) {
               summary.nUpserted++;

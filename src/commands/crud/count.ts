@@ -3,6 +3,7 @@ import { collectionArg, docArg, intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, checkNonNegative, orderedRecords } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
+import { countOnView, viewFor } from './view_reads.js';
 
 /** The `count` command. */
 export const count: CommandDefinition = {
@@ -19,6 +20,8 @@ export const count: CommandDefinition = {
   help: 'count objects in collection',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'count', ctx.db);
+    const view = viewFor(ctx, name);
+    if (view) return countOnView(ctx, cmd, view); // a view reads as an aggregation
     checkCollation(cmd.collation);
     const filter = docArg(cmd, 'query') ?? {};
     const predicate = compileQuery(filter, ctx.now());

@@ -7,6 +7,7 @@ import { boolArg, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, commandVariables, orderedRecords } from './query_exec.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
+import { viewNotCollectionError } from '../../storage/views.js';
 
 const STATEMENT_FIELDS = new Set(['q', 'limit', 'hint', 'collation', 'sort']);
 
@@ -21,6 +22,7 @@ export const del: CommandDefinition = {
     const deletes = cmd.deletes as unknown[];
     checkBatchSize(deletes.length);
     const coll = ctx.server.catalog.get(ctx.db, name);
+    const onView = !coll && ctx.server.catalog.view(ctx.db, name) !== undefined;
     const variables = commandVariables(cmd, ctx.now());
     let n = 0;
     const writeErrors = runBatch(deletes, boolArg(cmd, 'ordered', true), (raw, index) => {
@@ -46,7 +48,10 @@ export const del: CommandDefinition = {
       checkCollation(stmt.collation);
       ctx.server.counters.opcounters.delete++;
       const predicate = compileQuery(stmt.q as Document, ctx.now(), variables); // a bad filter is an error even with nothing to delete
-      if (!coll) return;
+      if (!coll) {
+        if (onView) throw viewNotCollectionError(ctx.db, name); // a view takes no writes
+        return;
+      }
       const records = [...orderedRecords(coll, { filter: stmt.q as Document, predicate, sort: stmt.sort as Document | undefined, limit }, ctx.now)];
       for (const rec of records) if (coll.remove(rec)) n++;
     });

@@ -5,6 +5,7 @@ import { firstBatchReply } from '../cursor_reply.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../../storage/cursors.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, checkNonNegative, commandVariables, readDocuments } from './query_exec.js';
+import { findOnView, viewFor } from './view_reads.js';
 
 /** The `find` command. */
 export const find: CommandDefinition = {
@@ -44,6 +45,8 @@ export const find: CommandDefinition = {
     checkNonNegative('skip', skip);
     checkNonNegative('limit', limit);
     checkNonNegative('batchSize', batchSize);
+    const view = viewFor(ctx, name);
+    if (view) return findOnView(ctx, cmd, name, view); // a view reads as an aggregation
     checkCollation(cmd.collation);
     const variables = commandVariables(cmd, ctx.now());
     ctx.server.counters.opcounters.query++;

@@ -5,6 +5,8 @@ import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { boolArg, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
+import { bypassArg, validatedInsert } from './document_validation.js';
+import { viewNotCollectionError } from '../../storage/views.js';
 
 /** The `insert` command. */
 export const insert: CommandDefinition = {
@@ -26,11 +28,15 @@ export const insert: CommandDefinition = {
         throw new CommandError('TypeMismatch', `BSON field 'insert.documents.${i}' is the wrong type '${bsonTypeOf(doc)}', expected type 'object'`);
       }
     });
-    const { coll } = ctx.server.catalog.getOrCreate(ctx.db, name);
+    const catalog = ctx.server.catalog;
+    // A view takes no writes: each statement fails with 166.
+    const coll = !catalog.get(ctx.db, name) && catalog.view(ctx.db, name) ? undefined : catalog.getOrCreate(ctx.db, name).coll;
+    const bypass = bypassArg(cmd);
     let n = 0;
     const writeErrors = runBatch(documents as Document[], boolArg(cmd, 'ordered', true), (doc) => {
       ctx.server.counters.opcounters.insert++;
-      coll.insert(doc, ctx.now());
+      if (!coll) throw viewNotCollectionError(ctx.db, name);
+      coll.insert(validatedInsert(ctx, coll, doc, bypass), ctx.now());
       n++;
     });
     return writeErrors.length > 0 ? { n, writeErrors } : { n };

@@ -16,6 +16,7 @@ export const collStats: CommandDefinition = {
     const scale = intArg(cmd, 'scale', 1);
     if (scale < 1) throw new CommandError('BadValue', 'scale has to be >= 1');
     const coll = ctx.server.catalog.get(ctx.db, name);
+    if (!coll) ctx.server.catalog.assertNotView(ctx.db, name); // 166 on a view
     if (!coll) throw new CommandError('NamespaceNotFound', `Collection [${ctx.db}.${name}] not found.`);
     const now = ctx.now();
     let count = 0;
