@@ -6,6 +6,7 @@
 import { ObjectId, UUID, bsonSize, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
+import { CappedTracker, cappedLimitsOf } from './capped.js';
 import { Index, type IndexKeys } from './indexes/index.js';
 import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
@@ -77,12 +78,16 @@ export class Collection {
   hooks: CollectionHooks = {};
   /** The row model of a versioned collection (installed by the TTL engine); null otherwise. */
   rowModel: RowModel | null = null;
+  /** The bounds and record sizes of a capped collection (`capped.ts`); null otherwise. */
+  readonly capped: CappedTracker<StoredDocument> | null;
 
   /** An empty collection. */
   constructor(db: string, name: string, options: Document = {}) {
     this.db = db;
     this.name = name;
     this.options = options;
+    const limits = cappedLimitsOf(options);
+    this.capped = limits ? new CappedTracker(limits) : null;
   }
 
   /** `db.name`. */
@@ -155,6 +160,7 @@ export class Collection {
   insert(doc: Document, nowMs: number): StoredDocument {
     const prepared = prepareForInsert(doc);
     checkDocumentSize(prepared);
+    this.capped?.checkInsert(prepared);
     const id = keyString(prepared._id);
     const existing = this.records.get(id);
     if (existing) {
@@ -166,6 +172,7 @@ export class Collection {
     const rec: StoredDocument = this.rowModel ? this.rowModel.create(id, prepared, nowMs) : { id, doc: prepared, modifiedAtMs: nowMs, seq: 0 };
     this.enter(rec, keys);
     this.hooks.afterInsert?.(rec);
+    this.capped?.inserted(this, rec); // a capped collection drops its oldest documents
     return rec;
   }
 
@@ -182,6 +189,7 @@ export class Collection {
     else rec.doc = next;
     rec.modifiedAtMs = nowMs;
     this.hooks.afterUpdate?.(rec);
+    this.capped?.updated(rec);
   }
 
   /**
@@ -211,6 +219,7 @@ export class Collection {
     this.idIndex.tree.delete(rec.doc._id, rec);
     this.records.delete(rec.id);
     this.hooks.afterDelete?.(rec);
+    this.capped?.removed(rec);
     return true;
   }
 
@@ -220,6 +229,7 @@ export class Collection {
     for (const index of this.secondary) index.clear();
     this.idIndex.clear();
     this.hooks.afterClear?.();
+    this.capped?.cleared();
   }
 
   // ---- indexes ----------------------------------------------------------------------------

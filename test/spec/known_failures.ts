@@ -15,7 +15,6 @@ const reason = (why: string, shows: RegExp): KnownFailureReason => ({ why, shows
 
 // The reasons, grouped here so that the report can count them.
 const COLLATION = reason('non-simple collation is refused with 238 (simple-collation-only policy)', /Collations other than the simple collation are not supported/);
-const CAPPED = reason('capped collections are not supported (create capped: 238)', /The 'capped' option of create is not supported/);
 const DRIVER_BYPASS_FALSE = reason(
   'driver: the Node.js driver 7.9 omits bypassDocumentValidation: false from the command it sends',
   /command\.bypassDocumentValidation: expected false, the field is missing/,
@@ -93,9 +92,6 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
   },
   'crud/updateOne-collation.json': {
     "UpdateOne when one document matches with collation": COLLATION,
-  },
-  'runner-validation/valid-pass/collectionData-createOptions.json': {
-    "collection is created with the correct options": CAPPED,
   },
   'runner-validation/valid-pass/poc-retryable-reads.json': {
     "Aggregate succeeds after InterruptedAtShutdown": DRIVER_UNPROMOTED_CODE,

@@ -5,12 +5,16 @@
  *   - `viewOn`, `pipeline` (and the simple `collation`): a view (`src/storage/views.ts`), checked
  *     as mongod checks it (the pipeline parsed, no $out/$merge, no cycle) and stored in
  *     `system.views`;
+ *   - `capped: true`, `size`, `max`: a capped collection (`src/storage/capped.ts`), `size` in
+ *     1…2^50 and `max` below 2^31 (0 or less: no limit, stored as 2147483647), as integers;
  *   - `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md).
  * Creating again with the same options is a no-op; other options give 48 NamespaceExists.
  */
-import { UUID, type Document } from '../../bson.js';
+import { Long, UUID, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
+import { UNLIMITED_CAPPED_DOCS } from '../../storage/capped.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
+import { isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
 import { valuesEqual } from '../../storage/values/compare.js';
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
@@ -19,10 +23,10 @@ import { collectionArg } from '../args.js';
 import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 
 /** Options mongod knows that Mayfly does not implement yet: refused with 238, never ignored. */
-const NOT_IMPLEMENTED_OPTIONS = ['capped', 'timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
+const NOT_IMPLEMENTED_OPTIONS = ['timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
 
 const CREATE_ARGS = {
-    capped: { type: 'bool' },
+    capped: { type: ['bool', 'number'] },
     size: { type: 'number' },
     max: { type: 'number' },
     autoIndexId: { type: 'bool' },
@@ -71,6 +75,57 @@ function present(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
+const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
+/** The largest capped `size` (1 PB). */
+export const MAX_CAPPED_SIZE = 1125899906842624n;
+
+/** mongod's `safeInt64`: a number as a 64-bit integer (doubles truncated, NaN 0, clamped). */
+export function safeInt64(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (value instanceof Long) return value.toBigInt();
+  const d = toDouble(value);
+  if (Number.isNaN(d)) return 0n;
+  if (d >= 9223372036854775807) return INT64_MAX;
+  if (d <= -9223372036854775808) return INT64_MIN;
+  return BigInt(Math.trunc(d));
+}
+
+/** An integer as mongod appends it with appendNumber: Int32 when it fits, else Int64. */
+export function appendNumber(n: bigint): number | Long {
+  return n >= -2147483648n && n <= 2147483647n ? Number(n) : Long.fromBigInt(n);
+}
+
+/** Checks a capped `size` (`<field>` in messages) and returns it as stored. */
+export function parseCappedSize(field: string, value: unknown): number | Long {
+  const size = safeInt64(value);
+  if (size < 1n) throw new CommandError('BadValue', `BSON field '${field}' value must be >= 1, actual value '${size}'`);
+  if (size > MAX_CAPPED_SIZE) throw new CommandError('BadValue', `BSON field '${field}' value must be <= ${MAX_CAPPED_SIZE}, actual value '${size}'`);
+  return appendNumber(size);
+}
+
+/** Checks a capped `max` (`<field>` in messages) and returns it as stored (≤ 0: no limit). */
+export function parseCappedMax(field: string, value: unknown): number {
+  const max = safeInt64(value);
+  if (max >= 2147483648n) throw new CommandError('BadValue', `BSON field '${field}' value must be < 2147483648, actual value '${max}'`);
+  return max <= 0n ? UNLIMITED_CAPPED_DOCS : Number(max);
+}
+
+/** `capped`, `size`, `max` of create, checked in mongod's order; the options to store. */
+function cappedOptions(cmd: Document): Document | undefined {
+  const size = present(cmd.size) ? parseCappedSize('size', cmd.size) : undefined;
+  const max = present(cmd.max) ? parseCappedMax('max', cmd.max) : undefined;
+  const capped = typeof cmd.capped === 'boolean' ? cmd.capped : isNumber(cmd.capped) && toDouble(cmd.capped) !== 0;
+  if (capped && size === undefined) throw new CommandError('InvalidOptions', "the 'size' field is required when 'capped' is true");
+  if ((size !== undefined || max !== undefined) && !capped) {
+    throw new CommandError('InvalidOptions', "the 'capped' field needs to be true when either the 'size' or 'max' fields are present");
+  }
+  if (!capped) return undefined;
+  const out: Document = { capped: true, size };
+  if (max !== undefined) out.max = max;
+  return out;
+}
+
 /** `options` with mongod's listing order first, then the rest as given. */
 export function orderCollectionOptions(options: Document): Document {
   const out: Document = {};
@@ -96,6 +151,7 @@ export const create: CommandDefinition = {
         "'expireAfterSeconds' is only supported on time-series collections or when the 'clusteredIndex' option is specified",
       );
     }
+    const capped = cappedOptions(cmd);
     if (present(cmd.pipeline) && !present(cmd.viewOn)) throw new CommandError('InvalidOptions', "'pipeline' requires 'viewOn' to also be specified");
     for (const option of NOT_IMPLEMENTED_OPTIONS) {
       if (cmd[option] !== undefined && cmd[option] !== null && cmd[option] !== false) {
@@ -120,8 +176,10 @@ export const create: CommandDefinition = {
         continue;
       }
       if (key === 'validator' && !hasValidator) continue; // an empty validator is no validator
+      if (key === 'capped' || key === 'size' || key === 'max') continue;
       given[key] = value;
     }
+    if (capped) Object.assign(given, capped);
     const options = orderCollectionOptions(given);
     const catalog = ctx.server.catalog;
     const existing = catalog.get(ctx.db, name);

@@ -13,6 +13,7 @@ import { checkCollation, checkHint, checkNonNegative, commandVariables } from '.
 import { checkOutputTarget, checkSourcePositions, collectionlessSource, splitOutputStage, writeOutput } from './aggregate_stages.js';
 import { explainAggregate } from './explain.js';
 import { checkViewCollation, viewFor } from './view_reads.js';
+import { collStatsSource } from './coll_stats_stage.js';
 import { bypassArg, enforceValidation, validatedInsert } from './document_validation.js';
 
 /** Stages whose every output document comes from one input document, read just before. */
@@ -83,7 +84,7 @@ export const aggregate: CommandDefinition = {
     const catalog = ctx.server.catalog;
     const coll = typeof target === 'string' ? catalog.get(ctx.db, view ? view.source : target) : undefined;
     checkHint(coll, cmd.hint);
-    const start = typeof target === 'string' ? undefined : collectionlessSource(inner, ctx.server, nowMs, variables);
+    const start = typeof target === 'string' ? collStatsSource(ctx, target, inner) : collectionlessSource(inner, ctx.server, nowMs, variables);
     if (writeStage) checkOutputTarget(writeStage, catalog);
     const pipeline = compilePipeline(start ? start.rest : view ? [...view.pipeline, ...inner] : inner, {
       now: new Date(nowMs),
@@ -97,14 +98,16 @@ export const aggregate: CommandDefinition = {
     const first = (view?.pipeline[0] ?? stages[0]) as Document | undefined;
     const narrowing = first && bsonTypeOf(first.$match) === 'object' ? (first.$match as Document) : {};
     let lastRec: StoredDocument | undefined;
-    const source: Iterable<Document> = coll
+    const source: Iterable<Document> = start
+      ? start.source
+      : coll
       ? (function* () {
           for (const rec of candidateRecords(coll, narrowing, ctx.now, cmd.hint)) {
             lastRec = rec;
             yield rec.doc;
           }
         })()
-      : (start?.source ?? []);
+      : [];
     const output = withExecutorContext(pipeline(source));
     if (writeStage) {
       // $out/$merge run to completion now; the reply is an exhausted cursor with no documents.
@@ -123,7 +126,7 @@ export const aggregate: CommandDefinition = {
       }
       return { cursor: { firstBatch: [], id: Long.ZERO, ns } };
     }
-    if (!coll || ![...(view?.pipeline ?? []), ...stages].every((stage) => ONE_TO_ONE_STAGES.has(Object.keys(stage as Document)[0]!))) {
+    if (!coll || start || ![...(view?.pipeline ?? []), ...stages].every((stage) => ONE_TO_ONE_STAGES.has(Object.keys(stage as Document)[0]!))) {
       return firstBatchReply(ctx, ns, output, { batchSize });
     }
     // Each output document comes from the record read last: the cursor can re-check the one

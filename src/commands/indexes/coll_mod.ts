@@ -7,9 +7,10 @@
  * `validator`, `validationLevel`, `validationAction` change document validation (setting a level
  * or an action writes both, as mongod does; an empty validator removes it). On a view only
  * `viewOn` and `pipeline` are allowed: each replaces its half of the definition, checked as
- * `create` checks it. Options that only apply to views, time-series, capped or clustered
- * collections fail as mongod fails them on a plain collection; the rest (change-stream images,
- * unique conversion) answer 238 NotImplemented.
+ * `create` checks it. `cappedSize`/`cappedMax` rebound a capped collection. Options that only
+ * apply to views, time-series, capped or clustered collections fail as mongod fails them on a
+ * plain collection; the rest (change-stream images, unique conversion) answer 238
+ * NotImplemented.
  * Source: mongo/src/mongo/db/catalog/coll_mod.cpp and coll_mod_index.cpp.
  */
 import { Long, type Document } from '../../bson.js';
@@ -21,7 +22,8 @@ import { valuesEqual } from '../../storage/values/compare.js';
 import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { safeNumberInt, safeNumberLong } from '../../ttl/seconds.js';
-import { orderCollectionOptions } from '../admin/create.js';
+import { cappedLimitsOf } from '../../storage/capped.js';
+import { orderCollectionOptions, parseCappedMax, parseCappedSize } from '../admin/create.js';
 import { GENERIC_ARGUMENTS, collectionArg, wrongTypeError } from '../args.js';
 import type { ArgType, CommandContext, CommandDefinition } from '../types.js';
 
@@ -206,6 +208,8 @@ export const collMod: CommandDefinition = {
     // IDL enumerations first, as the command's parser checks them.
     const level = present(cmd.validationLevel) ? parseValidationLevel('collMod', cmd.validationLevel) : undefined;
     const action = present(cmd.validationAction) ? parseValidationAction('collMod', cmd.validationAction) : undefined;
+    const cappedSize = present(cmd.cappedSize) ? parseCappedSize('cappedSize', cmd.cappedSize) : undefined;
+    const cappedMax = present(cmd.cappedMax) ? parseCappedMax('cappedMax', cmd.cappedMax) : undefined;
     const request = parseIndexRequest(cmd.index);
     if (present(cmd.dryRun) && asBool(cmd.dryRun)) {
       if (!request) throw new CommandError('InvalidOptions', 'dry run mode requires an valid index modification.');
@@ -219,7 +223,7 @@ export const collMod: CommandDefinition = {
       throw new CommandError('NamespaceNotFound', 'ns does not exist');
     }
     if (present(cmd.collectionUUID)) throw notImplemented('collectionUUID');
-    if (present(cmd.cappedSize) || present(cmd.cappedMax)) throw new CommandError('InvalidOptions', 'Collection must be capped.');
+    if ((cappedSize !== undefined || cappedMax !== undefined) && !coll.capped) throw new CommandError('InvalidOptions', 'Collection must be capped.');
     const apply = request ? planIndexChange(ctx, coll, request) : null;
     const validator = present(cmd.validator) ? (cmd.validator as Document) : undefined;
     if (validator && Object.keys(validator).length > 0) {
@@ -241,8 +245,11 @@ export const collMod: CommandDefinition = {
     if (versioned) ctx.server.ttl.checkVersionedChange(coll, versioned);
     const reply: Document = {};
     apply?.(reply);
-    if (validator || level || action) {
+    if (validator || level || action || cappedSize !== undefined || cappedMax !== undefined) {
       const options: Document = { ...coll.options };
+      // cappedSize/cappedMax rebound a capped collection; the next insert evicts what no longer fits.
+      if (cappedSize !== undefined) options.size = cappedSize;
+      if (cappedMax !== undefined) options.max = cappedMax;
       if (validator) {
         if (Object.keys(validator).length > 0) options.validator = validator;
         else delete options.validator;
@@ -252,6 +259,8 @@ export const collMod: CommandDefinition = {
         options.validationAction = action ?? options.validationAction ?? 'error';
       }
       coll.options = orderCollectionOptions(options);
+      const limits = cappedLimitsOf(coll.options);
+      if (coll.capped && limits) coll.capped.limits = limits;
     }
     if (versioned) {
       const { before, after } = ctx.server.ttl.modifyVersioned(coll, versioned);
