@@ -59,7 +59,9 @@ describe('creating and listing views', () => {
     expect(await db.command({ create: 'byG', viewOn: 'src', pipeline: [{ $sort: { g: 1, _id: 1 } }] })).toEqual({ ok: 1 });
     expect(ids(await db.collection('byG').find().limit(4).toArray())).toEqual([0, 3, 6, 9]);
     const err = await errorOf(() => db.command({ create: 'byG', viewOn: 'src', pipeline: [] }));
-    expect([err.code, err.codeName, err.errmsg]).toEqual([48, 'NamespaceExists', `A view already exists. NS: ${ns}.byG`]);
+    expect([err.code, err.codeName, err.errmsg]).toEqual([48, 'NamespaceExists', `namespace ${ns}.byG already exists, but with pipeline { 0: { $sort: { g: 1, _id: 1 } } } rather than {}`]);
+    const otherSource = await errorOf(() => db.command({ create: 'byG', viewOn: 'other', pipeline: [{ $sort: { g: 1, _id: 1 } }] }));
+    expect([otherSource.code, otherSource.errmsg]).toEqual([48, `namespace ${ns}.byG already exists, but is a view on ${ns}.src rather than ${ns}.other`]);
     const overCollection = await errorOf(() => db.command({ create: 'src', viewOn: 'other', pipeline: [] }));
     expect([overCollection.code, overCollection.errmsg]).toEqual([48, `Collection ${ns}.src already exists.`]);
     const collectionOverView = await errorOf(() => db.command({ create: 'v1' }));

@@ -12,6 +12,7 @@
  */
 import { Long, UUID, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
+import { bsonToString } from '../../errors/bson_to_string.js';
 import { UNLIMITED_CAPPED_DOCS } from '../../storage/capped.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { isNumber, toDouble } from '../../storage/values/bson_type.js';
@@ -206,8 +207,19 @@ function createView(ctx: CommandContext, name: string, cmd: Document): Document 
   const def: ViewDefinition = { db: ctx.db, name, viewOn, pipeline: (cmd.pipeline as Document[] | undefined) ?? [], ...(collation ? { collation } : {}) };
   const existing = catalog.view(ctx.db, name);
   if (existing) {
-    if (existing.viewOn === def.viewOn && valuesEqual(existing.pipeline, def.pipeline) && valuesEqual(existing.collation ?? null, def.collation ?? null)) return {};
-    throw new CommandError('NamespaceExists', `A view already exists. NS: ${ctx.db}.${name}`);
+    // The same definition again is a no-op; mongod says what differs (checkCollectionOptions).
+    const ns = `${ctx.db}.${name}`;
+    if (existing.viewOn !== def.viewOn) {
+      throw new CommandError('NamespaceExists', `namespace ${ns} already exists, but is a view on ${ctx.db}.${existing.viewOn} rather than ${ctx.db}.${def.viewOn}`);
+    }
+    if (!valuesEqual(existing.pipeline, def.pipeline)) {
+      const asObject = (stages: readonly Document[]): Document => Object.fromEntries(stages.map((s, i) => [String(i), s]));
+      throw new CommandError(
+        'NamespaceExists',
+        `namespace ${ns} already exists, but with pipeline ${bsonToString(asObject(existing.pipeline))} rather than ${bsonToString(asObject(def.pipeline))}`,
+      );
+    }
+    return {};
   }
   if (catalog.get(ctx.db, name)) throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
   checkViewPipeline('create', ctx.db, name, def.pipeline, ctx.now());
