@@ -87,6 +87,13 @@ describe('a capped collection at work', () => {
     expect((await coll.find().toArray()).map((d) => d._id)).toEqual([3, 4]);
   });
 
+  it('$out cannot replace a capped collection', async () => {
+    await db.createCollection('capout', { capped: true, size: 1000 });
+    await db.collection('capsrc').insertOne({ _id: 1 });
+    const err = await errorOf(() => db.collection('capsrc').aggregate([{ $out: 'capout' }]).toArray());
+    expect([err.code, err.errmsg]).toEqual([17152, `PlanExecutor error during aggregation :: caused by :: namespace '${db.databaseName}.capout' is capped so it can't be used for $out`]);
+  });
+
   it('an upsert inserts into a capped collection like an insert', async () => {
     await db.createCollection('ups', { capped: true, size: 100000, max: 2 });
     const coll = db.collection('ups');

@@ -265,6 +265,7 @@ export function writeOutput(output: OutputStage, docs: Iterable<Document>, catal
 /** `$out`: the output replaces the target's documents, atomically, keeping its indexes. */
 function writeOut(output: { db: string; coll: string }, docs: Iterable<Document>, catalog: Catalog, nowMs: number, check: OutputCheck): void {
   const existing = catalog.get(output.db, output.coll);
+  if (existing?.capped) throw new CommandError(17152, `namespace '${existing.ns}' is capped so it can't be used for $out`);
   // Like mongod, fill a temporary collection (with the target's indexes) first: a duplicate key
   // fails the stage and leaves the target untouched.
   const temp = new Collection(output.db, `tmp.agg_out.${new UUID().toHexString(true)}`, existing?.options ?? {});
