@@ -1,11 +1,15 @@
 /**
  * The in-memory catalog: databases and their collections. A database exists while it holds at
- * least one collection, as in mongod. Each server instance owns one catalog.
+ * least one collection, as in mongod. Each server instance owns one catalog. Views are kept as
+ * mongod keeps them, as documents of the database's `system.views` collection (`views.ts`); a
+ * name is either a collection or a view, never both.
  */
 import type { Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { Collection } from './collection.js';
 import { validateCollectionName, validateDbName } from './namespace.js';
+import { keyString } from './values/key_string.js';
+import { SYSTEM_VIEWS, viewDocument, viewFromDocument, viewNotCollectionError, type ViewDefinition } from './views.js';
 
 /** Called whenever a collection is created or dropped, so the TTL engine can attach/detach. */
 export interface CatalogListener {
@@ -45,21 +49,72 @@ export class Catalog {
     return coll;
   }
 
-  /** Creates `db.name` (validated); throws 48 NamespaceExists when it exists. */
+  /** Creates `db.name` (validated); throws 48 NamespaceExists when it exists (as a view too). */
   create(db: string, name: string, options: Document = {}): Collection {
     validateDbName(db);
     validateCollectionName(db, name);
     if (this.get(db, name)) throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
+    if (this.view(db, name)) throw new CommandError('NamespaceExists', `A view already exists. NS: ${db}.${name}`);
     return this.add(db, name, options);
   }
 
-  /** The collection `db.name`, created implicitly (as a first insert or createIndexes does). */
+  /**
+   * The collection `db.name`, created implicitly (as a first insert or createIndexes does);
+   * 166 CommandNotSupportedOnView when the name is a view.
+   */
   getOrCreate(db: string, name: string): { coll: Collection; created: boolean } {
     const existing = this.get(db, name);
     if (existing) return { coll: existing, created: false };
     validateDbName(db);
     validateCollectionName(db, name, true);
+    if (this.view(db, name)) throw viewNotCollectionError(db, name);
     return { coll: this.add(db, name, {}), created: true };
+  }
+
+  // ---- views ------------------------------------------------------------------------------
+
+  /** The view `db.name`, if one is defined (read from `db.system.views`). */
+  view(db: string, name: string): ViewDefinition | undefined {
+    const rec = this.get(db, SYSTEM_VIEWS)?.rawGet(keyString(`${db}.${name}`));
+    return rec ? viewFromDocument(db, rec.doc) : undefined;
+  }
+
+  /** The views of `db`, in definition order. */
+  views(db: string): ViewDefinition[] {
+    const holder = this.get(db, SYSTEM_VIEWS);
+    if (!holder) return [];
+    const out: ViewDefinition[] = [];
+    for (const rec of holder.allRecords()) {
+      const def = viewFromDocument(db, rec.doc);
+      if (def) out.push(def);
+    }
+    return out;
+  }
+
+  /** Throws 166 when `db.name` is a view (for commands that need a collection and found none). */
+  assertNotView(db: string, name: string): void {
+    if (this.view(db, name)) throw viewNotCollectionError(db, name);
+  }
+
+  /**
+   * Stores a view definition (already checked), creating `db.system.views` when needed, or
+   * replaces the definition of that name.
+   */
+  putView(def: ViewDefinition, nowMs: number): void {
+    validateDbName(def.db);
+    validateCollectionName(def.db, def.name);
+    const holder = this.get(def.db, SYSTEM_VIEWS) ?? this.add(def.db, SYSTEM_VIEWS, {});
+    const doc = viewDocument(def);
+    const rec = holder.rawGet(keyString(doc._id));
+    if (rec) holder.update(rec, doc, nowMs);
+    else holder.insert(doc, nowMs);
+  }
+
+  /** Removes the view `db.name`; false when there is none. */
+  dropView(db: string, name: string): boolean {
+    const holder = this.get(db, SYSTEM_VIEWS);
+    const rec = holder?.rawGet(keyString(`${db}.${name}`));
+    return rec !== undefined && holder!.remove(rec);
   }
 
   /** Removes `db.name`; false when it did not exist. */

@@ -6,6 +6,7 @@
 import { ObjectId, UUID, bsonSize, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
+import { CappedTracker, cappedLimitsOf } from './capped.js';
 import { Index, type IndexKeys } from './indexes/index.js';
 import type { Collator } from './values/collator.js';
 import { keyString } from './values/key_string.js';
@@ -81,6 +82,8 @@ export class Collection {
   hooks: CollectionHooks = {};
   /** The row model of a versioned collection (installed by the TTL engine); null otherwise. */
   rowModel: RowModel | null = null;
+  /** The bounds and record sizes of a capped collection (`capped.ts`); null otherwise. */
+  readonly capped: CappedTracker<StoredDocument> | null;
 
   /** An empty collection. */
   constructor(db: string, name: string, options: Document = {}) {
@@ -89,6 +92,8 @@ export class Collection {
     this.options = options;
     const collation = options.collation as Document | undefined;
     this.idIndex = new Index(collation ? { ...ID_INDEX_SPEC, collation } : ID_INDEX_SPEC);
+    const limits = cappedLimitsOf(options);
+    this.capped = limits ? new CappedTracker(limits) : null;
   }
 
   /** The default collation given at `create`, spelled out (null: simple). */
@@ -171,6 +176,7 @@ export class Collection {
   insert(doc: Document, nowMs: number): StoredDocument {
     const prepared = prepareForInsert(doc);
     checkDocumentSize(prepared);
+    this.capped?.checkInsert(prepared);
     const id = keyString(prepared._id);
     const existing = this.records.get(id);
     if (existing) {
@@ -183,6 +189,7 @@ export class Collection {
     const rec: StoredDocument = this.rowModel ? this.rowModel.create(id, prepared, nowMs) : { id, doc: prepared, modifiedAtMs: nowMs, seq: 0 };
     this.enter(rec, keys);
     this.hooks.afterInsert?.(rec);
+    this.capped?.inserted(this, rec); // a capped collection drops its oldest documents
     return rec;
   }
 
@@ -199,6 +206,7 @@ export class Collection {
     else rec.doc = next;
     rec.modifiedAtMs = nowMs;
     this.hooks.afterUpdate?.(rec);
+    this.capped?.updated(rec);
   }
 
   /**
@@ -228,6 +236,7 @@ export class Collection {
     this.idIndex.tree.delete(rec.doc._id, rec);
     this.records.delete(rec.id);
     this.hooks.afterDelete?.(rec);
+    this.capped?.removed(rec);
     return true;
   }
 
@@ -237,6 +246,7 @@ export class Collection {
     for (const index of this.secondary) index.clear();
     this.idIndex.clear();
     this.hooks.afterClear?.();
+    this.capped?.cleared();
   }
 
   // ---- indexes ----------------------------------------------------------------------------

@@ -230,8 +230,8 @@ describe('catalog commands', () => {
     ['createIndexes ignoreUnknownIndexOptions as a string', { createIndexes: 'c', indexes: [{ key: { z: 1 }, name: 'z_1' }], ignoreUnknownIndexOptions: 'x' }, 14, 'TypeMismatch', `BSON field 'createIndexes.ignoreUnknownIndexOptions' is the wrong type 'string', expected types ${SAFE_BOOL}`],
     ['drop with an unknown field', { drop: 'nothing', bogus: 1 }, 40415, 'IDLUnknownField', "BSON field 'drop.bogus' is an unknown field."],
     ['create capped as a string', { create: 'x1', capped: 'x' }, 14, 'TypeMismatch', `BSON field 'create.capped' is the wrong type 'string', expected types ${SAFE_BOOL}`],
-    ['create size 0', { create: 'x1', size: 0 }, 51024, 'Location51024', "BSON field 'size' value must be >= 1, actual value '0'"],
-    ['create max 2^31', { create: 'x1', max: 2147483648 }, 51024, 'Location51024', "BSON field 'max' value must be < 2147483648, actual value '2147483648'"],
+    ['create size 0', { create: 'x1', size: 0 }, 2, 'BadValue', "BSON field 'size' value must be >= 1, actual value '0'"],
+    ['create max 2^31', { create: 'x1', max: 2147483648 }, 2, 'BadValue', "BSON field 'max' value must be < 2147483648, actual value '2147483648'"],
     ['create pipeline with a non-object', { create: 'x1', pipeline: [1] }, 14, 'TypeMismatch', "BSON field 'create.pipeline.0' is the wrong type 'int', expected type 'object'"],
   ]);
 

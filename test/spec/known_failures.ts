@@ -14,9 +14,6 @@ export interface KnownFailureReason {
 const reason = (why: string, shows: RegExp): KnownFailureReason => ({ why, shows });
 
 // The reasons, grouped here so that the report can count them.
-const VIEWS = reason('views are not supported (create with viewOn: 238)', /The 'viewOn' option of create is not supported/);
-const VALIDATION = reason('document validation is not supported (collMod validator: 238)', /The 'validator' option of collMod is not supported/);
-const CAPPED = reason('capped collections are not supported (create capped: 238)', /The 'capped' option of create is not supported/);
 const DRIVER_BYPASS_FALSE = reason(
   'driver: the Node.js driver 7.9 omits bypassDocumentValidation: false from the command it sends',
   /command\.bypassDocumentValidation: expected false, the field is missing/,
@@ -53,15 +50,6 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
     "inserting _id with type null via insertMany": DRIVER_NULL_ID,
     "inserting _id with type null via bulkWrite": DRIVER_NULL_ID,
     "inserting _id with type null via clientBulkWrite": DRIVER_NULL_ID,
-  },
-  'crud/estimatedDocumentCount.json': {
-    "estimatedDocumentCount works correctly on views": VIEWS,
-  },
-  'crud/findOneAndUpdate-errorResponse.json': {
-    "findOneAndUpdate document validation errInfo is accessible": VALIDATION,
-  },
-  'runner-validation/valid-pass/collectionData-createOptions.json': {
-    "collection is created with the correct options": CAPPED,
   },
   'runner-validation/valid-pass/poc-retryable-reads.json': {
     "Aggregate succeeds after InterruptedAtShutdown": DRIVER_UNPROMOTED_CODE,

@@ -1,25 +1,38 @@
 /**
- * `create`: an explicit collection, with the options Mayfly supports, among them
- * `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md)
- * and `collation`, the collection's default collation (stored spelled out, as listCollections
- * shows it; `{ locale: 'simple' }` is no collation).
+ * `create`: an explicit collection or view, with the options Mayfly supports:
+ *   - `collation`: the collection's default collation (stored spelled out, as listCollections
+ *     shows it; `{ locale: 'simple' }` is no collation);
+ *   - `validator`, `validationLevel`, `validationAction`: document validation
+ *     (`src/storage/validation/`); an empty validator is no validator;
+ *   - `viewOn`, `pipeline` (and the simple `collation`): a view (`src/storage/views.ts`), checked
+ *     as mongod checks it (the pipeline parsed, no $out/$merge, no cycle) and stored in
+ *     `system.views`;
+ *   - `capped: true`, `size`, `max`: a capped collection (`src/storage/capped.ts`), `size` in
+ *     1…2^50 and `max` below 2^31 (0 or less: no limit, stored as 2147483647), as integers;
+ *   - `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md).
+ * Creating again with the same options is a no-op; other options give 48 NamespaceExists.
  */
-import type { Document } from '../../bson.js';
+import { Long, UUID, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
+import { bsonToString } from '../../errors/bson_to_string.js';
+import { UNLIMITED_CAPPED_DOCS } from '../../storage/capped.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
+import { isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
 import { valuesEqual } from '../../storage/values/compare.js';
+import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { parseVersionedOptions, versionedOptionsDocument } from '../../ttl/policies/versioned.js';
 import { IdlRules, collectionArg } from '../args.js';
-import type { ArgRule, CommandDefinition } from '../types.js';
+import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 
 /** Options mongod knows that Mayfly does not implement yet: refused with 238, never ignored. */
-const NOT_IMPLEMENTED_OPTIONS = ['capped', 'validator', 'viewOn', 'pipeline', 'timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
+const NOT_IMPLEMENTED_OPTIONS = ['timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
 
 // Types as create.idl: safeBool, safeInt64 (with its validators), array<object>, …
 const CREATE_ARGS = {
     capped: IdlRules.safeBool,
-    size: IdlRules.safeInt64({ gte: 1, lte: 1125899906842624 }),
-    max: IdlRules.safeInt64({ lt: 2147483648 }),
+    size: IdlRules.safeInt64(), // its range (2 BadValue in 8.2) is checked with the capped rules
+    max: IdlRules.safeInt64(),
     autoIndexId: IdlRules.safeBool,
     validator: { type: 'object' },
     validationLevel: { type: 'string' },
@@ -40,6 +53,91 @@ const CREATE_ARGS = {
     versioned: { type: 'object' },
 } as const satisfies Record<string, ArgRule>;
 
+/** The order in which mongod lists a collection's options (CollectionOptions::appendBSON). */
+const OPTIONS_ORDER = [
+  'capped',
+  'size',
+  'max',
+  'autoIndexId',
+  'temp',
+  'changeStreamPreAndPostImages',
+  'storageEngine',
+  'indexOptionDefaults',
+  'validator',
+  'validationLevel',
+  'validationAction',
+  'collation',
+  'viewOn',
+  'pipeline',
+  'clusteredIndex',
+  'expireAfterSeconds',
+  'timeseries',
+  'encryptedFields',
+];
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
+/** The largest capped `size` (1 PB). */
+export const MAX_CAPPED_SIZE = 1125899906842624n;
+
+/** mongod's `safeInt64`: a number as a 64-bit integer (doubles truncated, NaN 0, clamped). */
+export function safeInt64(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (value instanceof Long) return value.toBigInt();
+  const d = toDouble(value);
+  if (Number.isNaN(d)) return 0n;
+  if (d >= 9223372036854775807) return INT64_MAX;
+  if (d <= -9223372036854775808) return INT64_MIN;
+  return BigInt(Math.trunc(d));
+}
+
+/** An integer as mongod appends it with appendNumber: Int32 when it fits, else Int64. */
+export function appendNumber(n: bigint): number | Long {
+  return n >= -2147483648n && n <= 2147483647n ? Number(n) : Long.fromBigInt(n);
+}
+
+/** Checks a capped `size` (`<field>` in messages) and returns it as stored. */
+export function parseCappedSize(field: string, value: unknown): number | Long {
+  const size = safeInt64(value);
+  if (size < 1n) throw new CommandError('BadValue', `BSON field '${field}' value must be >= 1, actual value '${size}'`);
+  if (size > MAX_CAPPED_SIZE) throw new CommandError('BadValue', `BSON field '${field}' value must be <= ${MAX_CAPPED_SIZE}, actual value '${size}'`);
+  return appendNumber(size);
+}
+
+/** Checks a capped `max` (`<field>` in messages) and returns it as stored (≤ 0: no limit). */
+export function parseCappedMax(field: string, value: unknown): number {
+  const max = safeInt64(value);
+  if (max >= 2147483648n) throw new CommandError('BadValue', `BSON field '${field}' value must be < 2147483648, actual value '${max}'`);
+  return max <= 0n ? UNLIMITED_CAPPED_DOCS : Number(max);
+}
+
+/** `capped`, `size`, `max` of create, checked in mongod's order; the options to store. */
+function cappedOptions(cmd: Document): Document | undefined {
+  const size = present(cmd.size) ? parseCappedSize('size', cmd.size) : undefined;
+  const max = present(cmd.max) ? parseCappedMax('max', cmd.max) : undefined;
+  const capped = typeof cmd.capped === 'boolean' ? cmd.capped : isNumber(cmd.capped) && toDouble(cmd.capped) !== 0;
+  if (capped && size === undefined) throw new CommandError('InvalidOptions', "the 'size' field is required when 'capped' is true");
+  if ((size !== undefined || max !== undefined) && !capped) {
+    throw new CommandError('InvalidOptions', "the 'capped' field needs to be true when either the 'size' or 'max' fields are present");
+  }
+  if (!capped) return undefined;
+  const out: Document = { capped: true, size };
+  if (max !== undefined) out.max = max;
+  return out;
+}
+
+/** `options` with mongod's listing order first, then the rest as given. */
+export function orderCollectionOptions(options: Document): Document {
+  const out: Document = {};
+  for (const key of OPTIONS_ORDER) if (key in options) out[key] = options[key];
+  for (const [key, value] of Object.entries(options)) if (!(key in out)) out[key] = value;
+  return out;
+}
+
 /** The `create` command. */
 export const create: CommandDefinition = {
   name: 'create',
@@ -48,40 +146,92 @@ export const create: CommandDefinition = {
   help: 'explicitly creates a collection or view',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'create', ctx.db);
+    // IDL enumerations first, as the command's parser checks them.
+    if (present(cmd.validationLevel)) parseValidationLevel('create', cmd.validationLevel);
+    if (present(cmd.validationAction)) parseValidationAction('create', cmd.validationAction);
     if (cmd.expireAfterSeconds !== undefined && cmd.expireAfterSeconds !== null && cmd.clusteredIndex === undefined && cmd.timeseries === undefined) {
       throw new CommandError(
         'InvalidOptions',
         "'expireAfterSeconds' is only supported on time-series collections or when the 'clusteredIndex' option is specified",
       );
     }
+    const capped = cappedOptions(cmd);
+    if (present(cmd.pipeline) && !present(cmd.viewOn)) throw new CommandError('InvalidOptions', "'pipeline' requires 'viewOn' to also be specified");
     for (const option of NOT_IMPLEMENTED_OPTIONS) {
       if (cmd[option] !== undefined && cmd[option] !== null && cmd[option] !== false) {
         throw new CommandError('NotImplemented', `The '${option}' option of create is not supported by Mayfly yet`);
       }
     }
+    if (present(cmd.viewOn)) return createView(ctx, name, cmd);
     // `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (TTL.md): validated and stored
     // with every field filled in, so listCollections shows the limits in force.
     const versioned = cmd.versioned === undefined || cmd.versioned === null ? undefined : versionedOptionsDocument(parseVersionedOptions(cmd.versioned, 'create'));
     const collation = cmd.collation === undefined || cmd.collation === null ? null : normaliseCollation(cmd.collation as Document);
-    const options: Document = {};
+    const validator = cmd.validator as Document | undefined | null;
+    const hasValidator = present(validator) && Object.keys(validator!).length > 0;
+    if (hasValidator) {
+      compileValidator(validator!);
+      checkValidatorNamespace(ctx.db, name, new UUID().toHexString(true));
+    }
+    const given: Document = {};
     for (const [key, value] of Object.entries(cmd)) {
       if (key === 'create' || key.startsWith('$') || !(key in CREATE_ARGS)) continue;
       if (key === 'versioned') {
-        if (versioned) options.versioned = versioned;
+        if (versioned) given.versioned = versioned;
         continue;
       }
       if (key === 'collation') {
-        if (collation) options.collation = collation;
+        if (collation) given.collation = collation;
         continue;
       }
-      options[key] = value;
+      if (key === 'validator' && !hasValidator) continue; // an empty validator is no validator
+      if (key === 'capped' || key === 'size' || key === 'max') continue;
+      given[key] = value;
     }
-    const existing = ctx.server.catalog.get(ctx.db, name);
+    if (capped) Object.assign(given, capped);
+    const options = orderCollectionOptions(given);
+    const catalog = ctx.server.catalog;
+    const existing = catalog.get(ctx.db, name);
     if (existing) {
       if (valuesEqual(existing.options, options)) return {};
       throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
     }
-    ctx.server.catalog.create(ctx.db, name, options);
+    catalog.create(ctx.db, name, options);
     return {};
   },
 };
+
+/** `create` with `viewOn`: checks the definition as mongod does and stores it. */
+function createView(ctx: CommandContext, name: string, cmd: Document): Document {
+  const viewOn = cmd.viewOn as string;
+  if (viewOn === '') throw new CommandError('BadValue', "'viewOn' cannot be empty");
+  let collation: Document | undefined;
+  if (present(cmd.collation)) {
+    const normalised = normaliseCollation(cmd.collation as Document);
+    if (normalised) throw new CommandError('NotImplemented', 'Views with a collation other than the simple collation are not supported by Mayfly yet');
+    collation = undefined;
+  }
+  const catalog = ctx.server.catalog;
+  const def: ViewDefinition = { db: ctx.db, name, viewOn, pipeline: (cmd.pipeline as Document[] | undefined) ?? [], ...(collation ? { collation } : {}) };
+  const existing = catalog.view(ctx.db, name);
+  if (existing) {
+    // The same definition again is a no-op; mongod says what differs (checkCollectionOptions).
+    const ns = `${ctx.db}.${name}`;
+    if (existing.viewOn !== def.viewOn) {
+      throw new CommandError('NamespaceExists', `namespace ${ns} already exists, but is a view on ${ctx.db}.${existing.viewOn} rather than ${ctx.db}.${def.viewOn}`);
+    }
+    if (!valuesEqual(existing.pipeline, def.pipeline)) {
+      const asObject = (stages: readonly Document[]): Document => Object.fromEntries(stages.map((s, i) => [String(i), s]));
+      throw new CommandError(
+        'NamespaceExists',
+        `namespace ${ns} already exists, but with pipeline ${bsonToString(asObject(existing.pipeline))} rather than ${bsonToString(asObject(def.pipeline))}`,
+      );
+    }
+    return {};
+  }
+  if (catalog.get(ctx.db, name)) throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
+  checkViewPipeline('create', ctx.db, name, def.pipeline, ctx.now());
+  checkViewGraph(catalog, ctx.db, name, viewOn);
+  catalog.putView(def, ctx.now());
+  return {};
+}

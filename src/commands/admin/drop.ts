@@ -1,4 +1,7 @@
-/** `drop`: removes a collection and its indexes; a missing collection is not an error (7.0+). */
+/**
+ * `drop`: removes a collection and its indexes, or a view (its definition); a missing
+ * namespace is not an error (7.0+).
+ */
 import { collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -11,7 +14,7 @@ export const drop: CommandDefinition = {
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'drop', ctx.db);
     const coll = ctx.server.catalog.get(ctx.db, name);
-    if (!coll) return {};
+    if (!coll) return ctx.server.catalog.dropView(ctx.db, name) ? { ns: `${ctx.db}.${name}` } : {};
     const nIndexesWas = coll.indexSpecs().length;
     ctx.server.cursors.killNamespace(coll.ns);
     ctx.server.catalog.drop(ctx.db, name);

@@ -1,6 +1,10 @@
-/** `listCollections`: the collections of a database as a cursor; `nameOnly`, `filter`. */
+/**
+ * `listCollections`: the collections of a database, then its views (`{name, type: 'view',
+ * options: {viewOn, pipeline}, info: {readOnly: true}}`), as a cursor; `nameOnly`, `filter`.
+ */
 import type { Document } from '../../bson.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
+import { viewOptions } from '../../storage/views.js';
 import { IdlRules, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandDefinition } from '../types.js';
@@ -30,6 +34,13 @@ export const listCollections: CommandDefinition = {
             info: { readOnly: false, uuid: coll.uuid },
             idIndex: coll.idIndex.spec,
           };
+      if (filter && !filter(entry)) continue;
+      entries.push(entry);
+    }
+    for (const view of ctx.server.catalog.views(ctx.db)) {
+      const entry: Document = nameOnly
+        ? { name: view.name, type: 'view' }
+        : { name: view.name, type: 'view', options: viewOptions(view), info: { readOnly: true } };
       if (filter && !filter(entry)) continue;
       entries.push(entry);
     }

@@ -23,11 +23,15 @@ export const renameCollection: CommandDefinition = {
     validateCollectionName(toDb, toName, true);
     const catalog = ctx.server.catalog;
     const source = catalog.get(fromDb, fromName);
-    if (!source) throw new CommandError('NamespaceNotFound', `Source collection ${fromDb}.${fromName} does not exist`);
+    if (!source) {
+      if (catalog.view(fromDb, fromName)) throw new CommandError('CommandNotSupportedOnView', `cannot rename view: ${fromDb}.${fromName}`);
+      throw new CommandError('NamespaceNotFound', `Source collection ${fromDb}.${fromName} does not exist`);
+    }
     if (fromDb === toDb && fromName === toName) {
       throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
     }
     const target = catalog.get(toDb, toName);
+    if (!target && catalog.view(toDb, toName)) throw new CommandError('NamespaceExists', `a view already exists with that name: ${toDb}.${toName}`);
     if (target) {
       if (cmd.dropTarget !== true) throw new CommandError('NamespaceExists', 'target namespace exists');
       ctx.server.cursors.killNamespace(target.ns);

@@ -13,6 +13,9 @@ import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, commandVariables, queryCollator } from './query_exec.js';
 import { checkOutputTarget, checkSourcePositions, collectionlessSource, splitOutputStage, writeOutput } from './aggregate_stages.js';
 import { explainAggregate } from './explain.js';
+import { checkViewCollation, viewFor } from './view_reads.js';
+import { collStatsSource } from './coll_stats_stage.js';
+import { bypassArg, enforceValidation, validatedInsert } from './document_validation.js';
 
 /** Stages whose every output document comes from one input document, read just before. */
 const ONE_TO_ONE_STAGES = new Set(['$match', '$project', '$addFields', '$set', '$unset', '$replaceRoot', '$replaceWith', '$skip', '$limit']);
@@ -112,6 +115,9 @@ export const aggregate: CommandDefinition = {
     // `explain: true` describes the plan (queryPlanner verbosity) instead of running it.
     if (cmd.explain === true) return explainAggregate(ctx, cmd, 'queryPlanner');
     const stages = cmd.pipeline as unknown[];
+    // On a view, the view's pipeline runs first, over the collection its chain ends at.
+    const view = typeof target === 'string' ? viewFor(ctx, target) : undefined;
+    if (view) checkViewCollation(cmd.collation);
     const collation = checkCollation(cmd.collation);
     // The command's `let` variables: evaluated once (with the pipeline's $$NOW), before any stage.
     const nowMs = ctx.now();
@@ -122,12 +128,12 @@ export const aggregate: CommandDefinition = {
     const batchSize = intArg(docArg(cmd, 'cursor') ?? {}, 'batchSize');
     ctx.server.counters.opcounters.command++;
     const catalog = ctx.server.catalog;
-    const coll = typeof target === 'string' ? catalog.get(ctx.db, target) : undefined;
+    const coll = typeof target === 'string' ? catalog.get(ctx.db, view ? view.source : target) : undefined;
     const collator = queryCollator(coll, collation);
     checkHint(coll, cmd.hint);
-    const start = typeof target === 'string' ? undefined : collectionlessSource(inner, ctx.server, nowMs, variables);
+    const start = typeof target === 'string' ? collStatsSource(ctx, target, inner) : collectionlessSource(inner, ctx.server, nowMs, variables);
     if (writeStage) checkOutputTarget(writeStage, catalog);
-    const pipeline = compilePipeline(start ? start.rest : inner, {
+    const pipeline = compilePipeline(start ? start.rest : view ? [...view.pipeline, ...inner] : inner, {
       now: new Date(nowMs),
       variables,
       collator,
@@ -137,22 +143,29 @@ export const aggregate: CommandDefinition = {
       },
     });
     // A leading $match narrows the candidates (an _id or index lookup); the stage still runs.
-    const first = stages[0] as Document | undefined;
+    const first = (view?.pipeline[0] ?? stages[0]) as Document | undefined;
     const narrowing = first && bsonTypeOf(first.$match) === 'object' ? (first.$match as Document) : {};
     let lastRec: StoredDocument | undefined;
-    const source: Iterable<Document> = coll
+    const source: Iterable<Document> = start
+      ? start.source
+      : coll
       ? (function* () {
           for (const rec of candidateRecords(coll, narrowing, ctx.now, cmd.hint, collator)) {
             lastRec = rec;
             yield rec.doc;
           }
         })()
-      : (start?.source ?? []);
+      : [];
     const output = withExecutorContext(pipeline(source));
     if (writeStage) {
       // $out/$merge run to completion now; the reply is an exhausted cursor with no documents.
       try {
-        writeOutput(writeStage, output, catalog, nowMs);
+        const bypass = bypassArg(cmd);
+        writeOutput(writeStage, output, catalog, nowMs, (target, next, previous) => {
+          if (!previous) return validatedInsert(ctx, target, next, bypass);
+          enforceValidation(ctx, target, next, previous, bypass);
+          return next;
+        });
       } catch (err) {
         if (err instanceof CommandError && !err.message.startsWith('PlanExecutor error')) {
           throw new CommandError(err.code, `PlanExecutor error during aggregation :: caused by :: ${err.message}`, err.extra);
@@ -161,7 +174,7 @@ export const aggregate: CommandDefinition = {
       }
       return { cursor: { firstBatch: [], id: Long.ZERO, ns } };
     }
-    if (!coll || !stages.every((stage) => ONE_TO_ONE_STAGES.has(Object.keys(stage as Document)[0]!))) {
+    if (!coll || start || ![...(view?.pipeline ?? []), ...stages].every((stage) => ONE_TO_ONE_STAGES.has(Object.keys(stage as Document)[0]!))) {
       return firstBatchReply(ctx, ns, output, { batchSize });
     }
     // Each output document comes from the record read last: the cursor can re-check the one

@@ -246,29 +246,38 @@ export function checkOutputTarget(output: OutputStage, catalog: Catalog): void {
   if (!ok) throw new CommandError(51183, 'Cannot find index to verify that $merge fields will be unique');
 }
 
+/**
+ * Checks a document a write stage is about to store in `coll` (document validation;
+ * `previous` is the document a `$merge` update replaces) and returns the document to store.
+ */
+export type OutputCheck = (coll: Collection, next: Document, previous: Document | null) => Document;
+
+const NO_CHECK: OutputCheck = (_coll, next) => next;
+
 /** Writes the pipeline's output documents as the stage says. */
-export function writeOutput(output: OutputStage, docs: Iterable<Document>, catalog: Catalog, nowMs: number): void {
+export function writeOutput(output: OutputStage, docs: Iterable<Document>, catalog: Catalog, nowMs: number, check: OutputCheck = NO_CHECK): void {
   // The whole output is read before the first write: the target may be the source collection.
   const all = [...docs];
-  if (output.kind === '$out') writeOut(output, all, catalog, nowMs);
-  else writeMerge(output, all, catalog, nowMs);
+  if (output.kind === '$out') writeOut(output, all, catalog, nowMs, check);
+  else writeMerge(output, all, catalog, nowMs, check);
 }
 
 /** `$out`: the output replaces the target's documents, atomically, keeping its indexes. */
-function writeOut(output: { db: string; coll: string }, docs: Iterable<Document>, catalog: Catalog, nowMs: number): void {
+function writeOut(output: { db: string; coll: string }, docs: Iterable<Document>, catalog: Catalog, nowMs: number, check: OutputCheck): void {
   const existing = catalog.get(output.db, output.coll);
+  if (existing?.capped) throw new CommandError(17152, `namespace '${existing.ns}' is capped so it can't be used for $out`);
   // Like mongod, fill a temporary collection (with the target's indexes) first: a duplicate key
   // fails the stage and leaves the target untouched.
   const temp = new Collection(output.db, `tmp.agg_out.${new UUID().toHexString(true)}`, existing?.options ?? {});
   for (const spec of existing?.indexSpecs().slice(1) ?? []) temp.addIndex(spec, nowMs);
-  for (const doc of docs) temp.insert(doc, nowMs);
+  for (const doc of docs) temp.insert(check(temp, doc, null), nowMs);
   const target = existing ?? catalog.getOrCreate(output.db, output.coll).coll;
   target.clear();
   for (const rec of temp.allRecords()) target.insert(rec.doc, nowMs);
 }
 
 /** `$merge`: each output document is matched on the `on` fields, then merged as the modes say. */
-function writeMerge(output: Extract<OutputStage, { kind: '$merge' }>, docs: Iterable<Document>, catalog: Catalog, nowMs: number): void {
+function writeMerge(output: Extract<OutputStage, { kind: '$merge' }>, docs: Iterable<Document>, catalog: Catalog, nowMs: number, check: OutputCheck): void {
   const onId = output.on.length === 1 && output.on[0] === '_id';
   for (const raw of docs) {
     let doc = raw;
@@ -299,13 +308,15 @@ function writeMerge(output: Extract<OutputStage, { kind: '$merge' }>, docs: Iter
         case 'fail':
           existingColl.insert(doc, nowMs); // the duplicate key error mongod reports
           break;
-        case 'replace':
-          existingColl.update(match, doc._id === undefined ? { _id: match.doc._id, ...doc } : doc, nowMs);
+        case 'replace': {
+          const next = doc._id === undefined ? { _id: match.doc._id, ...doc } : doc;
+          existingColl.update(match, check(existingColl, next, match.doc), nowMs);
           break;
+        }
         case 'merge': {
           const next: Document = { ...match.doc };
           for (const [k, v] of Object.entries(doc)) next[k] = v;
-          existingColl.update(match, next, nowMs);
+          existingColl.update(match, check(existingColl, next, match.doc), nowMs);
           break;
         }
       }
@@ -316,6 +327,6 @@ function writeMerge(output: Extract<OutputStage, { kind: '$merge' }>, docs: Iter
       throw new CommandError(13113, '$merge could not find a matching document in the target collection for at least one document in the source collection');
     }
     const coll = existingColl ?? catalog.getOrCreate(output.db, output.coll).coll;
-    coll.insert(doc, nowMs);
+    coll.insert(check(coll, doc, null), nowMs);
   }
 }

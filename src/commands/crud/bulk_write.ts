@@ -45,6 +45,7 @@ import {
 } from './update.js';
 import { DELETE_OPTION_FIELDS, type DeleteSpec } from './delete.js';
 import { checkBatchSize } from './write_batch.js';
+import { bypassArg, validatedInsert } from './document_validation.js';
 
 /** The namespace of the results cursor. */
 const CURSOR_NS = 'admin.$cmd.bulkWrite';
@@ -273,6 +274,7 @@ function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: Varia
   const collation = checkCollation(spec.collation);
   const nowMs = ctx.now();
   const coll = ctx.server.catalog.get(ns.db, ns.coll);
+  if (!coll) ctx.server.catalog.assertNotView(ns.db, ns.coll);
   const collator = queryCollator(coll, collation);
   const predicate = compileQuery(bindFilterVariables(spec.q, vars), nowMs, undefined, collator);
   const matches = coll ? orderedRecords(coll, { filter: spec.q, predicate, limit: spec.multi ? 0 : 1, hint: spec.hint, collator }, ctx.now) : undefined;
@@ -323,6 +325,7 @@ export const bulkWrite: CommandDefinition = {
       }
     }
     const vars = letVariables(ctx, cmd.let);
+    const bypass = bypassArg(cmd);
 
     const summary: Summary = { nErrors: 0, nInserted: 0, nMatched: 0, nModified: 0, nUpserted: 0, nDeleted: 0 };
     const replies: Document[] = [];
@@ -339,7 +342,7 @@ export const bulkWrite: CommandDefinition = {
           try {
             const { coll } = ctx.server.catalog.getOrCreate(ns.db, ns.coll);
             ctx.server.counters.opcounters.insert++;
-            coll.insert(op.document, ctx.now());
+            coll.insert(validatedInsert(ctx, coll, op.document, bypass), ctx.now());
             summary.nInserted++;
             add({ ok: OK, idx, n: 1 }, false);
           } catch (err) {
@@ -351,7 +354,7 @@ export const bulkWrite: CommandDefinition = {
           try {
             validateCollectionName(ns.db, ns.coll, true);
             if (op.spec.sort !== undefined && op.spec.multi) throw new CommandError('FailedToParse', 'Cannot specify sort with multi=true');
-            const outcome = executeUpdate(ctx, ns.db, ns.coll, op.spec, vars);
+            const outcome = executeUpdate(ctx, ns.db, ns.coll, op.spec, vars, bypass);
             summary.nModified += outcome.modified;
             if (outcome.upsertedId !== undefined) {
               summary.nUpserted++;

@@ -7,6 +7,7 @@ import { IdlRules, collectionArg, docArg, intArg } from '../args.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
+import { countOnView, viewFor } from './view_reads.js';
 
 const TWO_TO_63 = 9223372036854775808;
 
@@ -49,6 +50,8 @@ export const count: CommandDefinition = {
   help: 'count objects in collection',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'count', ctx.db);
+    const view = viewFor(ctx, name);
+    if (view) return countOnView(ctx, cmd, view); // a view reads as an aggregation
     const collation = checkCollation(cmd.collation);
     const coll = ctx.server.catalog.get(ctx.db, name);
     const collator = queryCollator(coll, collation);

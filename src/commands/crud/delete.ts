@@ -14,6 +14,7 @@ import type { CommandDefinition } from '../types.js';
 import { checkCollation, commandVariables, orderedRecords, queryCollator } from './query_exec.js';
 import { checkObjectField, ignoreField, missingField, parseStatementFields, type StatementFields } from './update.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
+import { viewNotCollectionError } from '../../storage/views.js';
 
 /** One `deletes` entry, checked against the IDL (`DeleteOpEntry`). */
 export interface DeleteSpec {
@@ -85,13 +86,17 @@ export const del: CommandDefinition = {
     const statements = (cmd.deletes as unknown[]).map((stmt, i) => parseDeleteStatement(stmt, i));
     checkBatchSize(statements.length);
     const coll = ctx.server.catalog.get(ctx.db, name);
+    const onView = !coll && ctx.server.catalog.view(ctx.db, name) !== undefined;
     const variables = commandVariables(cmd, ctx.now());
     let n = 0;
     const writeErrors = runBatch(statements, cmd.ordered !== false, (stmt) => {
       const collator = queryCollator(coll, checkCollation(stmt.collation));
       ctx.server.counters.opcounters.delete++;
       const predicate = compileQuery(stmt.q, ctx.now(), variables, collator); // a bad filter is an error even with nothing to delete
-      if (!coll) return;
+      if (!coll) {
+        if (onView) throw viewNotCollectionError(ctx.db, name); // a view takes no writes
+        return;
+      }
       const spec = { filter: stmt.q, predicate, limit: stmt.multi ? 0 : 1, hint: stmt.hint, collator };
       const records = [...orderedRecords(coll, spec, ctx.now)];
       for (const rec of records) if (coll.remove(rec)) n++;

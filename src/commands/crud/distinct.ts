@@ -6,6 +6,7 @@ import { collationKeyString } from '../../storage/values/key_string.js';
 import { IdlRules, collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
+import { distinctOnView, viewFor } from './view_reads.js';
 
 /** Values at a dotted path, descending into arrays of subdocuments, arrays unwound one level. */
 function valuesAt(value: unknown, parts: string[], i: number, out: unknown[]): void {
@@ -40,6 +41,8 @@ export const distinct: CommandDefinition = {
   help: '{ distinct : \'collection name\' , key : \'a.b\' , query : {} }',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'distinct', ctx.db);
+    const view = viewFor(ctx, name);
+    if (view) return distinctOnView(ctx, cmd, view); // a view reads as an aggregation
     const key = cmd.key as string;
     if (key.length === 0) throw new CommandError('BadValue', 'FieldPath cannot be constructed with empty string');
     const collation = checkCollation(cmd.collation);

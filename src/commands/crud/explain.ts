@@ -35,6 +35,7 @@ import {
 } from '../../storage/planner/explain_output.js';
 import { naturalDirection, planQuery, type PlanRequest, type QueryPlan } from '../../storage/planner/plan.js';
 import { MONGODB_VERSION } from '../../version.js';
+import { viewNotCollectionError } from '../../storage/views.js';
 import { GENERIC_ARGUMENTS, collectionArg, docArg, intArg, validateArguments } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { checkCollation, commandVariables, queryCollator } from './query_exec.js';
@@ -42,6 +43,7 @@ import { checkAggregateRequest } from './aggregate.js';
 import { parseDeleteStatement } from './delete.js';
 import { checkSourcePositions, splitOutputStage } from './aggregate_stages.js';
 import { letVariables, parseUpdateRequest, parseUpdateStatement } from './update.js';
+import { checkViewCollation, resolvedAggregate, viewFor } from './view_reads.js';
 
 /** The commands explain can describe. */
 const EXPLAINABLE = new Set(['find', 'count', 'distinct', 'update', 'delete', 'findAndModify', 'aggregate']);
@@ -76,6 +78,14 @@ export const explain: CommandDefinition = {
     }
     if (!EXPLAINABLE.has(def.name)) throw new CommandError('IllegalOperation', `Cannot explain cmd: ${def.name}`);
     validateArguments(def, inner, commandName);
+    // A view is explained as the aggregation that reads it; writes to it are refused (166).
+    const targetName = inner[commandName];
+    const view = typeof targetName === 'string' ? viewFor(ctx, targetName) : undefined;
+    if (view) {
+      if (def.name === 'update' || def.name === 'delete' || def.name === 'findAndModify') throw viewNotCollectionError(ctx.db, targetName as string);
+      checkViewCollation(inner.collation);
+      return explainAggregate(ctx, { ...resolvedAggregate(inner, def.name, view), $db: ctx.db }, verbosity);
+    }
     const command = echo(inner, ctx.db);
     switch (def.name) {
       case 'find':
@@ -450,6 +460,12 @@ function pushdown(stages: Document[]): Pushdown {
  */
 export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Document {
   const targetName = cmd.aggregate;
+  const view = typeof targetName === 'string' ? viewFor(ctx, targetName) : undefined;
+  if (view) {
+    checkViewCollation(cmd.collation);
+    const resolved = resolvedAggregate(cmd, 'aggregate', view);
+    return explainAggregate(ctx, { ...cmd, aggregate: resolved.aggregate, pipeline: resolved.pipeline }, verbosity);
+  }
   const stages = (cmd.pipeline as unknown[]) ?? [];
   for (const stage of stages) {
     if (bsonTypeOf(stage) !== 'object') throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");

@@ -6,6 +6,7 @@ import { firstBatchReply } from '../cursor_reply.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../../storage/cursors.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, commandVariables, queryCollator, readDocuments } from './query_exec.js';
+import { findOnView, viewFor } from './view_reads.js';
 
 /** `boolNoOpSerializer` (`oplogReplay`): a boolean, with mongod's message (which names 'object'). */
 const noOpBool: ArgRule = {
@@ -53,6 +54,8 @@ export const find: CommandDefinition = {
     const skip = intArg(cmd, 'skip');
     const limit = intArg(cmd, 'limit');
     const batchSize = intArg(cmd, 'batchSize');
+    const view = viewFor(ctx, name);
+    if (view) return findOnView(ctx, cmd, name, view); // a view reads as an aggregation
     const collation = checkCollation(cmd.collation);
     const variables = commandVariables(cmd, ctx.now());
     ctx.server.counters.opcounters.query++;

@@ -26,6 +26,7 @@ import {
   upsertDocument,
   type UpdateSpec,
 } from './update.js';
+import { bypassArg, enforceValidation } from './document_validation.js';
 
 /** A `safeBool` field of findAndModify: a bool or any number (null reads as absent). */
 function safeBool(cmd: Document, field: string): boolean | undefined {
@@ -93,6 +94,8 @@ export const findAndModify: CommandDefinition = {
     if (sort) compileSort(sort);
     const catalog = ctx.server.catalog;
     let coll = catalog.get(ctx.db, name);
+    if (!coll) catalog.assertNotView(ctx.db, name);
+    const bypass = bypassArg(cmd);
 
     if (remove) {
       const collator = queryCollator(coll, checkCollation(collation));
@@ -132,12 +135,16 @@ export const findAndModify: CommandDefinition = {
         const before = rec.doc;
         const matchedField = parsed.matchKey ? parsed.matchKey(before) : undefined;
         const result = parsed.update.apply(before, { now, isUpsertInsert: false, matchedField });
-        if (result.modified) coll.update(rec, result.doc, nowMs);
+        if (result.modified) {
+          enforceValidation(ctx, coll, result.doc, before, bypass);
+          coll.update(rec, result.doc, nowMs);
+        }
         return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? result.doc : before) };
       }
       if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
       const doc = upsertDocument(parsed, now);
       coll ??= catalog.getOrCreate(ctx.db, name).coll;
+      enforceValidation(ctx, coll, doc, null, bypass);
       coll.insert(doc, nowMs);
       return { lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id }, value: returnNew ? project(doc) : null };
     } catch (err) {

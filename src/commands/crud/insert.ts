@@ -3,6 +3,8 @@ import type { Document } from '../../bson.js';
 import { IdlRules, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
+import { bypassArg, validatedInsert } from './document_validation.js';
+import { viewNotCollectionError } from '../../storage/views.js';
 
 /** The `insert` command (`InsertCommandRequest` in write_ops.idl). */
 export const insert: CommandDefinition = {
@@ -18,11 +20,15 @@ export const insert: CommandDefinition = {
     const name = collectionArg(cmd, 'insert', ctx.db);
     const documents = cmd.documents as Document[];
     checkBatchSize(documents.length);
-    const { coll } = ctx.server.catalog.getOrCreate(ctx.db, name);
+    const catalog = ctx.server.catalog;
+    // A view takes no writes: each statement fails with 166.
+    const coll = !catalog.get(ctx.db, name) && catalog.view(ctx.db, name) ? undefined : catalog.getOrCreate(ctx.db, name).coll;
+    const bypass = bypassArg(cmd);
     let n = 0;
     const writeErrors = runBatch(documents, cmd.ordered !== false, (doc) => {
       ctx.server.counters.opcounters.insert++;
-      coll.insert(doc, ctx.now());
+      if (!coll) throw viewNotCollectionError(ctx.db, name);
+      coll.insert(validatedInsert(ctx, coll, doc, bypass), ctx.now());
       n++;
     });
     return writeErrors.length > 0 ? { n, writeErrors } : { n };

@@ -25,6 +25,7 @@ import type { CommandContext, CommandDefinition } from '../types.js';
 import type { Collator } from '../../storage/values/collator.js';
 import { checkCollation as checkCollationArg, orderedRecords, queryCollator } from './query_exec.js';
 import { checkBatchSize } from './write_batch.js';
+import { bypassArg, enforceValidation } from './document_validation.js';
 
 /** One update statement, checked against the IDL (field names as in the `update` command). */
 export interface UpdateSpec {
@@ -266,11 +267,15 @@ export function upsertDocument(parsed: ParsedUpdateStatement, now: Date): Docume
   return buildUpsertDocument(parsed.filter, update, { now, isUpsertInsert: true }, () => new ObjectId());
 }
 
-/** Runs one update statement on `db.name` (created when an upsert inserts). */
-export function executeUpdate(ctx: CommandContext, db: string, name: string, spec: UpdateSpec, vars: Variables): UpdateOutcome {
+/**
+ * Runs one update statement on `db.name` (created when an upsert inserts); every document it
+ * stores is validated unless `bypassDocumentValidation`. A view is refused (166).
+ */
+export function executeUpdate(ctx: CommandContext, db: string, name: string, spec: UpdateSpec, vars: Variables, bypassDocumentValidation = false): UpdateOutcome {
   const nowMs = ctx.now();
   const catalog = ctx.server.catalog;
   let coll: Collection | undefined = catalog.get(db, name);
+  if (!coll) catalog.assertNotView(db, name);
   const parsed = parseUpdateRequest(spec, vars, nowMs, coll);
   // The plan (and the hinted index: 2 BadValue when there is none) is chosen before executing.
   const plan = { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1, hint: spec.hint, collator: parsed.collator };
@@ -286,6 +291,7 @@ export function executeUpdate(ctx: CommandContext, db: string, name: string, spe
         const matchedField = parsed.matchKey ? parsed.matchKey(rec.doc) : undefined;
         const result = parsed.update.apply(rec.doc, { now, isUpsertInsert: false, matchedField });
         if (result.modified) {
+          enforceValidation(ctx, coll, result.doc, rec.doc, bypassDocumentValidation);
           coll.update(rec, result.doc, nowMs);
           outcome.modified++;
         }
@@ -294,6 +300,7 @@ export function executeUpdate(ctx: CommandContext, db: string, name: string, spe
     if (outcome.matched === 0 && spec.upsert) {
       const doc = upsertDocument(parsed, now);
       coll ??= catalog.getOrCreate(db, name).coll;
+      enforceValidation(ctx, coll, doc, null, bypassDocumentValidation);
       coll.insert(doc, nowMs);
       outcome.upsertedId = doc._id;
     }
@@ -326,6 +333,7 @@ export const update: CommandDefinition = {
     const statements = raw.map((stmt, i) => parseUpdateStatement(stmt, i));
     checkBatchSize(statements.length);
     const vars = letVariables(ctx, cmd.let);
+    const bypass = bypassArg(cmd);
     let n = 0;
     let nModified = 0;
     const upserted: Document[] = [];
@@ -334,7 +342,7 @@ export const update: CommandDefinition = {
       const spec = statements[index]!;
       if (spec.sort !== undefined && spec.multi) throw new CommandError('FailedToParse', 'Cannot specify sort with multi=true');
       try {
-        const outcome = executeUpdate(ctx, ctx.db, name, spec, vars);
+        const outcome = executeUpdate(ctx, ctx.db, name, spec, vars, bypass);
         n += outcome.matched;
         nModified += outcome.modified;
         if (outcome.upsertedId !== undefined) {

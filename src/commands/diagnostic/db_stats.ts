@@ -29,7 +29,7 @@ export const dbStats: CommandDefinition = {
     return {
       db: ctx.db,
       collections: colls.length,
-      views: 0,
+      views: ctx.server.catalog.views(ctx.db).length,
       objects,
       avgObjSize: makeDouble(objects === 0 ? 0 : dataSize / objects),
       dataSize: makeDouble(dataSize / scale),

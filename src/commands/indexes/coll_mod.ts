@@ -4,9 +4,13 @@
  * (`expireAfterSeconds_old`/`_new` as Int64, `hidden_old`/`_new`); on the `_ts` index it changes
  * the Cosmos container TTL (TTL.md). `versioned: { maxVersions?, timeToLive?, maxTimeDeviation? }`
  * changes the limits of a versioned collection (replying `versioned_old`/`versioned_new`).
- * Options that only apply to views, time-series, capped or clustered collections fail as mongod
- * fails them on a plain collection; the rest (validation, change-stream images, unique
- * conversion) answer 238 NotImplemented.
+ * `validator`, `validationLevel`, `validationAction` change document validation (setting a level
+ * or an action writes both, as mongod does; an empty validator removes it). On a view only
+ * `viewOn` and `pipeline` are allowed: each replaces its half of the definition, checked as
+ * `create` checks it. `cappedSize`/`cappedMax` rebound a capped collection. Options that only
+ * apply to views, time-series, capped or clustered collections fail as mongod fails them on a
+ * plain collection; the rest (change-stream images, unique conversion) answer 238
+ * NotImplemented.
  * Source: mongo/src/mongo/db/catalog/coll_mod.cpp and coll_mod_index.cpp.
  */
 import { Long, type Document } from '../../bson.js';
@@ -15,8 +19,12 @@ import { bsonToString } from '../../errors/bson_to_string.js';
 import type { Collection } from '../../storage/collection.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { valuesEqual } from '../../storage/values/compare.js';
+import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
+import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { safeNumberInt, safeNumberLong } from '../../ttl/seconds.js';
-import { collectionArg, wrongTypeError } from '../args.js';
+import { cappedLimitsOf } from '../../storage/capped.js';
+import { orderCollectionOptions, parseCappedMax, parseCappedSize } from '../admin/create.js';
+import { GENERIC_ARGUMENTS, collectionArg, wrongTypeError } from '../args.js';
 import type { ArgType, CommandContext, CommandDefinition } from '../types.js';
 
 /** The fields of `collMod.index` (mongod's `CollModIndex` IDL struct) and their types. */
@@ -197,6 +205,11 @@ export const collMod: CommandDefinition = {
   help: 'Sets collection options.\nExample: { collMod: \'foo\', index: { keyPattern: { a: 1 }, expireAfterSeconds: 600 } }',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'collMod', ctx.db);
+    // IDL enumerations first, as the command's parser checks them.
+    const level = present(cmd.validationLevel) ? parseValidationLevel('collMod', cmd.validationLevel) : undefined;
+    const action = present(cmd.validationAction) ? parseValidationAction('collMod', cmd.validationAction) : undefined;
+    const cappedSize = present(cmd.cappedSize) ? parseCappedSize('cappedSize', cmd.cappedSize) : undefined;
+    const cappedMax = present(cmd.cappedMax) ? parseCappedMax('cappedMax', cmd.cappedMax) : undefined;
     const request = parseIndexRequest(cmd.index);
     if (present(cmd.dryRun) && asBool(cmd.dryRun)) {
       if (!request) throw new CommandError('InvalidOptions', 'dry run mode requires an valid index modification.');
@@ -204,12 +217,18 @@ export const collMod: CommandDefinition = {
       throw notImplemented('dryRun');
     }
     const coll = ctx.server.catalog.get(ctx.db, name);
-    if (!coll) throw new CommandError('NamespaceNotFound', 'ns does not exist');
+    if (!coll) {
+      const view = ctx.server.catalog.view(ctx.db, name);
+      if (view) return modifyView(ctx, view, cmd);
+      throw new CommandError('NamespaceNotFound', 'ns does not exist');
+    }
     if (present(cmd.collectionUUID)) throw notImplemented('collectionUUID');
-    if (present(cmd.cappedSize) || present(cmd.cappedMax)) throw new CommandError('InvalidOptions', 'Collection must be capped.');
+    if ((cappedSize !== undefined || cappedMax !== undefined) && !coll.capped) throw new CommandError('InvalidOptions', 'Collection must be capped.');
     const apply = request ? planIndexChange(ctx, coll, request) : null;
-    for (const option of ['validator', 'validationLevel', 'validationAction']) {
-      if (present(cmd[option])) throw notImplemented(option);
+    const validator = present(cmd.validator) ? (cmd.validator as Document) : undefined;
+    if (validator && Object.keys(validator).length > 0) {
+      compileValidator(validator);
+      checkValidatorNamespace(ctx.db, name, coll.uuid.toHexString(true));
     }
     for (const option of ['pipeline', 'viewOn']) {
       if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a view: ${option}`);
@@ -226,6 +245,23 @@ export const collMod: CommandDefinition = {
     if (versioned) ctx.server.ttl.checkVersionedChange(coll, versioned);
     const reply: Document = {};
     apply?.(reply);
+    if (validator || level || action || cappedSize !== undefined || cappedMax !== undefined) {
+      const options: Document = { ...coll.options };
+      // cappedSize/cappedMax rebound a capped collection; the next insert evicts what no longer fits.
+      if (cappedSize !== undefined) options.size = cappedSize;
+      if (cappedMax !== undefined) options.max = cappedMax;
+      if (validator) {
+        if (Object.keys(validator).length > 0) options.validator = validator;
+        else delete options.validator;
+      }
+      if (level || action) {
+        options.validationLevel = level ?? options.validationLevel ?? 'strict';
+        options.validationAction = action ?? options.validationAction ?? 'error';
+      }
+      coll.options = orderCollectionOptions(options);
+      const limits = cappedLimitsOf(coll.options);
+      if (coll.capped && limits) coll.capped.limits = limits;
+    }
     if (versioned) {
       const { before, after } = ctx.server.ttl.modifyVersioned(coll, versioned);
       reply.versioned_old = before;
@@ -234,3 +270,19 @@ export const collMod: CommandDefinition = {
     return reply;
   },
 };
+
+/** collMod on a view: only `viewOn` and `pipeline`, each replacing its half of the definition. */
+function modifyView(ctx: CommandContext, view: ViewDefinition, cmd: Document): Document {
+  for (const field of Object.keys(cmd)) {
+    if (field === 'collMod' || field === 'viewOn' || field === 'pipeline' || field === 'collectionUUID' || field === 'dryRun') continue;
+    if (field.startsWith('$') || GENERIC_ARGUMENTS.has(field) || cmd[field] === undefined) continue;
+    throw new CommandError('InvalidOptions', `option not supported on a view: ${field}`);
+  }
+  const viewOn = present(cmd.viewOn) ? (cmd.viewOn as string) : view.viewOn;
+  const pipeline = present(cmd.pipeline) ? (cmd.pipeline as Document[]) : view.pipeline;
+  if (viewOn === '') throw new CommandError('BadValue', "'viewOn' cannot be empty");
+  checkViewPipeline('collMod', view.db, view.name, pipeline, ctx.now());
+  checkViewGraph(ctx.server.catalog, view.db, view.name, viewOn);
+  ctx.server.catalog.putView({ ...view, viewOn, pipeline }, ctx.now());
+  return {};
+}

@@ -19,6 +19,7 @@ export const dropIndexes: CommandDefinition = {
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'dropIndexes', ctx.db);
     const coll = ctx.server.catalog.get(ctx.db, name);
+    if (!coll) ctx.server.catalog.assertNotView(ctx.db, name); // 166 on a view
     if (!coll) throw new CommandError('NamespaceNotFound', `ns not found ${ctx.db}.${name}`);
     const nIndexesWas = coll.indexSpecs().length;
     const index = cmd.index;

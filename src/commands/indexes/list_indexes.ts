@@ -14,6 +14,7 @@ export const listIndexes: CommandDefinition = {
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'listIndexes', ctx.db);
     const coll = ctx.server.catalog.get(ctx.db, name);
+    if (!coll) ctx.server.catalog.assertNotView(ctx.db, name); // 166 on a view
     if (!coll) throw new CommandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
     const cursorOpts = (cmd.cursor ?? {}) as Document;
     // mongod names a listIndexes cursor `<db>.$cmd.listIndexes.<collection>`.

@@ -634,3 +634,11 @@ function unorderedEqual(a: unknown, b: unknown): boolean {
   if (isDocument(a) || isDocument(b) || Array.isArray(a) || Array.isArray(b)) return false;
   return valuesEqual(a, b);
 }
+
+/**
+ * The test of one (sub)schema on one value (`MISSING` where absent), for the document
+ * validation errors that explain which keywords failed (`src/storage/validation/`).
+ */
+export function compileSchemaValueTest(schema: Document, topLevel: boolean): ValueTest {
+  return compileSchema(schema, topLevel);
+}
