@@ -45,6 +45,45 @@ export function revalidatingSource(items: Iterable<SourcedDocument>, isLive: (re
   return Object.assign(documents, { stillValid });
 }
 
+/**
+ * A cursor source over records (what find hands out): each record's document, projected when
+ * `project` is given, with the same read-ahead re-check as `revalidatingSource` but without its
+ * generator layers and per-document wrappers (this is the path of every find).
+ */
+export class RecordSource implements RevalidatingIterator {
+  private lastRec: StoredDocument | undefined;
+  private lastDoc: Document | undefined;
+
+  /** Documents of `records`, projected by `project` (null: as stored), re-checked by `isLive`. */
+  constructor(
+    private readonly records: Iterator<StoredDocument>,
+    private readonly project: ((doc: Document) => Document) | null,
+    private readonly isLive: (rec: StoredDocument) => boolean,
+  ) {}
+
+  /** The next document. */
+  next(): IteratorResult<Document> {
+    const step = this.records.next();
+    if (step.done) return { done: true, value: undefined };
+    const rec = step.value;
+    const doc = this.project ? this.project(rec.doc) : rec.doc;
+    this.lastRec = rec;
+    this.lastDoc = doc;
+    return { done: false, value: doc };
+  }
+
+  /** False when `doc` is the one read ahead and its record expired or went away since. */
+  stillValid(doc: Document): boolean {
+    return doc !== this.lastDoc || this.lastRec === undefined || this.isLive(this.lastRec);
+  }
+
+  /** Stops the underlying records. */
+  return(): IteratorResult<Document> {
+    this.records.return?.();
+    return { done: true, value: undefined };
+  }
+}
+
 /** An open cursor. */
 export class Cursor {
   /** The id getMore uses (0 until the cursor manager registers the cursor). */

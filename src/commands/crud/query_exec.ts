@@ -14,7 +14,7 @@ import type { Predicate } from '../../storage/query/compile_filter.js';
 import { compileQuery, evaluateLet, type LetVariables } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
-import { revalidatingSource } from '../../storage/cursors.js';
+import { RecordSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { executePlan } from '../../storage/planner/execute.js';
 import { naturalDirection, planQuery, resolveHint } from '../../storage/planner/plan.js';
@@ -51,7 +51,7 @@ export function* matchingRecords(coll: Collection, filter: Document, predicate: 
  * plan produces them (`src/storage/planner/`). Planning happens at once (a missing hint index or
  * bad min/max fails here); the records come lazily.
  */
-export function orderedRecords(coll: Collection, spec: ReadSpec, now: () => number): Generator<StoredDocument> {
+export function orderedRecords(coll: Collection, spec: ReadSpec, now: () => number): IterableIterator<StoredDocument> {
   const filter = spec.filter ?? {};
   const predicate = spec.predicate ?? compileQuery(filter, now(), spec.variables, spec.collator);
   const plan = planQuery(coll, { filter, sort: spec.sort, hint: spec.hint, min: spec.min, max: spec.max, skip: spec.skip, limit: spec.limit, collator: spec.collator });
@@ -65,11 +65,7 @@ export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now:
   if (spec.sort && naturalDirection(spec.sort) === null) compileSort(spec.sort);
   const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()), query: spec.filter }) : null;
   if (!coll) return [][Symbol.iterator]();
-  const records = orderedRecords(coll, { ...spec, predicate }, now);
-  const documents = (function* () {
-    for (const rec of records) yield { doc: project ? project(rec.doc) : rec.doc, rec };
-  })();
-  return revalidatingSource(documents, (rec) => coll.isLive(rec, now()));
+  return new RecordSource(orderedRecords(coll, { ...spec, predicate }, now), project, (rec) => coll.isLive(rec, now()));
 }
 
 /** Throws mongod's error when `hint` names no (visible) index of `coll`; a missing collection has no error. */

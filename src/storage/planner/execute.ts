@@ -24,7 +24,9 @@ export interface ExecutionContext {
 }
 
 /** The records `plan` produces, lazily, in plan order. */
-export function executePlan(plan: QueryPlan, ctx: ExecutionContext): Generator<StoredDocument> {
+export function executePlan(plan: QueryPlan, ctx: ExecutionContext): IterableIterator<StoredDocument> {
+  // An express plan reads its (at most a few) records at once: no generator chain.
+  if (plan.root.stage === 'EXPRESS_IXSCAN') return express(plan.root, ctx).values();
   return run(plan.root, ctx);
 }
 
@@ -173,53 +175,51 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
   finish(node.stats);
 }
 
-function* express(node: ExpressNode, ctx: ExecutionContext): Generator<StoredDocument> {
+/**
+ * The records of an express plan, read at once (a point lookup: at most one record by `_id` or a
+ * unique index, the first match under limit 1, or every match of a unique multikey value), with
+ * the stage's counters final.
+ */
+function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
   const { coll, predicate, now } = ctx;
+  const out: StoredDocument[] = [];
   if (node.index.isId) {
     const rec = coll.rawGet(keyString(node.value));
     if (rec) {
       node.keysExamined++;
       if (coll.isVisible(rec, now())) {
         node.docsExamined++;
-        if (predicate(rec.doc)) {
-          node.stats.advanced++;
-          yield rec;
-        }
+        if (predicate(rec.doc)) out.push(rec);
       }
     }
-    finish(node.stats);
-    return;
-  }
-  // The entries whose first key field equals the value are contiguous; they are read up front
-  // (a unique index has at most one, a limit-one plan stops at the first match) so that a write
-  // to a matching document cannot move entries under the walk.
-  const index = node.index;
-  const value = node.value;
-  const sign = index.directions[0]!;
-  const compound = index.fields.length > 1;
-  const compareValue = index.compareValue;
-  const first = compound ? (k: unknown) => sign * compareValue((k as unknown[])[0], value) : (k: unknown) => index.compareKeys(k, value);
-  let { leaf, index: at } = index.tree.seek((k) => first(k) >= 0);
-  const candidates: StoredDocument[] = [];
-  for (;;) {
-    if (at >= leaf.keys.length) {
-      if (!leaf.next) break;
-      leaf = leaf.next;
-      at = 0;
+  } else {
+    // The entries whose first key field equals the value are contiguous; they are read before
+    // any is handed out, so that a write to a matching document cannot move entries under the walk.
+    const index = node.index;
+    const value = node.value;
+    const sign = index.directions[0]!;
+    const compound = index.fields.length > 1;
+    const compareValue = index.compareValue;
+    const first = compound ? (k: unknown) => sign * compareValue((k as unknown[])[0], value) : (k: unknown) => index.compareKeys(k, value);
+    let { leaf, index: at } = index.tree.seek((k) => first(k) >= 0);
+    for (;;) {
+      if (at >= leaf.keys.length) {
+        if (!leaf.next) break;
+        leaf = leaf.next;
+        at = 0;
+      }
+      if (first(leaf.keys[at]) !== 0) break;
+      const rec = leaf.vals[at]!;
+      at++;
+      node.keysExamined++;
+      if (!coll.isVisible(rec, now())) continue;
+      node.docsExamined++;
+      if (!predicate(rec.doc)) continue;
+      out.push(rec);
+      if (node.limitOne) break;
     }
-    if (first(leaf.keys[at]) !== 0) break;
-    const rec = leaf.vals[at]!;
-    at++;
-    node.keysExamined++;
-    if (!coll.isVisible(rec, now())) continue;
-    node.docsExamined++;
-    if (!predicate(rec.doc)) continue;
-    candidates.push(rec);
-    if (node.limitOne) break;
   }
-  for (const rec of candidates) {
-    node.stats.advanced++;
-    yield rec;
-  }
+  node.stats.advanced += out.length;
   finish(node.stats);
+  return out;
 }
