@@ -24,12 +24,13 @@ export async function dispatch(
   server: ServerServices,
   connection: ConnectionState,
   body: Document,
+  requestBytes = Number.POSITIVE_INFINITY,
 ): Promise<Document | typeof CLOSE_CONNECTION> {
   const commandField = Object.keys(body)[0] ?? '';
   try {
     const def = server.registry.get(commandField);
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
-    const reply = await runDefinition(server, connection, def, body, commandField);
+    const reply = await runDefinition(server, connection, def, body, commandField, requestBytes);
     if (reply === CLOSE_CONNECTION) return reply;
     reply.ok = OK;
     return reply;
@@ -47,6 +48,7 @@ async function runDefinition(
   def: CommandDefinition,
   body: Document,
   commandField: string,
+  requestBytes: number,
 ): Promise<Document | typeof CLOSE_CONNECTION> {
   const db = body.$db;
   if (typeof db !== 'string') throw new CommandError(40571, 'OP_MSG requests require a $db argument');
@@ -67,7 +69,7 @@ async function runDefinition(
   // The logical session cache: a command's lsid marks its session used; endSessions ends them.
   if (body.lsid !== undefined) touchSession(server, body.lsid, server.clock.now());
   if (def.name === 'endSessions') endLocalSessions(server, body[commandField]);
-  const ctx: CommandContext = { server, connection, db, now: () => server.clock.now() };
+  const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes };
   try {
     return failCommand.onReply({ ...(await def.run(ctx, body)) });
   } catch (err) {

@@ -68,6 +68,11 @@ export interface CommandContext {
   readonly db: string;
   /** Now, from the server clock (ms). */
   now(): number;
+  /**
+   * The size of the request message (Infinity when unknown): a bound on every document that
+   * arrived in it, so a write can skip measuring documents that cannot exceed 16 MiB.
+   */
+  readonly requestBytes: number;
 }
 
 /** Kinds of argument values, with mongod's IDL type names for error messages. */

@@ -120,7 +120,7 @@ export class Connection implements ConnectionState {
   }
 
   private async handleMsg(request: OpMsgRequest): Promise<void> {
-    const reply = await dispatch(this.server, this, request.body);
+    const reply = await dispatch(this.server, this, request.body, request.frameBytes);
     if (reply === CLOSE_CONNECTION) return this.closeUnanswered();
     if (request.moreToCome || this.closed) return;
     let message = encodeOpMsg(reply, request.header.requestId, this.nextRequestId++);

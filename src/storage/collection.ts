@@ -173,9 +173,11 @@ export class Collection {
    * Inserts `doc` (an `_id` is generated and moved first as mongod does). Throws 11000 on a
    * duplicate key held by a visible document; an expired holder is removed first.
    */
-  insert(doc: Document, nowMs: number): StoredDocument {
+  insert(doc: Document, nowMs: number, maxBytes = Number.POSITIVE_INFINITY): StoredDocument {
     const prepared = prepareForInsert(doc);
-    checkDocumentSize(prepared);
+    // A document known to be small (it arrived in a small message) need not be measured; an
+    // `_id` added here is 17 bytes at most.
+    if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkDocumentSize(prepared);
     this.capped?.checkInsert(prepared);
     const id = keyString(prepared._id);
     const existing = this.records.get(id);
@@ -368,12 +370,18 @@ export class Collection {
 
 /** Checks `_id` and moves it first, generating an ObjectId when absent. */
 export function prepareForInsert(doc: Document): Document {
-  if (!('_id' in doc) || doc._id === undefined) return { _id: new ObjectId(), ...doc };
-  validateId(doc._id);
-  const first = Object.keys(doc)[0];
-  if (first === '_id') return doc;
-  const { _id, ...rest } = doc;
-  return { _id, ...rest };
+  const id = doc._id;
+  if (id === undefined) return withIdFirst(new ObjectId(), doc);
+  validateId(id);
+  for (const first in doc) return first === '_id' ? doc : withIdFirst(id, doc);
+  return doc;
+}
+
+/** A copy of `doc` with `_id` set to `id` and placed first (one allocation). */
+function withIdFirst(id: unknown, doc: Document): Document {
+  const out: Document = { _id: id };
+  for (const key in doc) if (key !== '_id') out[key] = doc[key];
+  return out;
 }
 
 /** Throws 53 InvalidIdField for an `_id` mongod refuses (array, regex, undefined). */

@@ -26,6 +26,8 @@ export interface OpMsgRequest {
   body: Document;
   /** The compressor id when it arrived inside OP_COMPRESSED, else null. */
   compressorId: number | null;
+  /** The size of the (decompressed) message: no document in it can be larger. */
+  frameBytes: number;
 }
 
 /** A decoded OP_QUERY (only the handshake and `$cmd` commands use it since MongoDB 6.0). */

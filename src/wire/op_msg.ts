@@ -173,6 +173,7 @@ export function decodeOpMsg(frame: Buffer, header: MessageHeader, compressorId: 
     checksumPresent,
     body,
     compressorId,
+    frameBytes: frame.length,
   };
 }
 

@@ -155,3 +155,33 @@ describe('malformed frames', () => {
     expect(replyBody(answer)).toEqual({ ok: 1 });
   });
 });
+
+describe('document size', () => {
+  /** An insert of `docs` as a kind-1 sequence, sent on a raw socket (the driver refuses big documents itself). */
+  async function rawInsert(requestId: number, docs: Buffer[]): Promise<Record<string, unknown>> {
+    const body = bson(el.string('insert', 'sizes'), el.string('$db', h.db.databaseName));
+    const seq = Buffer.concat(docs);
+    const kind1 = Buffer.concat([Buffer.from([1]), int32(4 + 'documents'.length + 1 + seq.length), cstring('documents'), seq]);
+    const { data } = await exchange(opMsg(requestId, 0, Buffer.concat([Buffer.from([0]), body, kind1])), 3000);
+    return replyBody(data);
+  }
+  const bigDoc = (id: number, bytes: number) => bson(el.int32('_id', id), el.string('s', 'x'.repeat(bytes)));
+
+  it('refuses a document over 16 MiB with 10334, and keeps the small one beside it', async () => {
+    const over = bigDoc(1, 16 * 1024 * 1024);
+    const reply = await rawInsert(21, [bigDoc(2, 10), over]);
+    expect(reply).toEqual({
+      n: 1,
+      writeErrors: [{ index: 1, code: 10334, errmsg: `object to insert too large. size in bytes: ${over.length}, max size: 16777216` }],
+      ok: 1,
+    });
+    expect(await h.db.collection('sizes').find({}, { projection: { _id: 1 } }).toArray()).toEqual([{ _id: 2 }]);
+  });
+
+  it('stores a document of exactly 16 MiB', async () => {
+    const exact = bson(el.int32('_id', 3), el.string('s', 'x'.repeat(16 * 1024 * 1024 - 22)));
+    expect(exact.length).toBe(16 * 1024 * 1024);
+    expect(await rawInsert(22, [exact])).toEqual({ n: 1, ok: 1 });
+    await h.db.collection('sizes').deleteOne({ _id: 3 });
+  });
+});

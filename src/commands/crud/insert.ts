@@ -28,7 +28,7 @@ export const insert: CommandDefinition = {
     const writeErrors = runBatch(documents, cmd.ordered !== false, (doc) => {
       ctx.server.counters.opcounters.insert++;
       if (!coll) throw viewNotCollectionError(ctx.db, name);
-      coll.insert(validatedInsert(ctx, coll, doc, bypass), ctx.now());
+      coll.insert(validatedInsert(ctx, coll, doc, bypass), ctx.now(), ctx.requestBytes);
       n++;
     });
     return writeErrors.length > 0 ? { n, writeErrors } : { n };

@@ -62,6 +62,8 @@ describe('OP_COMPRESSED', () => {
       checksumPresent: false,
       body: { ping: 1, $db: 'admin' },
       compressorId: 0,
+      // The decompressed message's size, not the compressed frame's.
+      frameBytes: INNER.length,
     });
   });
 

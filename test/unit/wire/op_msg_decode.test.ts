@@ -53,6 +53,7 @@ describe('decodeMessage: OP_MSG', () => {
       checksumPresent: false,
       body: { ping: 1, $db: 'admin' },
       compressorId: null,
+      frameBytes: bytes.length,
     });
     expect(Object.keys(req.body)).toEqual(['ping', '$db']);
   });
