@@ -90,10 +90,14 @@ export const findAndModify: CommandDefinition = {
     const nowMs = ctx.now();
     const now = new Date(nowMs);
     const fields = docArg(cmd, 'fields');
-    const project = fields && Object.keys(fields).length > 0 ? compileProjection(fields, { now, query: filter }) : (d: Document) => d;
-    if (sort) compileSort(sort);
     const catalog = ctx.server.catalog;
     let coll = catalog.get(ctx.db, name);
+    // The projection's $elemMatch, positional match and expressions compare under the collation.
+    const project =
+      fields && Object.keys(fields).length > 0
+        ? compileProjection(fields, { now, query: filter, collator: queryCollator(coll, checkCollation(collation)) })
+        : (d: Document) => d;
+    if (sort) compileSort(sort);
     if (!coll) catalog.assertNotView(ctx.db, name);
     const bypass = bypassArg(cmd);
 

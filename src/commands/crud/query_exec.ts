@@ -63,7 +63,7 @@ export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now:
   // Compile eagerly so that bad filters/sorts/projections fail the command, not a later getMore.
   const predicate = spec.predicate ?? compileQuery(spec.filter ?? {}, now(), spec.variables, spec.collator);
   if (spec.sort && naturalDirection(spec.sort) === null) compileSort(spec.sort);
-  const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()), query: spec.filter }) : null;
+  const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()), query: spec.filter, collator: spec.collator }) : null;
   if (!coll) return [][Symbol.iterator]();
   return new RecordSource(orderedRecords(coll, { ...spec, predicate }, now), project, (rec) => coll.isLive(rec, now()));
 }

@@ -1,8 +1,8 @@
 /**
  * `update`: replacement, operator and pipeline updates; `multi`, `upsert`, `arrayFilters`
  * (`$[<id>]`), the positional `$`, `sort` (8.0's updateOne), `hint`, `collation` (of the
- * matching and its sort; else the collection's default), statement constants `c` and the
- * command's `let` variables.
+ * matching, its sort, the operators, array filters and positional match; else the collection's
+ * default), statement constants `c` and the command's `let` variables.
  *
  * As mongod does (write_ops_exec.cpp, parsed_update.cpp): every statement is checked against
  * the IDL first (a bad statement fails the whole command, nothing written); then each statement
@@ -244,13 +244,13 @@ export function parseUpdateRequest(spec: UpdateSpec, vars: Variables, nowMs: num
     supplied = compileUpdate(doc);
   }
   const collator = queryCollator(coll, checkCollation(spec.collation));
-  const update = compileUpdate(spec.u, { arrayFilters: spec.arrayFilters, constants: spec.c, variables: vars, multi: spec.multi });
+  const update = compileUpdate(spec.u, { arrayFilters: spec.arrayFilters, constants: spec.c, variables: vars, multi: spec.multi, collator });
   if (spec.upsert && usesExpr(spec.q)) {
     throw new CommandError('QueryFeatureNotAllowed', '$expr is not allowed in the query predicate for an upsert');
   }
   const filter = spec.q;
   const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs, undefined, collator);
-  const matchKey = update.positional ? compilePositionalMatcher(filter) : null;
+  const matchKey = update.positional ? compilePositionalMatcher(filter, collator) : null;
   return { spec, filter, predicate, update, matchKey, supplied, collator };
 }
 

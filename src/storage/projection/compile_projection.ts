@@ -9,6 +9,7 @@ import type { Document } from '../../bson.js';
 import { parseProjection } from './projection_ast.js';
 import { buildProjection } from './projection_executor.js';
 import { compilePositionalMatcher } from '../update/positional_match.js';
+import type { Collator } from '../values/collator.js';
 
 /** A compiled projection: returns a NEW document, never mutates its input. */
 export type Projector = (doc: Document) => Document;
@@ -19,16 +20,20 @@ export interface ProjectionOptions {
   readonly now?: Date;
   /** The query the documents matched (the positional `a.$` projects its matched element). */
   readonly query?: Document;
+  /** The query's collation (`queryCollator`; null or absent: simple). */
+  readonly collator?: Collator | null;
 }
 
 const EPOCH = new Date(0);
 
 /** Compiles a find projection (throws CommandError with mongod's codes and messages). */
 export function compileProjection(spec: Document, options: ProjectionOptions = {}): Projector {
-  const parsed = parseProjection(spec, 'find');
-  const apply = buildProjection(parsed, 'find', compilePositionalMatcher(options.query ?? {}));
+  const collator = options.collator ?? null;
+  const parsed = parseProjection(spec, 'find', collator);
+  const apply = buildProjection(parsed, 'find', compilePositionalMatcher(options.query ?? {}, collator));
   const now = options.now ?? EPOCH;
-  return (doc) => apply(doc, { root: doc, now });
+  if (collator === null) return (doc) => apply(doc, { root: doc, now });
+  return (doc) => apply(doc, { root: doc, now, collator });
 }
 
 /** True when a find projection leaves documents as they are (absent or `{}`). */

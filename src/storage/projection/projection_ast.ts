@@ -10,6 +10,7 @@ import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf, toDouble } from '../values/bson_type.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
+import type { Collator } from '../values/collator.js';
 import { isKnownExpressionName, parseOperand, type Evaluator } from '../aggregation/expressions.js';
 import { parseFieldPath } from '../aggregation/field_path.js';
 import { elementToString } from '../aggregation/format.js';
@@ -45,6 +46,8 @@ export interface ParsedProjection {
 
 interface ParseContext {
   readonly policy: ProjectionPolicy;
+  /** The query's collation, which find's `$elemMatch` matches under (null: simple). */
+  readonly collator: Collator | null;
   type: ProjectionType | undefined;
   idSpecified: boolean;
   hasElemMatch: boolean;
@@ -161,7 +164,7 @@ function parseSubObjectAsExpression(
         throw new CommandError(31275, 'Cannot use $elemMatch projection on a nested field.');
       }
       const field = parts[0]!;
-      const matches = compileFilter({ [field]: { $elemMatch: arg } });
+      const matches = compileFilter({ [field]: { $elemMatch: arg } }, { collator: ctx.collator });
       addNodeAtPath(parent, parts, { kind: 'elemMatch', field, matches });
       ctx.hasElemMatch = true;
       return true;
@@ -263,11 +266,15 @@ function computeProjectionType(ctx: ParseContext): ProjectionType {
   return 'exclusion';
 }
 
-/** Parses a projection specification (throws CommandError with mongod's codes). */
-export function parseProjection(spec: Document, policy: ProjectionPolicy): ParsedProjection {
+/**
+ * Parses a projection specification (throws CommandError with mongod's codes); find's
+ * `$elemMatch` is compiled under `collator` (null or absent: simple).
+ */
+export function parseProjection(spec: Document, policy: ProjectionPolicy, collator: Collator | null = null): ParsedProjection {
   const root = newPathNode();
   const ctx: ParseContext = {
     policy,
+    collator,
     type: undefined,
     idSpecified: false,
     hasElemMatch: false,

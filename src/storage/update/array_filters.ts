@@ -4,12 +4,14 @@
  *   - each filter is parsed as a query (special features such as `$expr` and `$where` banned),
  *     then its single top-level field name, the "placeholder", becomes the identifier; the
  *     placeholder must match `^[a-z][a-zA-Z0-9]*$`;
- *   - an array element matches when the filter matches `{<identifier>: element}`.
+ *   - an array element matches when the filter matches `{<identifier>: element}`, strings
+ *     compared under the update's collation.
  * Errors carry mongod's "Error parsing array filter :: caused by ::" context where mongod adds it.
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileFilter } from '../query/compile_filter.js';
+import type { Collator } from '../values/collator.js';
 import { isDocument } from '../values/paths.js';
 
 /** One parsed array filter: does an array element match? */
@@ -59,8 +61,8 @@ function placeholderOf(filter: Document): string | undefined {
   return placeholder;
 }
 
-/** Parses `arrayFilters` (already checked to be an array of documents). */
-export function parseArrayFilters(raw: readonly Document[] | undefined): ArrayFilters {
+/** Parses `arrayFilters` (already checked to be an array of documents) under `collator` (null: simple). */
+export function parseArrayFilters(raw: readonly Document[] | undefined, collator: Collator | null = null): ArrayFilters {
   if (raw === undefined || raw.length === 0) return NO_ARRAY_FILTERS;
   const out = new Map<string, ArrayElementTest>();
   for (const filter of raw) {
@@ -69,6 +71,7 @@ export function parseArrayFilters(raw: readonly Document[] | undefined): ArrayFi
     try {
       predicate = compileFilter(filter, {
         whereAllowed: false,
+        collator,
         compileExpr: () => {
           throw new CommandError('QueryFeatureNotAllowed', '$expr is not allowed in this context');
         },

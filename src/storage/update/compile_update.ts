@@ -8,13 +8,15 @@
  *     command's `let` variables and the statement's constants `c` are in scope.
  * Everything is validated in `compileUpdate`, in UpdateDriver::parse's order (array filters,
  * pipeline/arrayFilters, constants, replacement/multi, operators); `apply` never mutates its
- * input. The positional `$` resolves to `UpdateContext.matchedField`.
+ * input. The positional `$` resolves to `UpdateContext.matchedField`. The update's collation
+ * (`collator`) is what operators, array filters and a pipeline's expressions compare strings by.
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { cloneValue } from '../values/clone.js';
 import { compareStrings, compareValues } from '../values/compare.js';
+import type { Collator } from '../values/collator.js';
 import { equalityFields } from '../query/compile_filter.js';
 import { elementToString } from '../aggregation/format.js';
 import {
@@ -97,8 +99,8 @@ function compileReplacement(replacement: Document): CompiledUpdate {
   return { kind: 'replacement', positional: false, apply: (doc) => replaceDocument(doc, replacement) };
 }
 
-function compileOperators(update: Document, arrayFilters: ReturnType<typeof parseArrayFilters>): CompiledUpdate {
-  const parsed = parseOperatorUpdate(update, arrayFilters);
+function compileOperators(update: Document, arrayFilters: ReturnType<typeof parseArrayFilters>, collator: Collator | null): CompiledUpdate {
+  const parsed = parseOperatorUpdate(update, arrayFilters, collator);
   return {
     kind: 'operators',
     positional: parsed.positional,
@@ -112,11 +114,11 @@ function compileOperators(update: Document, arrayFilters: ReturnType<typeof pars
   };
 }
 
-function compilePipelineUpdate(raw: Document[], vars: Variables): CompiledUpdate {
+function compilePipelineUpdate(raw: Document[], vars: Variables, collator: Collator | null): CompiledUpdate {
   // Every stage is parsed first (unknown stages are 40324, bad specifications their own
   // errors), then stages other than the update ones are refused.
   const stages = bindVariables(raw, vars) as Document[];
-  const pctx: PipelineContext = { now: new Date(0) };
+  const pctx: PipelineContext = { now: new Date(0), collator };
   const names = stages.map(stageName);
   const compiled: Stage[] = [];
   stages.forEach((stage, i) => {
@@ -152,22 +154,25 @@ export interface CompileUpdateOptions {
   readonly variables?: Variables;
   /** `multi: true` (refused for a replacement). */
   readonly multi?: boolean;
+  /** The update's collation (`queryCollator`; null or absent: simple). */
+  readonly collator?: Collator | null;
 }
 
 /** Validates and compiles an update (throws CommandError with mongod's codes and messages). */
 export function compileUpdate(update: Document | Document[], options: CompileUpdateOptions = {}): CompiledUpdate {
-  const arrayFilters = parseArrayFilters(options.arrayFilters);
+  const collator = options.collator ?? null;
+  const arrayFilters = parseArrayFilters(options.arrayFilters, collator);
   if (Array.isArray(update)) {
     if (arrayFilters.size > 0) {
       throw new CommandError('FailedToParse', 'arrayFilters may not be specified for pipeline-syle updates');
     }
-    return compilePipelineUpdate(update, withConstants(options.variables ?? NO_VARIABLES, options.constants));
+    return compilePipelineUpdate(update, withConstants(options.variables ?? NO_VARIABLES, options.constants), collator);
   }
   if (options.constants !== undefined && options.constants !== null) {
     throw new CommandError(51198, 'Constant values may only be specified for pipeline updates');
   }
   const first = Object.keys(update)[0];
-  if (first !== undefined && first.charCodeAt(0) === 36) return compileOperators(update, arrayFilters);
+  if (first !== undefined && first.charCodeAt(0) === 36) return compileOperators(update, arrayFilters, collator);
   if (options.multi === true) {
     throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
   }

@@ -14,12 +14,14 @@
  *     the same element (40 "Update created a conflict at ..." when they collide);
  *   - a leaf updates the element reached or creates the missing part of its path;
  *   - `_id` is immutable (66) and top-level `$`-prefixed field names are refused (52).
+ * The operators that compare values do so under the update's collation (`collator`).
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { cloneValue } from '../values/clone.js';
 import { compareValues } from '../values/compare.js';
+import type { Collator } from '../values/collator.js';
 import { isDocument } from '../values/paths.js';
 import { bsonObjectToString, elementToString } from '../aggregation/format.js';
 import { NO_ARRAY_FILTERS, type ArrayFilters } from './array_filters.js';
@@ -197,8 +199,13 @@ function parseRename(root: ObjectNode, from: string, to: unknown, ps: ParseState
 /**
  * Parses an operator update document into its tree (all validation here): unknown operators,
  * paths, operator arguments, conflicts, array filter identifiers, and unused array filters.
+ * `collator` is the update's collation (null: simple).
  */
-export function parseOperatorUpdate(update: Document, arrayFilters: ArrayFilters = NO_ARRAY_FILTERS): ParsedOperatorUpdate {
+export function parseOperatorUpdate(
+  update: Document,
+  arrayFilters: ArrayFilters = NO_ARRAY_FILTERS,
+  collator: Collator | null = null,
+): ParsedOperatorUpdate {
   const root = newObjectNode();
   const ps: ParseState = { arrayFilters, foundIdentifiers: new Set() };
   let positional = false;
@@ -225,7 +232,7 @@ export function parseOperatorUpdate(update: Document, arrayFilters: ArrayFilters
       }
       const parts = parseUpdatePath(field);
       positional ||= parts.includes('$');
-      const modifier = parser!(field, fields[field]);
+      const modifier = parser!(field, fields[field], collator);
       insertLeaf(root, parts, { kind: 'modifier', modifier }, ps);
     }
   }

@@ -11,12 +11,14 @@
  *
  * The filter engine answers "does it match"; this module re-walks the paths of an already
  * matching document to find the position, testing single elements with the filter engine
- * through `{$elemMatch: {<op>: <arg>}}` on a one-element array (mongod's matchesSingleElement).
+ * through `{$elemMatch: {<op>: <arg>}}` on a one-element array (mongod's matchesSingleElement),
+ * under the query's collation.
  */
 import type { Document } from '../../bson.js';
 import { compileFilter } from '../query/compile_filter.js';
 import { isDocument } from '../values/paths.js';
 import { bsonTypeOf } from '../values/bson_type.js';
+import type { Collator } from '../values/collator.js';
 
 /** Finds the elemMatchKey of a document that matches the filter (undefined when none). */
 export type PositionalMatcher = (doc: Document) => string | undefined;
@@ -39,10 +41,10 @@ function isRegex(v: unknown): boolean {
 }
 
 /** A single-element test of `{<op>: <arg>, ...}`, or undefined when the filter engine refuses it. */
-function singleElementTest(ops: Document): ((v: unknown) => boolean) | undefined {
+function singleElementTest(ops: Document, collator: Collator | null): ((v: unknown) => boolean) | undefined {
   try {
-    const single = compileFilter({ [W]: { $elemMatch: ops } });
-    const missing = compileFilter({ [W]: ops });
+    const single = compileFilter({ [W]: { $elemMatch: ops } }, { collator });
+    const missing = compileFilter({ [W]: ops }, { collator });
     const missingMatches = missing({});
     return (v) => (v === MISSING ? missingMatches : single({ [W]: [v] }));
   } catch {
@@ -50,9 +52,9 @@ function singleElementTest(ops: Document): ((v: unknown) => boolean) | undefined
   }
 }
 
-function elemMatchTest(arg: Document): ((el: unknown) => boolean) | undefined {
+function elemMatchTest(arg: Document, collator: Collator | null): ((el: unknown) => boolean) | undefined {
   try {
-    const pred = compileFilter({ [W]: { $elemMatch: arg } });
+    const pred = compileFilter({ [W]: { $elemMatch: arg } }, { collator });
     return (el) => pred({ [W]: [el] });
   } catch {
     return undefined;
@@ -65,10 +67,10 @@ function equalityOps(value: unknown): Document {
   return isRegex(value) ? { $regex: value } : { $eq: value };
 }
 
-function clausesOfField(path: string, spec: unknown, out: PathClause[]): void {
+function clausesOfField(path: string, spec: unknown, out: PathClause[], collator: Collator | null): void {
   const parts = path.split('.');
   const add = (ops: Document, traverseLeafArray = true): void => {
-    const test = singleElementTest(ops);
+    const test = singleElementTest(ops, collator);
     if (test) out.push({ parts, traverseLeafArray, test });
   };
   const isOperatorDoc = isDocument(spec) && Object.keys(spec).length > 0 && Object.keys(spec)[0]!.charCodeAt(0) === 36;
@@ -91,15 +93,15 @@ function clausesOfField(path: string, spec: unknown, out: PathClause[]): void {
       case '$all':
         if (Array.isArray(arg)) {
           for (const item of arg) {
-            if (isDocument(item) && Object.keys(item)[0] === '$elemMatch') clausesOfField(path, item, out);
+            if (isDocument(item) && Object.keys(item)[0] === '$elemMatch') clausesOfField(path, item, out, collator);
             else add(equalityOps(item));
           }
         }
         break;
       case '$elemMatch': {
         if (!isDocument(arg)) break;
-        const elemTest = elemMatchTest(arg);
-        const test = singleElementTest({ $elemMatch: arg });
+        const elemTest = elemMatchTest(arg, collator);
+        const test = singleElementTest({ $elemMatch: arg }, collator);
         if (elemTest && test) out.push({ parts, traverseLeafArray: false, test, elemTest });
         break;
       }
@@ -112,15 +114,15 @@ function clausesOfField(path: string, spec: unknown, out: PathClause[]): void {
   }
 }
 
-function collect(filter: Document, out: PathClause[]): void {
+function collect(filter: Document, out: PathClause[], collator: Collator | null): void {
   for (const key of Object.keys(filter)) {
     const value = filter[key];
     if (key === '$and') {
-      if (Array.isArray(value)) for (const sub of value) if (isDocument(sub)) collect(sub, out);
+      if (Array.isArray(value)) for (const sub of value) if (isDocument(sub)) collect(sub, out, collator);
       continue;
     }
     if (key.charCodeAt(0) === 36) continue;
-    clausesOfField(key, value, out);
+    clausesOfField(key, value, out, collator);
   }
 }
 
@@ -168,10 +170,13 @@ function walk(value: unknown, clause: PathClause, i: number, offset: string | un
   return clause.test(MISSING) ? { offset } : null;
 }
 
-/** Compiles the positional matcher of a query filter (never throws; unknown shapes record nothing). */
-export function compilePositionalMatcher(filter: Document): PositionalMatcher {
+/**
+ * Compiles the positional matcher of a query filter under the query's `collator` (null:
+ * simple); never throws; unknown shapes record nothing.
+ */
+export function compilePositionalMatcher(filter: Document, collator: Collator | null = null): PositionalMatcher {
   const clauses: PathClause[] = [];
-  collect(filter, clauses);
+  collect(filter, clauses, collator);
   return (doc) => {
     let key: string | undefined;
     for (const clause of clauses) {

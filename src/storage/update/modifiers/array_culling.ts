@@ -6,13 +6,15 @@
  *   - `$pull` removes elements equal to a value, or matching a condition: `{$gt: 1}` is tested
  *     against each element, `{a: 1}` (a query) against each embedded document;
  *   - `$pullAll` removes elements equal to any of a list.
+ * Every comparison (the dedupe of `$addToSet`'s values too, the first of equal ones kept) and
+ * every condition is under the update's collation.
  */
 import type { Document } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { cloneValue } from '../../values/clone.js';
 import { valuesEqual } from '../../values/compare.js';
-import { keyString } from '../../values/key_string.js';
+import { collationKeyString } from '../../values/key_string.js';
 import { isDocument } from '../../values/paths.js';
 import { compileFilter } from '../../query/compile_filter.js';
 import { parseIntegerToLong } from '../../query/numeric_args.js';
@@ -21,7 +23,7 @@ import { fieldName } from './id_text.js';
 import { NOOP, type ModifierParser } from './types.js';
 
 /** `$addToSet`. */
-export const parseAddToSet: ModifierParser = (_field, arg) => {
+export const parseAddToSet: ModifierParser = (_field, arg, collator) => {
   let values: unknown[] = [arg];
   if (isDocument(arg)) {
     const keys = Object.keys(arg);
@@ -41,7 +43,7 @@ export const parseAddToSet: ModifierParser = (_field, arg) => {
   }
   const seen = new Set<string>();
   const unique = values.filter((v) => {
-    const k = keyString(v);
+    const k = collationKeyString(v, collator);
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
@@ -56,7 +58,7 @@ export const parseAddToSet: ModifierParser = (_field, arg) => {
           `Cannot apply $addToSet to non-array field. Field named '${fieldName(mc.pathTaken)}' has non-array type ${bsonTypeOf(current)}`,
         );
       }
-      const toAdd = unique.filter((v) => !current.some((el) => valuesEqual(el, v)));
+      const toAdd = unique.filter((v) => !current.some((el) => valuesEqual(el, v, collator)));
       if (toAdd.length === 0) return NOOP;
       return [...current, ...toAdd.map(cloneValue)];
     },
@@ -112,25 +114,25 @@ function cullingModifier(op: '$pull' | '$pullAll', matches: (el: unknown) => boo
 }
 
 /** `$pull`. */
-export const parsePull: ModifierParser = (_field, arg) => {
+export const parsePull: ModifierParser = (_field, arg, collator) => {
   let matches: (el: unknown) => boolean;
   const isRegex = bsonTypeOf(arg) === 'regex';
   if (isDocument(arg) && !PATH_ACCEPTING_KEYWORDS.has(Object.keys(arg)[0] ?? '')) {
-    const pred = compileFilter(arg);
+    const pred = compileFilter(arg, { collator });
     matches = (el) => isDocument(el) && pred(el);
   } else if (isDocument(arg) || isRegex) {
-    const pred = compileFilter({ [WRAP]: arg });
+    const pred = compileFilter({ [WRAP]: arg }, { collator });
     matches = (el) => pred({ [WRAP]: el } as Document);
   } else {
-    matches = (el) => valuesEqual(el, arg);
+    matches = (el) => valuesEqual(el, arg, collator);
   }
   return cullingModifier('$pull', matches);
 };
 
 /** `$pullAll`. */
-export const parsePullAll: ModifierParser = (_field, arg) => {
+export const parsePullAll: ModifierParser = (_field, arg, collator) => {
   if (!Array.isArray(arg)) {
     throw new CommandError('BadValue', `$pullAll requires an array argument but was given a ${bsonTypeOf(arg)}`);
   }
-  return cullingModifier('$pullAll', (el) => arg.some((v) => valuesEqual(el, v)));
+  return cullingModifier('$pullAll', (el) => arg.some((v) => valuesEqual(el, v, collator)));
 };

@@ -3,12 +3,14 @@
  * `$position`, then sorts (`$sort`: 1/-1 on whole elements or `{field: 1/-1}` on embedded
  * fields, missing as null) and trims (`$slice`: from the front when positive, the back when
  * negative). A missing field becomes the resulting array; a non-array field is an error.
+ * `$sort` compares strings under the update's collation (push_sorter.h).
  */
 import type { Document } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../values/bson_type.js';
 import { cloneValue } from '../../values/clone.js';
 import { compareValues } from '../../values/compare.js';
+import type { Collator } from '../../values/collator.js';
 import { getField, isDocument } from '../../values/paths.js';
 import { parseIntegerToLong } from '../../query/numeric_args.js';
 import { idText } from './id_text.js';
@@ -32,7 +34,7 @@ function checkSortPattern(pattern: Document): void {
   }
 }
 
-function patternComparator(pattern: Document): ElementComparator {
+function patternComparator(pattern: Document, collator: Collator | null): ElementComparator {
   const keys = Object.keys(pattern).map((k) => ({ path: k, dir: toDouble(pattern[k]) }));
   const keyOf = (el: unknown, path: string): unknown => {
     if (!isDocument(el)) return null;
@@ -41,7 +43,7 @@ function patternComparator(pattern: Document): ElementComparator {
   };
   return (a, b) => {
     for (const { path, dir } of keys) {
-      const c = compareValues(keyOf(a, path), keyOf(b, path));
+      const c = compareValues(keyOf(a, path), keyOf(b, path), collator);
       if (c !== 0) return dir < 0 ? -c : c;
     }
     return 0;
@@ -66,7 +68,7 @@ function hasPath(doc: Document, path: string): boolean {
 }
 
 /** `$push`. */
-export const parsePush: ModifierParser = (_field, arg) => {
+export const parsePush: ModifierParser = (_field, arg, collator) => {
   let values: unknown[];
   let slice: bigint | null = null;
   let position: bigint | null = null;
@@ -97,11 +99,12 @@ export const parsePush: ModifierParser = (_field, arg) => {
       const s = arg.$sort;
       if (isDocument(s)) {
         checkSortPattern(s);
-        sort = patternComparator(s);
+        sort = patternComparator(s, collator);
       } else if (isNumber(s)) {
         const order = toDouble(s);
         if (order !== 1 && order !== -1) throw new CommandError('BadValue', 'The $sort element value must be either 1 or -1');
-        sort = order === 1 ? compareValues : (a, b) => -compareValues(a, b);
+        if (collator === null) sort = order === 1 ? compareValues : (a, b) => -compareValues(a, b);
+        else sort = order === 1 ? (a, b) => compareValues(a, b, collator) : (a, b) => -compareValues(a, b, collator);
       } else {
         throw new CommandError(
           'BadValue',

@@ -12,8 +12,8 @@ export const parseSet: ModifierParser = (_field, arg) => ({
 });
 
 /** `$setOnInsert`: `$set` applied only when an upsert inserts. */
-export const parseSetOnInsert: ModifierParser = (field, arg) => ({
-  ...parseSet(field, arg),
+export const parseSetOnInsert: ModifierParser = (field, arg, collator) => ({
+  ...parseSet(field, arg, collator),
   op: '$setOnInsert',
   insertOnly: true,
 });

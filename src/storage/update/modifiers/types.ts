@@ -1,5 +1,6 @@
 /** The contract between the update tree and one update operator ("modifier"). */
 import type { Document } from '../../../bson.js';
+import type { Collator } from '../../values/collator.js';
 import type { UpdateContext } from '../update_context.js';
 
 /** Returned by `updateExisting` when the element is left as it is. */
@@ -33,5 +34,9 @@ export interface Modifier {
   createValue(mc: ModifierContext): unknown;
 }
 
-/** Parses the argument of one path of an operator (validation errors at compile time). */
-export type ModifierParser = (field: string, arg: unknown) => Modifier;
+/**
+ * Parses the argument of one path of an operator (validation errors at compile time);
+ * `collator` is the update's collation (null: simple), which `$addToSet`, `$pull`, `$pullAll`,
+ * `$push`'s `$sort` and `$min`/`$max` compare strings by.
+ */
+export type ModifierParser = (field: string, arg: unknown, collator: Collator | null) => Modifier;
