@@ -60,6 +60,15 @@ function hexOf(bytes: Uint8Array): string {
   return s;
 }
 
+/**
+ * An ObjectId's key: 'o' and its 12 bytes as one-byte characters (fixed length, so
+ * self-delimiting). Every inserted document's `_id` goes through this: one flat 13-character
+ * string, about three times cheaper than hex digits joined piece by piece.
+ */
+function objectIdKey(b: Uint8Array): string {
+  return String.fromCharCode(111, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!, b[8]!, b[9]!, b[10]!, b[11]!);
+}
+
 /** Self-delimiting encoding (safe inside objects and arrays). */
 function encode(v: unknown, collator?: Collator | null): string {
   switch (typeof v) {
@@ -89,7 +98,7 @@ function encode(v: unknown, collator?: Collator | null): string {
   if (typeof tag === 'string') {
     switch (tag) {
       case 'ObjectId':
-        return 'o' + hexOf((v as ObjectId).id);
+        return objectIdKey((v as ObjectId).id);
       case 'Double':
       case 'Int32':
         return numberKey((v as { value: number }).value);

@@ -87,6 +87,11 @@ describe('keyString', () => {
     expect(keyString(5)).toBe('n5');
     expect(keyString(-0)).toBe('n0');
     expect(keyString('abc')).toBe('sabc');
-    expect(keyString(new ObjectId('0123456789abcdef01234567'))).toBe('o0123456789abcdef01234567');
+    // An ObjectId: 'o' and its 12 bytes as one-byte characters.
+    expect(keyString(new ObjectId('0123456789abcdef01234567'))).toBe('o\x01\x23\x45\x67\x89\xab\xcd\xef\x01\x23\x45\x67');
+    expect(keyString(new ObjectId('0123456789abcdef01234567'))).toBe(keyString(new ObjectId('0123456789abcdef01234567')));
+    expect(keyString(new ObjectId('0123456789abcdef01234567'))).not.toBe(keyString(new ObjectId('0123456789abcdef01234568')));
+    // Fixed length keeps nested keys unambiguous: an ObjectId next to a string in an array.
+    expect(keyString([new ObjectId('6f6f6f6f6f6f6f6f6f6f6f6f'), 'x'])).not.toBe(keyString(['oooooooooooo', 'x']));
   });
 });
