@@ -22,10 +22,6 @@ const DRIVER_NULL_ID = reason(
   'driver: the Node.js driver 7.9 replaces a null _id with an ObjectId before sending (the server keeps null)',
   /countDocuments on collection: result does not match: <root>: expected 1, got 0/,
 );
-const DRIVER_UNPROMOTED_CODE = reason(
-  'driver: with promoteValues: false (how the runner reads results) the Node.js driver 7.9 sees the error code as an Int32 and does not retry the read',
-  /aggregate on collection0: unexpected error InterruptedAtShutdown\(11600\): Failing command via 'failCommand' failpoint/,
-);
 const DRIVER_PARTIAL_RESULT = reason(
   'driver: the Node.js driver 7.9 sets partialResult even when no write succeeded',
   /expectError\.expectResult\.\w+: expected no field, got 0/,
@@ -50,8 +46,5 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
     "inserting _id with type null via insertMany": DRIVER_NULL_ID,
     "inserting _id with type null via bulkWrite": DRIVER_NULL_ID,
     "inserting _id with type null via clientBulkWrite": DRIVER_NULL_ID,
-  },
-  'runner-validation/valid-pass/poc-retryable-reads.json': {
-    "Aggregate succeeds after InterruptedAtShutdown": DRIVER_UNPROMOTED_CODE,
   },
 };

@@ -12,8 +12,9 @@
  * of the testRunner object that make sense against a standalone; `expectResult`, `expectError`,
  * `expectEvents` (command, cmap, sdam) and `outcome`.
  *
- * Every read whose result is matched is made with `promoteValues: false`, so that `$$type`
- * sees exact BSON types (an int32 1 and a double 1.0 are told apart).
+ * Every read whose result is matched is decoded with `promoteValues: false`, so that `$$type`
+ * sees exact BSON types (an int32 1 and a double 1.0 are told apart); cursor reads take raw
+ * bytes and decode them here, so the driver's own reply handling (retries) is untouched.
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -42,6 +43,25 @@ export const SUPPORTED_SCHEMA_VERSION: readonly [number, number, number] = [1, 2
 
 /** Options of reads whose results are matched: keep exact BSON types. */
 const EXACT_TYPES = { promoteValues: false, promoteLongs: false } as const;
+
+/**
+ * Cursor reads take their documents as raw bytes and decode them with `EXACT_TYPES` here, so
+ * that the driver's own reply handling (an error's code, which decides a retryable read's
+ * retry) sees promoted values, as in an application.
+ */
+const RAW = { raw: true } as const;
+const exactDocs = (raw: unknown[]): Document[] => raw.map((b) => BSON.deserialize(b as Uint8Array, EXACT_TYPES));
+
+/**
+ * An error reply of a raw read: its subdocuments arrive as bytes (a real binData is a `Binary`),
+ * decoded here with `EXACT_TYPES`.
+ */
+function unraw(value: unknown): unknown {
+  if (value instanceof Uint8Array) return BSON.deserialize(value, EXACT_TYPES);
+  if (Array.isArray(value)) return value.map(unraw);
+  if (isDocument(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unraw(v)]));
+  return value;
+}
 
 /** One operation of a test. */
 export interface SpecOperation {
@@ -986,7 +1006,7 @@ function checkError(expected: ExpectedError, error: unknown, ctx: MatchContext, 
     if (expected.errorResponse !== undefined) {
       const response = top.errorResponse ?? (error instanceof MongoServerError ? (error as unknown as { errorResponse: Document }).errorResponse : undefined);
       if (response === undefined) fail('expected a server response');
-      matchValue(expected.errorResponse, response, ctx, 'errorResponse', true);
+      matchValue(expected.errorResponse, unraw(response), ctx, 'errorResponse', true);
     }
     if (expected.expectResult !== undefined) {
       let partial: unknown;
@@ -1142,7 +1162,7 @@ async function collectionOperation(run: TestRun, coll: Collection, op: SpecOpera
   switch (op.name) {
     case 'aggregate': {
       const { pos, opts } = prepare(run, a, ['pipeline'], ['allowDiskUse', 'batchSize', 'bypassDocumentValidation', 'collation', 'comment', 'hint', 'let', 'maxTimeMS', 'maxAwaitTimeMS', 'session', 'rawData', 'readConcern', 'readPreference', 'writeConcern', 'timeoutMS', 'timeoutMode']);
-      return docs(await coll.aggregate(requireArg(pos, 'pipeline', op.name) as Document[], { ...opts, ...EXACT_TYPES }).toArray());
+      return docs(exactDocs(await coll.aggregate(requireArg(pos, 'pipeline', op.name) as Document[], { ...opts, ...RAW }).toArray()));
     }
     case 'bulkWrite': {
       const { pos, opts } = prepare(run, a, ['requests'], ['ordered', 'bypassDocumentValidation', 'comment', 'let', 'session', 'rawData', 'writeConcern', 'timeoutMS']);
@@ -1167,7 +1187,7 @@ async function collectionOperation(run: TestRun, coll: Collection, op: SpecOpera
     }
     case 'find': {
       const { pos, opts } = prepare(run, a, ['filter'], FIND_OPTIONS);
-      return docs(await coll.find((pos.filter as Document | undefined) ?? {}, { ...opts, ...EXACT_TYPES }).toArray());
+      return docs(exactDocs(await coll.find((pos.filter as Document | undefined) ?? {}, { ...opts, ...RAW }).toArray()));
     }
     case 'findOne': {
       const { pos, opts } = prepare(run, a, ['filter'], FIND_OPTIONS);
@@ -1269,7 +1289,7 @@ async function databaseOperation(run: TestRun, db: Db, op: SpecOperation): Promi
   switch (op.name) {
     case 'aggregate': {
       const { pos, opts } = prepare(run, a, ['pipeline'], ['allowDiskUse', 'batchSize', 'bypassDocumentValidation', 'collation', 'comment', 'hint', 'let', 'maxTimeMS', 'maxAwaitTimeMS', 'session', 'rawData', 'readConcern', 'readPreference', 'writeConcern', 'timeoutMS']);
-      return docs(await db.aggregate(requireArg(pos, 'pipeline', op.name) as Document[], { ...opts, ...EXACT_TYPES }).toArray());
+      return docs(exactDocs(await db.aggregate(requireArg(pos, 'pipeline', op.name) as Document[], { ...opts, ...RAW }).toArray()));
     }
     case 'runCommand': {
       const { pos, opts } = prepare(run, a, ['command', 'commandName'], ['readPreference', 'session', 'timeoutMS']);
