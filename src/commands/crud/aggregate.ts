@@ -13,24 +13,12 @@ import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, commandVariables, queryCollator } from './query_exec.js';
 import { checkOutputTarget, checkSourcePositions, collectionlessSource, splitOutputStage, writeOutput } from './aggregate_stages.js';
 import { explainAggregate } from './explain.js';
-import { checkViewCollation, viewFor } from './view_reads.js';
+import { checkViewCollation, viewFor, withExecutorContext } from './view_reads.js';
 import { collStatsSource } from './coll_stats_stage.js';
 import { bypassArg, enforceValidation, validatedInsert } from './document_validation.js';
 
 /** Stages whose every output document comes from one input document, read just before. */
 const ONE_TO_ONE_STAGES = new Set(['$match', '$project', '$addFields', '$set', '$unset', '$replaceRoot', '$replaceWith', '$skip', '$limit']);
-
-/** Runtime errors of a running pipeline carry mongod's executor prefix (parse errors do not). */
-function* withExecutorContext(results: Iterable<Document>): Generator<Document> {
-  try {
-    yield* results;
-  } catch (err) {
-    if (err instanceof CommandError) {
-      throw new CommandError(err.code, `PlanExecutor error during aggregation :: caused by :: ${err.message}`, err.extra);
-    }
-    throw err;
-  }
-}
 
 /**
  * `aggregation_request_helper::validate`, after the fields are parsed: the cursor is required

@@ -42,8 +42,8 @@ export function checkViewCollation(collation: unknown): void {
   throw new CommandError('OptionNotSupportedOnView', "Cannot override a view's default collation");
 }
 
-/** Runtime errors of the view's aggregation carry mongod's executor prefix. */
-function* withExecutorContext(results: Iterable<Document>): Generator<Document> {
+/** Runtime errors of a running pipeline (a view's or aggregate's) carry mongod's executor prefix (parse errors do not). */
+export function* withExecutorContext(results: Iterable<Document>): Generator<Document> {
   try {
     yield* results;
   } catch (err) {

@@ -27,7 +27,7 @@ import { ROOT_PARSE_STATE } from '../aggregation/expression_core.js';
 import { MISSING as AGG_MISSING, toBool } from '../aggregation/value.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import { isExpressionDocument, isRegexValue } from '../query/operators/comparison.js';
-import { compileSchemaValueTest } from '../query/operators/json_schema.js';
+import { compileSchemaValueTest, propertyOf } from '../query/operators/json_schema.js';
 import type { ValueTest } from '../query/types.js';
 import { bsonTypeOf, isNumber, toDouble } from '../values/bson_type.js';
 import { compareStrings, valuesEqual } from '../values/compare.js';
@@ -317,18 +317,6 @@ function only(schema: Document, ...keywords: string[]): Document {
   const out: Document = {};
   for (const k of keywords) if (hasOwn.call(schema, k)) out[k] = schema[k];
   return out;
-}
-
-/** The value of `name` in an object (dotted names walk embedded documents), or MISSING. */
-function propertyOf(obj: Document, name: string): unknown {
-  if (hasOwn.call(obj, name)) return obj[name];
-  if (!name.includes('.')) return MISSING;
-  let cur: unknown = obj;
-  for (const part of name.split('.')) {
-    if (!isDocument(cur) || !hasOwn.call(cur, part)) return MISSING;
-    cur = cur[part];
-  }
-  return cur;
 }
 
 /**

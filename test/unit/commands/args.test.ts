@@ -1,19 +1,10 @@
 /** The IDL argument helpers: numeric conversions, maxTimeMS, and the order checks run in. */
 import { describe, expect, test } from 'vitest';
 import { Decimal128, Double, Long } from '../../../src/bson.js';
-import { CommandError } from '../../../src/errors/command_error.js';
 import { IdlRules, parseMaxTimeMS, safeNumberLong, validateArguments } from '../../../src/commands/args.js';
 import type { CommandDefinition } from '../../../src/commands/types.js';
+import { errorOf } from '../thrown.js';
 
-function errorOf(fn: () => unknown): [number, string] {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(CommandError);
-    return [(err as CommandError).code, (err as CommandError).message];
-  }
-  throw new Error('expected a CommandError');
-}
 
 describe('safeNumberLong', () => {
   const cases: Array<[string, unknown, bigint]> = [

@@ -3,17 +3,10 @@ import { Decimal128, Double, Long, ObjectId, Timestamp } from '../../../src/bson
 import { CommandError } from '../../../src/errors/command_error.js';
 import { parsePath } from '../../../src/storage/values/paths.js';
 import { checkIndexTtl, collModSeconds, earliestDateMs, expireAfterSecondsProblem, isBtreeKey, nativeExpiryMs } from '../../../src/ttl/policies/native.js';
+import { thrownCommandError as errorOf } from '../thrown.js';
 
 const dec = (s: string) => Decimal128.fromString(s);
 
-function errorOf(fn: () => unknown): CommandError {
-  try {
-    fn();
-  } catch (err) {
-    return err as CommandError;
-  }
-  throw new Error('expected an error');
-}
 
 describe('expireAfterSecondsProblem (mongod 8.2 validateExpireAfterSeconds)', () => {
   const LESS = "TTL index 'expireAfterSeconds' option cannot be less than 0";

@@ -4,7 +4,6 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Document } from '../../../src/bson.js';
-import { CommandError } from '../../../src/errors/command_error.js';
 import { Collection } from '../../../src/storage/collection.js';
 import {
   checkDocument,
@@ -14,16 +13,8 @@ import {
   parseValidationAction,
   parseValidationLevel,
 } from '../../../src/storage/validation/validator.js';
+import { errorOf } from '../thrown.js';
 
-function errorOf(fn: () => unknown): [number, string] {
-  try {
-    fn();
-  } catch (err) {
-    const e = err as CommandError;
-    return [e.code, e.message];
-  }
-  throw new Error('expected an error');
-}
 
 const NEAR = [
   5626500,

@@ -4,7 +4,6 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Document } from '../../../src/bson.js';
-import { CommandError } from '../../../src/errors/command_error.js';
 import {
   checkViewGraph,
   checkViewPipeline,
@@ -16,16 +15,8 @@ import {
   type ViewDefinition,
   type ViewLookup,
 } from '../../../src/storage/views.js';
+import { errorOf } from '../thrown.js';
 
-function errorOf(fn: () => unknown): [number, string] {
-  try {
-    fn();
-  } catch (err) {
-    const e = err as CommandError;
-    return [e.code, e.message];
-  }
-  throw new Error('expected an error');
-}
 
 function lookup(views: Record<string, [string, Document[]]>): ViewLookup {
   return {

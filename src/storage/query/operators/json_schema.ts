@@ -129,8 +129,8 @@ function restrict(kind: Kind, test: ValueTest): ValueTest {
   return (v) => !isKind(v, kind) || test(v);
 }
 
-/** The value of property `name` in `obj` (dotted names walk embedded documents). */
-function propertyOf(obj: Document, name: string): unknown {
+/** The value of property `name` in `obj` (dotted names walk embedded documents), or MISSING. */
+export function propertyOf(obj: Document, name: string): unknown {
   if (hasOwn.call(obj, name)) return obj[name];
   if (!name.includes('.')) return MISSING;
   let cur: unknown = obj;
