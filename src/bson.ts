@@ -34,6 +34,7 @@ import {
   deserialize as bsonDeserialize,
   EJSON,
 } from 'bson';
+import { decodeDocument } from './bson_decode.js';
 
 export {
   Binary,
@@ -106,10 +107,19 @@ function normalise(value: unknown): unknown {
 }
 
 /**
- * Parses one BSON document from `bytes` into Mayfly's representation. Throws `BSONError` on
- * malformed input (the wire layer turns it into a protocol error).
+ * Parses one BSON document from `bytes` into Mayfly's representation (one pass, src/bson_decode.ts).
+ * Throws `BSONError` (a `BSONDecodeError` carrying mongod's code for the wire layer) on
+ * malformed input.
  */
 export function deserialize(bytes: Uint8Array): Document {
+  return decodeDocument(bytes);
+}
+
+/**
+ * The previous path, js-bson's decoder with wrappers then a walk that unwraps them; kept as the
+ * reference the decoder is tested against (test/unit/bson/) and for benchmarks. Not for use.
+ */
+export function deserializeViaJsBson(bytes: Uint8Array): Document {
   const doc = bsonDeserialize(bytes, DESERIALIZE_OPTIONS) as Document;
   return normalise(doc) as Document;
 }

@@ -2,9 +2,11 @@
  * Reads one BSON document out of a message with mongod's bounds checks and texts
  * (`validateBSON` in mongo/bson/bson_validate.cpp): the declared length must be at least 5,
  * must fit in the bytes left, and the last byte it covers must be the EOO terminator.
- * Anything deeper is left to `deserialize` (its own message, same code: InvalidBSON 22).
+ * Anything deeper is left to `deserialize` (its own message, same code: InvalidBSON 22, or
+ * Overflow 15 for nesting past mongod's depth limit).
  */
 import { deserialize, type Document } from '../bson.js';
+import { BSONDecodeError } from '../bson_decode.js';
 import { ErrorCodes } from '../errors/codes.js';
 import { WireError } from './wire_error.js';
 
@@ -22,8 +24,8 @@ export interface ReadDocument {
  * WireError(InvalidBSON, prefix + reason, false).
  */
 export function readBsonDocument(buf: Uint8Array, offset: number, limit: number, prefix = ''): ReadDocument {
-  const fail = (reason: string): never => {
-    throw new WireError(ErrorCodes.InvalidBSON, prefix + reason, false);
+  const fail = (reason: string, code: number = ErrorCodes.InvalidBSON): never => {
+    throw new WireError(code, prefix + reason, false);
   };
   if (limit < 5) fail(`BSON data has to be at least 5 bytes ${NO_ELEMENT_CONTEXT}`);
   const size =
@@ -35,6 +37,7 @@ export function readBsonDocument(buf: Uint8Array, offset: number, limit: number,
   try {
     doc = deserialize(buf.subarray(offset, offset + size));
   } catch (err) {
+    if (err instanceof BSONDecodeError) return fail(err.message, err.code);
     return fail(err instanceof Error ? err.message : String(err));
   }
   return { doc, size };

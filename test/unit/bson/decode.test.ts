@@ -1,0 +1,553 @@
+/**
+ * The one-pass decoder (`deserialize`, src/bson_decode.ts) against the previous path
+ * (`deserializeViaJsBson`: js-bson with wrappers, then the unwrapping walk): thousands of
+ * seeded random documents covering every BSON type, written byte by byte here (so DBPointer,
+ * duplicate names and odd array keys are covered too), must decode to the same values with the
+ * same classes and key order; mutated copies must either fail or decode as the old path does;
+ * and a table of malformed documents must be refused.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  Binary,
+  BSONError,
+  BSONRegExp,
+  BSONSymbol,
+  Code,
+  DBRef,
+  Decimal128,
+  deserialize,
+  deserializeViaJsBson,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  serialize,
+  Timestamp,
+  UUID,
+} from '../../../src/bson.js';
+import { BSONDecodeError, MAX_BSON_DEPTH } from '../../../src/bson_decode.js';
+import { readBsonDocument } from '../../../src/wire/read_bson.js';
+import { WireError } from '../../../src/wire/wire_error.js';
+
+// ---------------------------------------------------------------------------------------------
+// A seeded PRNG and a BSON writer.
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const i32 = (n: number): Buffer => {
+  const b = Buffer.alloc(4);
+  b.writeInt32LE(n | 0, 0);
+  return b;
+};
+const cstr = (s: string | Buffer): Buffer => Buffer.concat([typeof s === 'string' ? Buffer.from(s, 'utf8') : s, Buffer.from([0])]);
+const str = (s: string | Buffer): Buffer => {
+  const bytes = typeof s === 'string' ? Buffer.from(s, 'utf8') : s;
+  return Buffer.concat([i32(bytes.length + 1), bytes, Buffer.from([0])]);
+};
+const f64 = (n: number): Buffer => {
+  const b = Buffer.alloc(8);
+  b.writeDoubleLE(n, 0);
+  return b;
+};
+const i64 = (n: bigint): Buffer => {
+  const b = Buffer.alloc(8);
+  b.writeBigInt64LE(BigInt.asIntN(64, n), 0);
+  return b;
+};
+/** One element: type byte, name, payload. */
+const elem = (type: number, name: string | Buffer, payload: Buffer = Buffer.alloc(0)): Buffer =>
+  Buffer.concat([Buffer.from([type]), cstr(name), payload]);
+/** A document of the given elements. */
+const doc = (...elements: Buffer[]): Buffer => {
+  const body = Buffer.concat(elements);
+  return Buffer.concat([i32(body.length + 5), body, Buffer.from([0])]);
+};
+
+class Gen {
+  readonly rand: () => number;
+  constructor(seed: number) {
+    this.rand = mulberry32(seed);
+  }
+  int(n: number): number {
+    return Math.floor(this.rand() * n);
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)]!;
+  }
+  bytes(n: number): Buffer {
+    return Buffer.from(Array.from({ length: n }, () => this.int(256)));
+  }
+
+  string(): string {
+    const pieces = ['', 'a', 'user', 'héllo', 'wörld', '日本語', '😀', '𝄞 clef', ' ', 'line\nbreak', '\u0001', 'tab\t', '\uFFFD', 'x'.repeat(40), 'Ωμέγα', 'a.b', '.', '$'];
+    let s = '';
+    const n = this.int(4);
+    for (let i = 0; i < n; i++) s += this.pick(pieces);
+    return s;
+  }
+
+  name(): string {
+    // Never $ref/$id/$db: DBRef shapes come from `dbRefShape` only (see the tests below).
+    return this.pick(['', '_id', 'a', 'b', 'k', 'name', 'n', 'x.y', '$x', '$set', 'héllo', '😀', '__proto__', 'constructor', '0', '12', 'toString', 'a'.repeat(33), 'field_' + this.int(50)]);
+  }
+
+  double(): number {
+    return this.pick([
+      0, -0, 1, -1, 1.5, -2.25, NaN, Infinity, -Infinity, 2147483647, -2147483648, 2147483648, -2147483649,
+      2 ** 53, -(2 ** 53), 1e308, 5e-324, Number.MAX_VALUE, 0.1, 1 / 3, this.rand() * 1e6, Math.round(this.rand() * 1e4),
+    ]);
+  }
+
+  /** A document's bytes with 0–`width` elements. */
+  document(depth: number, width = 6): Buffer {
+    const elements: Buffer[] = [];
+    const n = this.int(width + 1);
+    for (let i = 0; i < n; i++) elements.push(this.element(this.name(), depth));
+    if (this.int(8) === 0 && elements.length > 0) elements.push(elements[this.int(elements.length)]!); // duplicate name
+    return doc(...elements);
+  }
+
+  array(depth: number): Buffer {
+    const n = this.int(6);
+    const elements: Buffer[] = [];
+    // Array keys are not read: usually 0, 1, ..., sometimes anything.
+    for (let i = 0; i < n; i++) elements.push(this.element(this.int(10) === 0 ? this.name() : String(i), depth));
+    return doc(...elements);
+  }
+
+  dbRefShape(depth: number): Buffer {
+    // Canonical order, a $ref without exactly one dot and a non-empty $db: the shapes the old
+    // path returned unchanged (see 'keeps DBRef-shaped documents as sent' for the others).
+    const ref = this.pick(['c', 'coll', 'a.b.c', 'users', '']);
+    const elements = [elem(0x02, '$ref', str(ref)), this.element('$id', depth)];
+    if (this.int(2) === 0) elements.push(elem(0x02, '$db', str(this.pick(['db', 'test', 'x.y.z']))));
+    const extras = this.int(3);
+    for (let i = 0; i < extras; i++) elements.push(this.element(this.pick(['a', 'b', 'extra', 'n']), depth));
+    return doc(...elements);
+  }
+
+  element(name: string | Buffer, depth: number): Buffer {
+    const leaf = depth >= 4;
+    const kind = this.int(leaf ? 24 : 30);
+    switch (kind) {
+      case 0:
+        return elem(0x01, name, f64(this.double()));
+      case 1:
+        return elem(0x02, name, str(this.string()));
+      case 2:
+        return elem(0x10, name, i32(this.pick([0, 1, -1, 2147483647, -2147483648, this.int(1000)])));
+      case 3:
+        return elem(0x12, name, i64(this.pick([0n, 1n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 31n, BigInt(this.int(1e9))])));
+      case 4: {
+        const d = this.pick(['0', '-0', '1.0', '1E+6144', 'NaN', '-Infinity', '12345678901234567890.123', '-1E-6176']);
+        return elem(0x13, name, Buffer.from(Decimal128.fromString(d).bytes));
+      }
+      case 5:
+        return elem(0x07, name, this.bytes(12));
+      case 6: {
+        const subType = this.pick([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0x80, 0xff]);
+        const data = this.bytes(this.pick([0, 1, 5, 16, 16, 17, 40]));
+        if (subType === 2) return elem(0x05, name, Buffer.concat([i32(data.length + 4), Buffer.from([2]), i32(data.length), data]));
+        return elem(0x05, name, Buffer.concat([i32(data.length), Buffer.from([subType]), data]));
+      }
+      case 7:
+        return elem(0x08, name, Buffer.from([this.int(2)]));
+      case 8:
+        return elem(0x09, name, i64(this.pick([0n, 1700000000000n, -1n, -62135596800000n, 253402300799999n, 9007199254740993n, 2n ** 62n])));
+      case 9:
+        return elem(0x0a, name);
+      case 10:
+        return elem(0x06, name);
+      case 11:
+        return elem(0xff, name);
+      case 12:
+        return elem(0x7f, name);
+      case 13: {
+        const ts = Buffer.concat([i32(this.pick([0, 1, -1, 7])), i32(this.pick([0, 1, -1, 1700000000]))]);
+        return elem(0x11, name, ts);
+      }
+      case 14:
+        return elem(0x0b, name, Buffer.concat([cstr(this.pick(['', 'a.*b', '^héllo$', '😀+', '\\d'])), cstr(this.pick(['', 'i', 'ims', 'ux', 'lmsix']))]));
+      case 15:
+        return elem(0x0d, name, str(this.pick(['', 'function () { return 1; }', 'x => x * 2', 'ünïcode'])));
+      case 16:
+        return elem(0x0e, name, str(this.string()));
+      case 17:
+        return elem(0x0c, name, Buffer.concat([str(this.pick(['db.coll', 'coll', 'a.b.c', '', '.b', 'a.'])), this.bytes(12)]));
+      case 18:
+        return elem(0x10, name, i32(this.int(2 ** 31) * (this.int(2) ? 1 : -1)));
+      case 19:
+        return elem(0x01, name, f64(this.pick([1, 2, 0, -5, 1.0, 3.0, 1e9])));
+      case 20:
+      case 21:
+      case 22:
+      case 23:
+        return elem(0x02, name, str(this.string()));
+      case 24:
+      case 25:
+        return elem(0x03, name, this.document(depth + 1));
+      case 26:
+      case 27:
+        return elem(0x04, name, this.array(depth + 1));
+      case 28:
+        return elem(0x03, name, this.dbRefShape(depth + 1));
+      default: {
+        // Code with scope: total size, code string, scope document.
+        const code = str(this.pick(['', 'function () { return x; }', 'ünï']));
+        const scope = this.int(3) === 0 ? doc(elem(0x03, 'r', this.dbRefShape(depth + 1)), elem(0x10, 'i', i32(3))) : this.document(depth + 1);
+        return elem(0x0f, name, Buffer.concat([i32(4 + code.length + scope.length), code, scope]));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing decoded values: same types, same classes, same key order, -0 and NaN exact.
+
+function differences(a: unknown, b: unknown, path = '$'): string[] {
+  if (typeof a !== typeof b) return [`${path}: ${typeof a} vs ${typeof b}`];
+  if (a === null || b === null || typeof a !== 'object') {
+    return Object.is(a, b) ? [] : [`${path}: ${String(a)} vs ${String(b)}`];
+  }
+  const ao = a as object;
+  const bo = b as object;
+  if (Object.getPrototypeOf(ao) !== Object.getPrototypeOf(bo)) {
+    return [`${path}: class ${ao.constructor?.name} vs ${bo.constructor?.name}`];
+  }
+  if (ao instanceof Date) return Object.is(ao.getTime(), (bo as Date).getTime()) ? [] : [`${path}: ${ao.getTime()} vs ${(bo as Date).getTime()}`];
+  if (ao instanceof Uint8Array) return Buffer.compare(ao, bo as Uint8Array) === 0 ? [] : [`${path}: bytes differ`];
+  if (ao instanceof ObjectId) return ao.equals(bo as ObjectId) ? [] : [`${path}: ${ao.toHexString()} vs ${(bo as ObjectId).toHexString()}`];
+  const ak = Reflect.ownKeys(ao);
+  const bk = Reflect.ownKeys(bo);
+  if (ak.join('\u0000') !== bk.join('\u0000')) return [`${path}: keys [${ak.map(String)}] vs [${bk.map(String)}]`];
+  const out: string[] = [];
+  for (const k of ak) {
+    const da = Object.getOwnPropertyDescriptor(ao, k)!;
+    const db = Object.getOwnPropertyDescriptor(bo, k)!;
+    if (da.enumerable !== db.enumerable) out.push(`${path}.${String(k)}: enumerability`);
+    out.push(...differences(da.value, db.value, `${path}.${String(k)}`));
+  }
+  return out;
+}
+
+function thrownBy(fn: () => unknown): Error | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return err as Error;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('deserialize (one-pass decoder) against js-bson + walk', () => {
+  it('decodes 5,000 random documents of every BSON type exactly as the old path', () => {
+    const gen = new Gen(20240611);
+    const seenTypes = new Set<number>();
+    for (let i = 0; i < 5000; i++) {
+      const bytes = gen.document(0, 8);
+      collectTypes(bytes, 4, bytes.length - 1, seenTypes);
+      const expected = deserializeViaJsBson(bytes);
+      const actual = deserialize(bytes);
+      const diff = differences(actual, expected);
+      if (diff.length > 0) throw new Error(`document ${i} (${bytes.toString('hex')}): ${diff.slice(0, 5).join('; ')}`);
+    }
+    // Every type byte BSON has was generated at least once.
+    expect([...seenTypes].sort((x, y) => x - y)).toEqual([
+      0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x7f, 0xff,
+    ]);
+  });
+
+  it('gives mutated documents the old result or refuses them with a BSONError', () => {
+    // Truncations, byte flips and length tweaks of random documents. Where the new decoder
+    // accepts, the old one accepts the same thing; the other way round only the cases named below.
+    const gen = new Gen(7);
+    let refused = 0;
+    for (let i = 0; i < 5000; i++) {
+      const bytes = Buffer.from(gen.document(0, 5));
+      const mutated = mutate(gen, bytes);
+      const err = thrownBy(() => deserialize(mutated));
+      const oldErr = thrownBy(() => deserializeViaJsBson(mutated));
+      if (err === undefined) {
+        expect(oldErr, mutated.toString('hex')).toBeUndefined();
+        const diff = differences(deserialize(mutated), deserializeViaJsBson(mutated));
+        if (diff.length > 0) throw new Error(`mutation ${i} (${mutated.toString('hex')}): ${diff.slice(0, 5).join('; ')}`);
+      } else {
+        refused++;
+        expect(err, mutated.toString('hex')).toBeInstanceOf(BSONError);
+        expect(oldErr, `old path accepted ${mutated.toString('hex')}: ${err.message}`).toBeDefined();
+      }
+    }
+    expect(refused).toBeGreaterThan(1000);
+  });
+
+  it('decodes the documents a driver sends as the old path', () => {
+    const lsid = { id: new UUID('0123456789abcdef0123456789abcdef') };
+    const docs = [
+      { find: 'c', filter: { k: 5, name: { $in: ['a', 'b'] } }, sort: { k: -1 }, limit: 1, lsid, $db: 'test' },
+      { insert: 'c', documents: Array.from({ length: 50 }, (_, k) => ({ _id: new ObjectId(), k, name: 'user' + k, n: 1 })), ordered: true, lsid, $db: 'test' },
+      { a: new Double(1), b: 1.5, c: new Double(2 ** 31), d: new Int32(7), e: Long.fromNumber(2 ** 40), f: -0, g: NaN, h: [Infinity, -Infinity, [new Double(0)]] },
+      { t: new Timestamp({ t: 1700000000, i: 3 }), r: new BSONRegExp('^a', 'i'), s: new BSONSymbol('sym'), m: new MinKey(), x: new MaxKey(), u: undefined, z: null },
+      { c1: new Code('f()'), c2: new Code('g()', { n: 1, d: new Double(2.5), nested: { $ref: 'c', $id: 1 } }), bin: new Binary(Buffer.from([1, 2, 3]), 0x80) },
+    ];
+    for (const d of docs) {
+      const bytes = serialize(d);
+      expect(differences(deserialize(bytes), deserializeViaJsBson(bytes))).toEqual([]);
+    }
+  });
+});
+
+describe('deserialize: values', () => {
+  it('gives numbers, Double wrappers only for integral doubles within int32, and Long', () => {
+    const got = deserialize(serialize({ i: new Int32(-5), d1: new Double(1), d2: 1.5, d3: new Double(2 ** 31), d4: new Double(-0), l: Long.fromNumber(5) }));
+    expect(got.i).toBe(-5);
+    expect(got.d1).toBeInstanceOf(Double);
+    expect((got.d1 as Double).value).toBe(1);
+    expect(got.d2).toBe(1.5);
+    expect(got.d3).toBe(2 ** 31);
+    expect(Object.is(got.d4, -0)).toBe(true);
+    expect(got.l).toBeInstanceOf(Long);
+    expect((got.l as Long).toNumber()).toBe(5);
+  });
+
+  it('returns a 16-byte subtype 4 Binary as a UUID and every other Binary as Binary', () => {
+    const got = deserialize(doc(
+      elem(0x05, 'u', Buffer.concat([i32(16), Buffer.from([4]), Buffer.alloc(16, 7)])),
+      elem(0x05, 'short', Buffer.concat([i32(3), Buffer.from([4]), Buffer.alloc(3, 7)])),
+      elem(0x05, 'old', Buffer.concat([i32(7), Buffer.from([2]), i32(3), Buffer.from([1, 2, 3])])),
+    ));
+    expect(got.u).toBeInstanceOf(UUID);
+    expect(Buffer.from((got.u as UUID).buffer).toString('hex')).toBe('07'.repeat(16));
+    expect(Object.getPrototypeOf(got.short)).toBe(Binary.prototype);
+    expect((got.short as Binary).sub_type).toBe(4);
+    expect(Object.getPrototypeOf(got.old)).toBe(Binary.prototype);
+    expect([(got.old as Binary).sub_type, [...(got.old as Binary).buffer]]).toEqual([2, [1, 2, 3]]);
+  });
+
+  it('makes a __proto__ field an own property and leaves the prototype alone', () => {
+    const got = deserialize(doc(elem(0x03, '__proto__', doc(elem(0x10, 'polluted', i32(1)))), elem(0x10, 'a', i32(2))));
+    expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
+    expect(Object.keys(got)).toEqual(['__proto__', 'a']);
+    expect(Object.getOwnPropertyDescriptor(got, '__proto__')!.value).toEqual({ polluted: 1 });
+    expect((got as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('keeps DBRef-shaped documents as sent (the old path reordered and rewrote them)', () => {
+    const cases: Array<[Buffer, string]> = [
+      [doc(elem(0x10, '$id', i32(1)), elem(0x02, '$ref', str('c'))), '{"$id":1,"$ref":"c"}'],
+      [doc(elem(0x02, '$ref', str('a.b')), elem(0x10, '$id', i32(1))), '{"$ref":"a.b","$id":1}'],
+      [doc(elem(0x02, '$ref', str('c')), elem(0x10, '$id', i32(1)), elem(0x02, '$db', str(''))), '{"$ref":"c","$id":1,"$db":""}'],
+      [doc(elem(0x02, '$ref', str('c')), elem(0x10, '$id', i32(1)), elem(0x10, 'x', i32(2)), elem(0x02, '$db', str('d'))), '{"$ref":"c","$id":1,"x":2,"$db":"d"}'],
+    ];
+    for (const [bytes, json] of cases) {
+      expect(JSON.stringify(deserialize(doc(elem(0x03, 'r', bytes))).r)).toBe(json);
+      expect(JSON.stringify(deserialize(bytes))).toBe(json);
+    }
+    const withProto = deserialize(doc(elem(0x02, '$ref', str('c')), elem(0x10, '$id', i32(1)), elem(0x03, '__proto__', doc(elem(0x10, 'p', i32(1))))));
+    expect(Object.getPrototypeOf(withProto)).toBe(Object.prototype);
+    expect(Object.keys(withProto)).toEqual(['$ref', '$id', '__proto__']);
+  });
+
+  it('turns a DBPointer into the plain {$ref, $id, $db} the old path made', () => {
+    const oid = Buffer.from('0123456789abcdef01234567', 'hex');
+    const got = deserialize(doc(elem(0x0c, 'p', Buffer.concat([str('db.coll'), oid])), elem(0x0c, 'q', Buffer.concat([str('coll'), oid]))));
+    expect(got).toEqual({ p: { $ref: 'coll', $id: new ObjectId(oid), $db: 'db' }, q: { $ref: 'coll', $id: new ObjectId(oid) } });
+    expect(Object.getPrototypeOf(got.p)).toBe(Object.prototype);
+  });
+
+  it('keeps js-bson values inside a Code scope', () => {
+    const scope = doc(elem(0x10, 'i', i32(1)), elem(0x01, 'd', f64(1.5)), elem(0x03, 'r', doc(elem(0x02, '$ref', str('c')), elem(0x10, '$id', i32(1)))));
+    const code = str('f()');
+    const got = deserialize(doc(elem(0x0f, 'c', Buffer.concat([i32(4 + code.length + scope.length), code, scope])))).c as Code;
+    expect(got).toBeInstanceOf(Code);
+    expect(got.code).toBe('f()');
+    expect(got.scope!.i).toEqual(new Int32(1));
+    expect(got.scope!.d).toEqual(new Double(1.5));
+    expect(got.scope!.r).toBeInstanceOf(DBRef);
+  });
+
+  it('decodes strings of every UTF-8 length and empty names', () => {
+    const chars = [...'aé日😀'.repeat(20)];
+    for (let n = 0; n <= chars.length; n++) {
+      const v = chars.slice(0, n).join('');
+      expect(deserialize(doc(elem(0x02, '', str(v))))).toEqual({ '': v });
+    }
+  });
+
+  it('accepts nesting up to 200 levels and refuses deeper with Overflow', () => {
+    const nested = (levels: number): Buffer => {
+      let d = doc();
+      for (let k = 0; k < levels; k++) d = doc(elem(k % 2 ? 0x04 : 0x03, k % 2 ? '0' : 'a', d));
+      return d;
+    };
+    let v: unknown = deserialize(nested(MAX_BSON_DEPTH));
+    let levels = 0;
+    while (v !== null && typeof v === 'object' && Object.keys(v).length > 0) {
+      v = Object.values(v)[0];
+      levels++;
+    }
+    expect(levels).toBe(MAX_BSON_DEPTH);
+    const err = thrownBy(() => deserialize(nested(MAX_BSON_DEPTH + 1))) as BSONDecodeError;
+    expect(err).toBeInstanceOf(BSONDecodeError);
+    expect(err.code).toBe(15);
+    const path = Array.from({ length: MAX_BSON_DEPTH + 1 }, (_, k) => ((MAX_BSON_DEPTH - k) % 2 ? '0' : 'a')).join('.');
+    expect(err.message).toBe(`BSONObj exceeds maximum nested object depth in element with field name '${path}' in object with unknown _id`);
+    const withId = doc(elem(0x10, '_id', i32(7)), elem(0x03, 'x', nested(MAX_BSON_DEPTH)));
+    expect((thrownBy(() => deserialize(withId)) as Error).message).toMatch(/' in object with _id: 7$/);
+  });
+
+  it('does not keep the request buffer alive or mix up consecutive calls', () => {
+    const a = deserialize(doc(elem(0x02, 'name', str('first'))));
+    expect(thrownBy(() => deserialize(doc(elem(0x20, 'bad'))))).toBeInstanceOf(BSONDecodeError);
+    const b = deserialize(doc(elem(0x02, 'name', str('second'))));
+    expect([a, b]).toEqual([{ name: 'first' }, { name: 'second' }]);
+  });
+});
+
+describe('deserialize: malformed input', () => {
+  const ok = doc(elem(0x10, 'a', i32(1)));
+  const withSize = (b: Buffer, size: number): Buffer => {
+    const c = Buffer.from(b);
+    c.writeInt32LE(size, 0);
+    return c;
+  };
+  const stringEl = (declared: number, body: Buffer): Buffer => elem(0x02, 's', Buffer.concat([i32(declared), body]));
+  const cases: Array<[string, Buffer, string]> = [
+    ['shorter than 5 bytes', Buffer.from([4, 0, 0, 0]), 'corrupt bson message < 5 bytes long'],
+    ['declared size below 5', withSize(ok, 4), 'bson size must be >= 5, is 4'],
+    ['declared size above the bytes', withSize(ok, ok.length + 1), `buffer length ${ok.length} must === bson size ${ok.length + 1}`],
+    ['declared size below the bytes', withSize(ok, ok.length - 1), `buffer length ${ok.length} must === bson size ${ok.length - 1}`],
+    ['truncated (size adjusted)', withSize(ok.subarray(0, ok.length - 2), ok.length - 2), 'BSON element value extends past the end of the buffer'],
+    ['no terminator', Buffer.concat([i32(6), Buffer.from([0x0a, 0x61])]), "One object, sized correctly, with a spot for an EOO, but the EOO isn't 0x00"],
+    ['unknown type 0x20', doc(elem(0x20, 'a')), 'Detected unknown BSON type 20 for fieldname "a"'],
+    ['unknown type in an array', doc(elem(0x04, 'arr', doc(elem(0x0a, '0'), elem(0x14, '1')))), 'Detected unknown BSON type 14 for fieldname "1"'],
+    ['boolean byte 2', doc(elem(0x08, 'b', Buffer.from([2]))), 'illegal boolean type value'],
+    ['string without NUL', doc(stringEl(3, Buffer.from('abc'))), 'bad string length in bson'],
+    ['string length 0', doc(stringEl(0, Buffer.from([0]))), 'bad string length in bson'],
+    ['string length negative', doc(stringEl(-1, Buffer.from([0]))), 'bad string length in bson'],
+    ['string longer than the document', doc(stringEl(50, Buffer.from('ab\0'))), 'bad string length in bson'],
+    ['string running into the terminator', doc(stringEl(3, Buffer.from('a\0'))), 'bad string length in bson'],
+    ['invalid UTF-8 (lone continuation byte)', doc(stringEl(3, Buffer.from([0x61, 0x80, 0]))), 'Invalid UTF-8 string in BSON document'],
+    ['invalid UTF-8 (overlong)', doc(stringEl(3, Buffer.from([0xc0, 0xaf, 0]))), 'Invalid UTF-8 string in BSON document'],
+    ['invalid UTF-8 (surrogate)', doc(stringEl(4, Buffer.from([0xed, 0xa0, 0x80, 0]))), 'Invalid UTF-8 string in BSON document'],
+    ['invalid UTF-8 (truncated 4-byte)', doc(stringEl(25, Buffer.concat([Buffer.from('x'.repeat(21)), Buffer.from([0xf0, 0x9f, 0x98, 0])]))), 'Invalid UTF-8 string in BSON document'],
+    ['invalid UTF-8 in a symbol', doc(elem(0x0e, 's', Buffer.concat([i32(2), Buffer.from([0xff, 0])]))), 'Invalid UTF-8 string in BSON document'],
+    ['invalid UTF-8 in code', doc(elem(0x0d, 's', Buffer.concat([i32(2), Buffer.from([0xff, 0])]))), 'Invalid UTF-8 string in BSON document'],
+    ['name without NUL', Buffer.concat([i32(8), Buffer.from([0x0a, 0x61, 0x62, 0])]), 'Bad BSON Document: illegal CString'],
+    ['int32 cut short', Buffer.concat([i32(9), Buffer.from([0x10, 0x61, 0, 1, 0, 0]), Buffer.from([0])]).subarray(0, 9), 'BSON element value extends past the end of the buffer'],
+    ['double cut short', withSize(Buffer.concat([Buffer.from([0, 0, 0, 0, 0x01, 0x61, 0]), Buffer.alloc(4), Buffer.from([0])]), 12), 'BSON element value extends past the end of the buffer'],
+    ['ObjectId cut short', withSize(Buffer.concat([Buffer.from([0, 0, 0, 0, 0x07, 0x61, 0]), Buffer.alloc(11, 1), Buffer.from([0])]), 19), 'BSON element value extends past the end of the buffer'],
+    ['embedded document size below 5', doc(elem(0x03, 'd', Buffer.concat([i32(4), Buffer.from([0])]))), 'bad embedded document length in bson'],
+    ['embedded document past its parent', doc(elem(0x03, 'd', Buffer.concat([i32(40), Buffer.from([0])]))), 'bad embedded document length in bson'],
+    ['embedded document not terminated', doc(elem(0x03, 'd', Buffer.concat([i32(6), Buffer.from([0x0a, 0x61])]))), 'Bad BSON Document: object not properly terminated'],
+    ['embedded document ending early', doc(elem(0x03, 'd', Buffer.concat([i32(7), Buffer.from([0, 0, 0])]))), 'Bad BSON Document: object not properly terminated'],
+    ['embedded array size below 5', doc(elem(0x04, 'd', Buffer.concat([i32(3), Buffer.from([0])]))), 'bad embedded array length in bson'],
+    ['embedded array ending early', doc(elem(0x04, 'd', Buffer.concat([i32(7), Buffer.from([0, 0, 0])]))), 'corrupted array bson'],
+    ['element running past its embedded document', doc(elem(0x03, 'd', Buffer.concat([i32(8), Buffer.from([0x10, 0x61, 0]), Buffer.from([0])])), elem(0x0a, 'z', Buffer.alloc(0))), 'BSON element value extends past the end of the buffer'],
+    ['binary negative size', doc(elem(0x05, 'b', Buffer.concat([i32(-1), Buffer.from([0])]))), 'Negative binary type element size found'],
+    ['binary past the document', doc(elem(0x05, 'b', Buffer.concat([i32(30), Buffer.from([0]), Buffer.alloc(3)]))), 'Binary type size larger than document size'],
+    ['binary subtype 2 inner size too long', doc(elem(0x05, 'b', Buffer.concat([i32(6), Buffer.from([2]), i32(3), Buffer.alloc(2)]))), 'Binary type with subtype 0x02 contains too long binary size'],
+    ['binary subtype 2 inner size too short', doc(elem(0x05, 'b', Buffer.concat([i32(6), Buffer.from([2]), i32(1), Buffer.alloc(2)]))), 'Binary type with subtype 0x02 contains too short binary size'],
+    ['regex pattern without NUL', doc(elem(0x0b, 'r', Buffer.from('abc'))), 'Bad BSON Document: illegal CString'],
+    ['regex options without NUL', doc(elem(0x0b, 'r', Buffer.from('abc\0i'))), 'Bad BSON Document: illegal CString'],
+    ['regex with an unknown flag', doc(elem(0x0b, 'r', Buffer.concat([cstr('a'), cstr('q')]))), 'The regular expression option [q] is not supported'],
+    ['code_w_scope total below minimum', doc(elem(0x0f, 'c', Buffer.concat([i32(12), str(''), doc()]))), 'code_w_scope total size shorter minimum expected length'],
+    ['code_w_scope total too short', doc(elem(0x0f, 'c', Buffer.concat([i32(13), str('ab'), doc()]))), 'code_w_scope total size is too short, truncating scope'],
+    ['code_w_scope total too long', doc(elem(0x0f, 'c', Buffer.concat([i32(20), str(''), doc()]))), 'code_w_scope total size is too long, clips outer document'],
+    ['code_w_scope scope size bad', doc(elem(0x0f, 'c', Buffer.concat([i32(14), str(''), i32(3), Buffer.from([0])]))), 'bad scope document size in code_w_scope'],
+    ['DBPointer cut short', doc(elem(0x0c, 'p', Buffer.concat([str('a.b'), Buffer.alloc(5)]))), 'BSON element value extends past the end of the buffer'],
+    ['root ending before its size', Buffer.concat([i32(8), Buffer.from([0, 0x0a, 0x61, 0])]), 'Bad BSON Document: object not properly terminated'],
+  ];
+
+  it.each(cases)('refuses %s', (_label, bytes, message) => {
+    const err = thrownBy(() => deserialize(bytes));
+    expect(err).toBeInstanceOf(BSONError);
+    expect(err!.message).toContain(message);
+    // The old path refused all of them too.
+    expect(thrownBy(() => deserializeViaJsBson(bytes))).toBeInstanceOf(Error);
+  });
+
+  it('answers InvalidBSON on the wire, Overflow for nesting', () => {
+    const bad = doc(elem(0x08, 'b', Buffer.from([2])));
+    const err = thrownBy(() => readBsonDocument(bad, 0, bad.length)) as WireError;
+    expect(err).toBeInstanceOf(WireError);
+    expect([err.code, err.message, err.closeConnection]).toEqual([22, 'illegal boolean type value', false]);
+    let deep = doc();
+    for (let k = 0; k <= MAX_BSON_DEPTH; k++) deep = doc(elem(0x03, 'a', deep));
+    const over = thrownBy(() => readBsonDocument(deep, 0, deep.length)) as WireError;
+    expect([over.code, over.codeName, over.closeConnection]).toEqual([15, 'Overflow', false]);
+  });
+});
+
+/** The type bytes of every element in the document body from `start` to `end` (exclusive). */
+function collectTypes(b: Buffer, start: number, end: number, into: Set<number>): void {
+  let p = start;
+  while (p < end && b[p] !== 0) {
+    const type = b[p]!;
+    into.add(type);
+    p = b.indexOf(0, p + 1) + 1;
+    const size = p + 4 <= b.length ? b.readInt32LE(p) : 0;
+    switch (type) {
+      case 0x01: case 0x09: case 0x11: case 0x12: p += 8; break;
+      case 0x02: case 0x0d: case 0x0e: p += 4 + size; break;
+      case 0x03: case 0x04: collectTypes(b, p + 4, p + size - 1, into); p += size; break;
+      case 0x05: p += 5 + size; break;
+      case 0x07: p += 12; break;
+      case 0x08: p += 1; break;
+      case 0x0b: p = b.indexOf(0, b.indexOf(0, p) + 1) + 1; break;
+      case 0x0c: p += 4 + size + 12; break;
+      case 0x0f: {
+        const codeSize = b.readInt32LE(p + 4);
+        const scope = p + 8 + codeSize;
+        collectTypes(b, scope + 4, scope + b.readInt32LE(scope) - 1, into);
+        p += size;
+        break;
+      }
+      case 0x10: p += 4; break;
+      case 0x13: p += 16; break;
+      default: break; // 0x06, 0x0a, 0x7f, 0xff: no value
+    }
+  }
+}
+
+/** A random corruption of `bytes`: truncation, byte flips or a nudged int32. */
+function mutate(gen: Gen, bytes: Buffer): Buffer {
+  const b = Buffer.from(bytes);
+  switch (gen.int(4)) {
+    case 0: {
+      const cut = b.subarray(0, Math.max(5, gen.int(b.length)));
+      const c = Buffer.from(cut);
+      c.writeInt32LE(c.length, 0);
+      c[c.length - 1] = 0;
+      return c;
+    }
+    case 1: {
+      const flips = 1 + gen.int(3);
+      for (let k = 0; k < flips; k++) if (b.length > 5) b[4 + gen.int(b.length - 5)] = gen.int(256);
+      return b;
+    }
+    case 2: {
+      if (b.length > 9) {
+        const at = 4 + gen.int(b.length - 9);
+        b.writeInt32LE((b.readInt32LE(at) + gen.pick([-2, -1, 1, 2, 100, -100])) | 0, at);
+      }
+      return b;
+    }
+    default: {
+      if (b.length > 5) b[4 + gen.int(b.length - 5)] = gen.pick([0, 0x20, 0x80, 0xff, 0x7f, 0x08, 0x13]);
+      return b;
+    }
+  }
+}
