@@ -56,6 +56,19 @@ export {
   EJSON,
 };
 
+/**
+ * An ObjectId as the bson library (7.x) holds it: four big-endian 24-bit words. Reading them
+ * builds nothing, unlike `ObjectId.id`, which allocates a 12-byte buffer on every call; hot
+ * paths (the `_id` map and index) use them after checking `typeof i3 === 'number'`.
+ */
+export interface ObjectIdWords {
+  readonly _bsontype: string;
+  readonly i0: number;
+  readonly i1: number;
+  readonly i2: number;
+  readonly i3: number;
+}
+
 /** A BSON document in Mayfly's value representation. */
 export type Document = { [key: string]: unknown };
 

@@ -16,11 +16,11 @@
  * container TTL index `{ _ts: ±1 }` with `expireAfterSeconds`, whose key is the *system*
  * last-modified time rather than a document field (TTL.md).
  */
-import type { Document } from '../../bson.js';
+import type { Document, ObjectId, ObjectIdWords } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import type { Collator } from '../values/collator.js';
-import { compareValues } from '../values/compare.js';
+import { compareObjectIds, compareValues } from '../values/compare.js';
 import { collatorOf } from './collation.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { formatValue } from '../values/bson_to_string.js';
@@ -51,27 +51,13 @@ export interface KeyConflict {
 /** Orders two keys of an index (field directions applied). */
 export type KeyComparator = (a: unknown, b: unknown) => number;
 
-/** An ObjectId as the bson library (7.x) holds it: four big-endian 24-bit words. */
-interface ObjectIdWords {
-  readonly _bsontype: string;
-  readonly i0: number;
-  readonly i1: number;
-  readonly i2: number;
-  readonly i3: number;
-}
-
 /**
  * `compareValues`, with a fast path for two ObjectIds (the `_id` index compares them on every
  * insert): their words compared directly, without building their 12-byte buffers.
  */
 export function compareKeyValues(a: unknown, b: unknown): number {
   if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null) {
-    const x = a as ObjectIdWords;
-    const y = b as ObjectIdWords;
-    if (x._bsontype === 'ObjectId' && y._bsontype === 'ObjectId' && typeof x.i3 === 'number' && typeof y.i3 === 'number') {
-      const d = x.i0 - y.i0 || x.i1 - y.i1 || x.i2 - y.i2 || x.i3 - y.i3;
-      return d < 0 ? -1 : d > 0 ? 1 : 0;
-    }
+    if ((a as ObjectIdWords)._bsontype === 'ObjectId' && (b as ObjectIdWords)._bsontype === 'ObjectId') return compareObjectIds(a as ObjectId, b as ObjectId);
   }
   return compareValues(a, b);
 }

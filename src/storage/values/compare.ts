@@ -5,7 +5,7 @@
  * strings (and symbols) by UTF-8 bytes, or under a collation when a `Collator` is given (also
  * strings nested in arrays and documents; field names, regexes and code stay binary).
  */
-import type { Binary, BSONRegExp, Code, Decimal128, Long, ObjectId, Timestamp } from '../../bson.js';
+import type { Binary, BSONRegExp, Code, Decimal128, Long, ObjectId, ObjectIdWords, Timestamp } from '../../bson.js';
 import type { Collator } from './collator.js';
 import { compareParts, decodeDecimal, doubleToExactParts, roundParts, type DecimalParts } from './decimal.js';
 
@@ -122,7 +122,7 @@ export function compareSameRank(rank: number, a: unknown, b: unknown, collator?:
     case TYPE_RANK.binData:
       return compareBinary(a as Binary, b as Binary);
     case TYPE_RANK.objectId:
-      return compareBytes((a as ObjectId).id, (b as ObjectId).id);
+      return compareObjectIds(a as ObjectId, b as ObjectId);
     case TYPE_RANK.bool:
       return a === b ? 0 : a ? 1 : -1;
     case TYPE_RANK.date:
@@ -313,4 +313,15 @@ export function regexParts(v: unknown): [string, string] {
   if (v instanceof RegExp) return [v.source, v.flags];
   const r = v as BSONRegExp;
   return [r.pattern, r.options];
+}
+
+/** Two ObjectIds in byte order: by bson 7's words when it has them (no buffers built), else by bytes. */
+export function compareObjectIds(a: ObjectId, b: ObjectId): number {
+  const x = a as unknown as ObjectIdWords;
+  const y = b as unknown as ObjectIdWords;
+  if (typeof x.i3 === 'number' && typeof y.i3 === 'number') {
+    const d = x.i0 - y.i0 || x.i1 - y.i1 || x.i2 - y.i2 || x.i3 - y.i3;
+    return d < 0 ? -1 : d > 0 ? 1 : 0;
+  }
+  return compareBytes(a.id, b.id);
 }

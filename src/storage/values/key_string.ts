@@ -6,7 +6,7 @@
  * Under a collation (`collator`), strings, nested ones included, encode by their collation
  * class (`Collator.key`), so that strings equal under it share a key.
  */
-import type { Binary, BSONRegExp, Code, Long, ObjectId, Timestamp } from '../../bson.js';
+import type { Binary, BSONRegExp, Code, Long, ObjectId, ObjectIdWords, Timestamp } from '../../bson.js';
 import type { Collator } from './collator.js';
 import { exactParts } from './compare.js';
 import { doubleToExactParts, normaliseParts, compareParts, roundParts, type DecimalParts } from './decimal.js';
@@ -69,6 +69,17 @@ function objectIdKey(b: Uint8Array): string {
   return String.fromCharCode(111, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!, b[8]!, b[9]!, b[10]!, b[11]!);
 }
 
+/** `objectIdKey` from the words bson 7 keeps (no 12-byte buffer built). */
+function objectIdWordsKey(w: ObjectIdWords): string {
+  return String.fromCharCode(
+    111,
+    (w.i0 >>> 16) & 255, (w.i0 >>> 8) & 255, w.i0 & 255,
+    (w.i1 >>> 16) & 255, (w.i1 >>> 8) & 255, w.i1 & 255,
+    (w.i2 >>> 16) & 255, (w.i2 >>> 8) & 255, w.i2 & 255,
+    (w.i3 >>> 16) & 255, (w.i3 >>> 8) & 255, w.i3 & 255,
+  );
+}
+
 /** Self-delimiting encoding (safe inside objects and arrays). */
 function encode(v: unknown, collator?: Collator | null): string {
   switch (typeof v) {
@@ -97,8 +108,10 @@ function encode(v: unknown, collator?: Collator | null): string {
   const tag = (v as { _bsontype?: unknown })._bsontype;
   if (typeof tag === 'string') {
     switch (tag) {
-      case 'ObjectId':
-        return objectIdKey((v as ObjectId).id);
+      case 'ObjectId': {
+        const w = v as ObjectIdWords;
+        return typeof w.i3 === 'number' ? objectIdWordsKey(w) : objectIdKey((v as ObjectId).id);
+      }
       case 'Double':
       case 'Int32':
         return numberKey((v as { value: number }).value);
