@@ -92,13 +92,21 @@ export function validateArguments(def: CommandDefinition, cmd: Document, command
       }
       checkRule(idl, key, cmd[key], rule, false);
     }
-    for (const [key, rule] of Object.entries(table)) {
-      if (rule.required && (cmd[key] === undefined)) {
+    for (const key of requiredFields(table)) {
+      if (cmd[key] === undefined) {
         throw new CommandError('IDLFailedToParse', `BSON field '${idl}.${key}' is missing but a required field`);
       }
     }
   }
   checkGenericArguments(cmd);
+}
+
+/** The required fields of an argument table, in table order (computed once per table). */
+const REQUIRED = new WeakMap<object, readonly string[]>();
+function requiredFields(table: Readonly<Record<string, ArgRule>>): readonly string[] {
+  let keys = REQUIRED.get(table);
+  if (!keys) REQUIRED.set(table, (keys = Object.keys(table).filter((k) => table[k]!.required)));
+  return keys;
 }
 
 function checkRule(idl: string, key: string, value: unknown, rule: ArgRule, isTarget: boolean): void {
@@ -108,8 +116,12 @@ function checkRule(idl: string, key: string, value: unknown, rule: ArgRule, isTa
     return;
   }
   if (value === null && !rule.required && !isTarget) return;
-  const types = (Array.isArray(rule.type) ? rule.type : [rule.type]) as readonly ArgType[];
-  if (!types.some((t) => matchesType(value, t))) throw wrongTypeError(idl, key, value, types);
+  const type = rule.type;
+  if (!Array.isArray(type)) {
+    if (!matchesType(value, type as ArgType)) throw wrongTypeError(idl, key, value, [type as ArgType]);
+    return;
+  }
+  if (!(type as readonly ArgType[]).some((t) => matchesType(value, t))) throw wrongTypeError(idl, key, value, type as readonly ArgType[]);
 }
 
 /**
