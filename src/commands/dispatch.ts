@@ -26,7 +26,7 @@ export async function dispatch(
   body: Document,
   requestBytes = Number.POSITIVE_INFINITY,
 ): Promise<Document | typeof CLOSE_CONNECTION> {
-  const commandField = Object.keys(body)[0] ?? '';
+  const commandField = firstKey(body);
   try {
     const def = server.registry.get(commandField);
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
@@ -84,4 +84,10 @@ export function toCommandError(err: unknown): CommandError {
     return new CommandError(15, 'document nesting too deep');
   }
   return new CommandError('InternalError', err instanceof Error ? err.message : String(err));
+}
+
+/** The first field name of `doc` ('' when empty), without listing every key. */
+function firstKey(doc: Document): string {
+  for (const key in doc) return key;
+  return '';
 }
