@@ -6,7 +6,7 @@
  */
 import { Double, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
-import { CLOSE_CONNECTION, NO_FAIL_COMMAND, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
+import { CLOSE_CONNECTION, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
 import { validateDbName } from '../storage/namespace.js';
 import { validateArguments } from './args.js';
 import { endLocalSessions, touchSession } from './crud/local_sessions.js';
@@ -16,40 +16,54 @@ const OK = new Double(1);
 /** mongod's error replies carry `ok: 0.0` (a double). */
 const NOT_OK = new Double(0);
 
+/** What dispatch answers: a reply document, or CLOSE_CONNECTION (close without a reply). */
+export type DispatchResult = Document | typeof CLOSE_CONNECTION;
+
 /**
- * Runs `body` on `server` for `connection`; never throws. `CLOSE_CONNECTION` means: close the
- * connection without a reply (the failCommand fail point's `closeConnection`).
+ * Runs `body` on `server` for `connection`; never throws (and never rejects). `CLOSE_CONNECTION`
+ * means: close the connection without a reply (the failCommand fail point's `closeConnection`).
+ * A command that completes synchronously (most do) is answered synchronously: no promise and
+ * no microtask hop on the path of every request; the others return a promise.
  */
-export async function dispatch(
+export function dispatch(
   server: ServerServices,
   connection: ConnectionState,
   body: Document,
   requestBytes = Number.POSITIVE_INFINITY,
-): Promise<Document | typeof CLOSE_CONNECTION> {
+): DispatchResult | Promise<DispatchResult> {
   const commandField = firstKey(body);
   try {
     const def = server.registry.get(commandField);
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
-    const reply = await runDefinition(server, connection, def, body, commandField, requestBytes);
-    if (reply === CLOSE_CONNECTION) return reply;
-    reply.ok = OK;
-    return reply;
+    const reply = runDefinition(server, connection, def, body, commandField, requestBytes);
+    if (reply instanceof Promise) return reply.then(okReply, (err: unknown) => errorReply(server, err, commandField));
+    return okReply(reply);
   } catch (err) {
-    const error = toCommandError(err);
-    if (error.code === 1) server.logger.error({ err, command: commandField }, 'command failed with an internal error');
-    else server.logger.debug({ command: commandField, code: error.code, errmsg: error.message }, 'command error');
-    return { ...error.toReply(), ok: NOT_OK };
+    return errorReply(server, err, commandField);
   }
 }
 
-async function runDefinition(
+function okReply(reply: DispatchResult): DispatchResult {
+  if (reply !== CLOSE_CONNECTION) reply.ok = OK;
+  return reply;
+}
+
+function errorReply(server: ServerServices, err: unknown, commandField: string): Document {
+  const error = toCommandError(err);
+  if (error.code === 1) server.logger.error({ err, command: commandField }, 'command failed with an internal error');
+  else server.logger.debug({ command: commandField, code: error.code, errmsg: error.message }, 'command error');
+  return { ...error.toReply(), ok: NOT_OK };
+}
+
+/** Checks the request, then runs the command (synchronously unless it or the fail point waits). */
+function runDefinition(
   server: ServerServices,
   connection: ConnectionState,
   def: CommandDefinition,
   body: Document,
   commandField: string,
   requestBytes: number,
-): Promise<Document | typeof CLOSE_CONNECTION> {
+): DispatchResult | Promise<DispatchResult> {
   const db = body.$db;
   if (typeof db !== 'string') throw new CommandError(40571, 'OP_MSG requests require a $db argument');
   validateDbName(db);
@@ -63,18 +77,31 @@ async function runDefinition(
     throw new CommandError('APIVersionError', `API version must be "1"`);
   }
   validateArguments(def, body, commandField);
-  // Most commands run with the fail point off: no await, no per-command scope then.
-  const failCommand = failCommandActive(server) ? await evaluateFailCommand(server, { def, body, db, connection }) : NO_FAIL_COMMAND;
-  if (failCommand.closeConnection) return CLOSE_CONNECTION;
-  // The logical session cache: a command's lsid marks its session used; endSessions ends them.
-  if (body.lsid !== undefined) touchSession(server, body.lsid, server.clock.now());
-  if (def.name === 'endSessions') endLocalSessions(server, body[commandField]);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes };
+  // Most commands run with the fail point off: no await, no per-command scope then.
+  if (failCommandActive(server)) return runUnderFailCommand(ctx, def, body, commandField);
+  startCommand(ctx, def, body, commandField);
+  const reply = def.run(ctx, body);
+  // A copy: handlers may return shared documents, and dispatch adds `ok`.
+  return reply instanceof Promise ? reply.then((r) => ({ ...r })) : { ...reply };
+}
+
+/** `runDefinition` while failCommand is configured: it may delay, fail or drop the command. */
+async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, body: Document, commandField: string): Promise<DispatchResult> {
+  const failCommand = await evaluateFailCommand(ctx.server, { def, body, db: ctx.db, connection: ctx.connection });
+  if (failCommand.closeConnection) return CLOSE_CONNECTION;
+  startCommand(ctx, def, body, commandField);
   try {
     return failCommand.onReply({ ...(await def.run(ctx, body)) });
   } catch (err) {
     throw err instanceof CommandError ? failCommand.onError(err) : err;
   }
+}
+
+/** The logical session cache: a command's lsid marks its session used; endSessions ends them. */
+function startCommand(ctx: CommandContext, def: CommandDefinition, body: Document, commandField: string): void {
+  if (body.lsid !== undefined) touchSession(ctx.server, body.lsid, ctx.now());
+  if (def.name === 'endSessions') endLocalSessions(ctx.server, body[commandField]);
 }
 
 /** Any thrown value as a CommandError (unknown errors become InternalError). */

@@ -4,7 +4,7 @@
  */
 import type net from 'node:net';
 import { makeDouble, type Document } from '../bson.js';
-import { dispatch } from '../commands/dispatch.js';
+import { dispatch, type DispatchResult } from '../commands/dispatch.js';
 import type { ConnectionState } from '../commands/types.js';
 import { CLOSE_CONNECTION } from './fail_points.js';
 import { CommandError } from '../errors/command_error.js';
@@ -16,7 +16,7 @@ import { compressMessage } from '../wire/op_compressed.js';
 import { ReplyFlags, LEGACY_OPCODE_REMOVAL_NOTE, UNSUPPORTED_LEGACY_READ_CODE } from '../wire/constants.js';
 import { WireError } from '../wire/wire_error.js';
 import { encodeErrorReply } from '../wire/error_reply.js';
-import type { OpMsgRequest, OpQueryRequest } from '../wire/message.js';
+import type { OpMsgRequest, OpQueryRequest, Request } from '../wire/message.js';
 import type { Server } from './server.js';
 
 /** Commands a legacy OP_QUERY may still carry (the handshake). */
@@ -76,23 +76,33 @@ export class Connection implements ConnectionState {
     }
     if (frames.length === 0) return;
     for (const f of frames) this.queue.push(f);
-    if (!this.processing) void this.drain();
+    if (!this.processing) this.drain();
   }
 
-  private async drain(): Promise<void> {
+  /**
+   * Answers queued frames in order. A request answered synchronously (most are) keeps the loop
+   * going; one that waits (an async command, a blocking fail point) resumes it when done.
+   */
+  private drain(): void {
     this.processing = true;
     try {
       while (this.queue.length > 0 && !this.closed) {
         const frame = this.queue.shift()!;
-        await this.handleFrame(frame);
+        const pending = this.handleFrame(frame);
+        if (pending) {
+          void pending.then(() => this.drain(), (err: unknown) => this.fail(err));
+          return;
+        }
       }
-    } finally {
-      this.processing = false;
+    } catch (err) {
+      // Not expected (handleFrame answers every failure); this connection alone is dropped.
+      this.fail(err);
     }
+    this.processing = false;
   }
 
-  private async handleFrame(frame: Buffer): Promise<void> {
-    let request;
+  private handleFrame(frame: Buffer): Promise<void> | undefined {
+    let request: Request;
     try {
       request = decodeMessage(frame);
     } catch (err) {
@@ -101,26 +111,37 @@ export class Connection implements ConnectionState {
         this.server.logger.debug({ connectionId: this.id, code: err.code, err: err.message }, 'malformed request answered with an error');
         const reply = encodeErrorReply(err, this.nextRequestId++);
         if (reply) this.write(reply);
-        return;
+        return undefined;
       }
       this.fail(err);
-      return;
+      return undefined;
     }
     try {
-      if (request.kind === 'query') await this.handleQuery(request);
-      else await this.handleMsg(request);
+      const pending = request.kind === 'query' ? this.handleQuery(request) : this.handleMsg(request);
+      return pending?.catch((err: unknown) => this.replyFailed(request, err));
     } catch (err) {
-      // dispatch never throws; this is an encoding failure (e.g. a reply over the size limit).
-      this.server.logger.error({ connectionId: this.id, err }, 'failed to answer a request');
-      if (request.kind === 'msg' && !request.moreToCome) {
-        const reply = new CommandError('InternalError', err instanceof Error ? err.message : String(err)).toReply();
-        this.write(encodeOpMsg(reply, request.header.requestId, this.nextRequestId++));
-      }
+      this.replyFailed(request, err);
+      return undefined;
     }
   }
 
-  private async handleMsg(request: OpMsgRequest): Promise<void> {
-    const reply = await dispatch(this.server, this, request.body, request.frameBytes);
+  /** dispatch never throws: this is an encoding failure (e.g. a reply over the size limit). */
+  private replyFailed(request: Request, err: unknown): void {
+    this.server.logger.error({ connectionId: this.id, err }, 'failed to answer a request');
+    if (request.kind === 'msg' && !request.moreToCome) {
+      const reply = new CommandError('InternalError', err instanceof Error ? err.message : String(err)).toReply();
+      this.write(encodeOpMsg(reply, request.header.requestId, this.nextRequestId++));
+    }
+  }
+
+  private handleMsg(request: OpMsgRequest): Promise<void> | undefined {
+    const reply = dispatch(this.server, this, request.body, request.frameBytes);
+    if (reply instanceof Promise) return reply.then((r) => this.sendMsgReply(request, r));
+    this.sendMsgReply(request, reply);
+    return undefined;
+  }
+
+  private sendMsgReply(request: OpMsgRequest, reply: DispatchResult): void {
     if (reply === CLOSE_CONNECTION) return this.closeUnanswered();
     if (request.moreToCome || this.closed) return;
     let message = encodeOpMsg(reply, request.header.requestId, this.nextRequestId++);
@@ -128,27 +149,31 @@ export class Connection implements ConnectionState {
     this.write(message);
   }
 
-  private async handleQuery(request: OpQueryRequest): Promise<void> {
+  private handleQuery(request: OpQueryRequest): Promise<void> | undefined {
     const dot = request.fullCollectionName.indexOf('.');
     const db = dot < 0 ? request.fullCollectionName : request.fullCollectionName.slice(0, dot);
     const coll = dot < 0 ? '' : request.fullCollectionName.slice(dot + 1);
-    let reply: Document;
-    let flags = ReplyFlags.awaitCapable;
     if (coll === '$cmd') {
       // Drivers may wrap the command as { $query: {...}, $readPreference: ... }.
       const query = (request.query.$query as Document | undefined) ?? request.query;
       const name = Object.keys(query)[0] ?? '';
       if (OP_QUERY_COMMANDS.has(name)) {
-        const answer = await dispatch(this.server, this, { ...query, $db: db });
-        if (answer === CLOSE_CONNECTION) return this.closeUnanswered();
-        reply = answer;
-      } else {
-        reply = new CommandError('UnsupportedOpQueryCommand', `Unsupported OP_QUERY command: ${name}. ${LEGACY_OPCODE_REMOVAL_NOTE}`).toReply();
+        const answer = dispatch(this.server, this, { ...query, $db: db });
+        if (answer instanceof Promise) return answer.then((r) => this.sendQueryReply(request, r, ReplyFlags.awaitCapable));
+        this.sendQueryReply(request, answer, ReplyFlags.awaitCapable);
+        return undefined;
       }
-    } else {
-      flags |= ReplyFlags.queryFailure;
-      reply = { $err: `OP_QUERY is no longer supported. ${LEGACY_OPCODE_REMOVAL_NOTE}`, code: UNSUPPORTED_LEGACY_READ_CODE, ok: makeDouble(0) };
+      const refused = new CommandError('UnsupportedOpQueryCommand', `Unsupported OP_QUERY command: ${name}. ${LEGACY_OPCODE_REMOVAL_NOTE}`).toReply();
+      this.sendQueryReply(request, refused, ReplyFlags.awaitCapable);
+      return undefined;
     }
+    const legacy = { $err: `OP_QUERY is no longer supported. ${LEGACY_OPCODE_REMOVAL_NOTE}`, code: UNSUPPORTED_LEGACY_READ_CODE, ok: makeDouble(0) };
+    this.sendQueryReply(request, legacy, ReplyFlags.awaitCapable | ReplyFlags.queryFailure);
+    return undefined;
+  }
+
+  private sendQueryReply(request: OpQueryRequest, reply: DispatchResult, flags: number): void {
+    if (reply === CLOSE_CONNECTION) return this.closeUnanswered();
     let message = encodeOpReply([reply], request.header.requestId, this.nextRequestId++, flags);
     if (request.compressorId !== null) message = compressMessage(message, request.compressorId);
     this.write(message);

@@ -322,13 +322,6 @@ function withLabels(error: CommandError, labels: unknown[] | undefined, more?: D
   return new CommandError(error.code, error.message, extra);
 }
 
-/** The scope of a command when `failCommand` is off: nothing is injected. */
-export const NO_FAIL_COMMAND: FailCommandScope = {
-  closeConnection: false,
-  onReply: (reply) => reply,
-  onError: (error) => error,
-};
-
 /** True when `failCommand` is configured (dispatch checks it only then). */
 export function failCommandActive(server: object): boolean {
   return failPointsOf(server).failCommand.active;

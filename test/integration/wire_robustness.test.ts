@@ -185,3 +185,22 @@ describe('document size', () => {
     await h.db.collection('sizes').deleteOne({ _id: 3 });
   });
 });
+
+describe('pipelined requests', () => {
+  it('are answered in order when the first waits (a blocking fail point) and the next does not', async () => {
+    await h.client.db('admin').command({
+      configureFailPoint: 'failCommand',
+      mode: { times: 1 },
+      data: { failCommands: ['find'], blockConnection: true, blockTimeMS: 150 },
+    });
+    const find = opMsg(31, 0, Buffer.concat([Buffer.from([0]), bson(el.string('find', 'nothing'), el.string('$db', h.db.databaseName))]));
+    const ping = opMsg(32, 0, Buffer.concat([Buffer.from([0]), bson(el.int32('ping', 1), el.string('$db', 'admin'))]));
+    const { data, closed } = await exchange(Buffer.concat([find, ping]), 1000);
+    expect(closed).toBe(false);
+    const first = data.subarray(0, data.readInt32LE(0));
+    const second = data.subarray(first.length);
+    expect([first.readInt32LE(8), second.readInt32LE(8)]).toEqual([31, 32]); // responseTo, in request order
+    expect(replyBody(first)).toMatchObject({ cursor: { firstBatch: [], ns: `${h.db.databaseName}.nothing` }, ok: 1 });
+    expect(replyBody(second)).toEqual({ ok: 1 });
+  });
+});
