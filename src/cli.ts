@@ -41,6 +41,10 @@ export function buildProgram(): Command {
 
 /** Runs the CLI with `argv` (process.argv). */
 export async function main(argv: string[]): Promise<void> {
+  // A closed stdout (`mayfly | head`) silences the log instead of killing the server.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
   const program = buildProgram();
   program.parse(argv);
   const opts = program.opts<{

@@ -54,6 +54,18 @@ describe('mayfly CLI', () => {
     expect(await exited).toBe(0);
   });
 
+  it('keeps serving when its stdout is closed (mayfly | head -1), and still stops cleanly', async () => {
+    const { child, uri } = await start(['--port', '0']);
+    child.stdout!.destroy(); // the reading end goes away, as when `head` exits
+    const client = new MongoClient(uri);
+    await client.connect(); // logs 'connection accepted' into the closed pipe
+    expect(await client.db('admin').command({ ping: 1 })).toEqual({ ok: 1 });
+    await client.close();
+    const exited = exitCode(child);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
   it('stops on SIGINT with exit code 0', async () => {
     const { child } = await start(['--port', '0']);
     const exited = exitCode(child);
