@@ -29,45 +29,29 @@ export interface SourcedDocument {
 }
 
 /**
- * A cursor source over documents produced from records: the cursor reads one document ahead,
- * and that document's record may expire (Cosmos TTL) or be deleted before the getMore that
- * sends it, so `stillValid` re-checks the record of the document read last.
+ * A cursor source over items that each yield a document produced from a record (or from none):
+ * the cursor reads one document ahead, and that document's record may expire (Cosmos TTL) or be
+ * deleted before the getMore that sends it, so `stillValid` re-checks the record of the document
+ * read last. A plain iterator: no generator layers, nothing allocated per item.
  */
-export function revalidatingSource(items: Iterable<SourcedDocument>, isLive: (rec: StoredDocument) => boolean): RevalidatingIterator {
-  let last: SourcedDocument | undefined;
-  const documents = (function* () {
-    for (const item of items) {
-      last = item;
-      yield item.doc;
-    }
-  })();
-  const stillValid = (doc: Document): boolean => doc !== last?.doc || last.rec === undefined || isLive(last.rec);
-  return Object.assign(documents, { stillValid });
-}
-
-/**
- * A cursor source over records (what find hands out): each record's document, projected when
- * `project` is given, with the same read-ahead re-check as `revalidatingSource` but without its
- * generator layers and per-document wrappers (this is the path of every find).
- */
-export class RecordSource implements RevalidatingIterator {
+export class RevalidatingSource<T> implements RevalidatingIterator {
   private lastRec: StoredDocument | undefined;
   private lastDoc: Document | undefined;
 
-  /** Documents of `records`, projected by `project` (null: as stored), re-checked by `isLive`. */
+  /** The documents `docOf` makes of `items`, each re-checked through `recOf`'s record by `isLive`. */
   constructor(
-    private readonly records: Iterator<StoredDocument>,
-    private readonly project: ((doc: Document) => Document) | null,
+    private readonly items: Iterator<T>,
+    private readonly docOf: (item: T) => Document,
+    private readonly recOf: (item: T) => StoredDocument | undefined,
     private readonly isLive: (rec: StoredDocument) => boolean,
   ) {}
 
   /** The next document. */
   next(): IteratorResult<Document> {
-    const step = this.records.next();
+    const step = this.items.next();
     if (step.done) return { done: true, value: undefined };
-    const rec = step.value;
-    const doc = this.project ? this.project(rec.doc) : rec.doc;
-    this.lastRec = rec;
+    const doc = this.docOf(step.value);
+    this.lastRec = this.recOf(step.value);
     this.lastDoc = doc;
     return { done: false, value: doc };
   }
@@ -77,11 +61,26 @@ export class RecordSource implements RevalidatingIterator {
     return doc !== this.lastDoc || this.lastRec === undefined || this.isLive(this.lastRec);
   }
 
-  /** Stops the underlying records. */
+  /** Stops the underlying items. */
   return(): IteratorResult<Document> {
-    this.records.return?.();
+    this.items.return?.();
     return { done: true, value: undefined };
   }
+}
+
+/** A re-checking source over documents that name their records (aggregate, getRange). */
+export function revalidatingSource(items: Iterable<SourcedDocument>, isLive: (rec: StoredDocument) => boolean): RevalidatingSource<SourcedDocument> {
+  return new RevalidatingSource(items[Symbol.iterator](), (item) => item.doc, (item) => item.rec, isLive);
+}
+
+/** A re-checking source over records (find): each record's document, projected by `project` when given. */
+export function recordSource(
+  records: Iterator<StoredDocument>,
+  project: ((doc: Document) => Document) | null,
+  isLive: (rec: StoredDocument) => boolean,
+): RevalidatingSource<StoredDocument> {
+  const docOf = project ? (rec: StoredDocument) => project(rec.doc) : (rec: StoredDocument) => rec.doc;
+  return new RevalidatingSource(records, docOf, (rec) => rec, isLive);
 }
 
 /** An open cursor. */

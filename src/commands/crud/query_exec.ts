@@ -14,7 +14,7 @@ import type { Predicate } from '../../storage/query/compile_filter.js';
 import { compileQuery, evaluateLet, type LetVariables } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
-import { RecordSource } from '../../storage/cursors.js';
+import { recordSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { executePlan } from '../../storage/planner/execute.js';
 import { naturalDirection, planQuery, resolveHint } from '../../storage/planner/plan.js';
@@ -65,7 +65,7 @@ export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now:
   if (spec.sort && naturalDirection(spec.sort) === null) compileSort(spec.sort);
   const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()), query: spec.filter, collator: spec.collator }) : null;
   if (!coll) return [][Symbol.iterator]();
-  return new RecordSource(orderedRecords(coll, { ...spec, predicate }, now), project, (rec) => coll.isLive(rec, now()));
+  return recordSource(orderedRecords(coll, { ...spec, predicate }, now), project, (rec) => coll.isLive(rec, now()));
 }
 
 /** Throws mongod's error when `hint` names no (visible) index of `coll`; a missing collection has no error. */

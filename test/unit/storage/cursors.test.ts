@@ -1,10 +1,10 @@
 /**
  * The cursor manager's first batch: a result that fits in it registers no cursor (id 0), a
- * longer one registers a cursor that hands out the rest; and the record source find reads through.
+ * longer one registers a cursor that hands out the rest; and the re-checking source find reads through.
  */
 import { describe, expect, it } from 'vitest';
 import { Long, type Document } from '../../../src/bson.js';
-import { CursorManager, RecordSource } from '../../../src/storage/cursors.js';
+import { CursorManager, recordSource } from '../../../src/storage/cursors.js';
 
 const docs = (n: number) => Array.from({ length: n }, (_, i) => ({ _id: i }));
 
@@ -47,12 +47,12 @@ describe('CursorManager.firstBatch', () => {
   });
 });
 
-describe('RecordSource', () => {
+describe('recordSource', () => {
   const recs = [1, 2, 3].map((i) => ({ id: `n${i}`, doc: { _id: i, a: i * 10 }, modifiedAtMs: 0 }));
 
   it('hands out each record\'s document, projected, and re-checks only the one read ahead', () => {
     const live = new Set(recs);
-    const source = new RecordSource(recs[Symbol.iterator](), (d) => ({ a: d.a }), (rec) => live.has(rec));
+    const source = recordSource(recs[Symbol.iterator](), (d) => ({ a: d.a }), (rec) => live.has(rec));
     const first = source.next();
     expect(first).toEqual({ done: false, value: { a: 10 } });
     const second = source.next();
@@ -68,7 +68,7 @@ describe('RecordSource', () => {
   it('a cursor over it skips a read-ahead document whose record went away before the next batch', () => {
     const live = new Set(recs);
     const cursors = new CursorManager();
-    const { batch, id } = cursors.firstBatch('db.c', new RecordSource(recs[Symbol.iterator](), null, (rec) => live.has(rec)), 0, { maxDocs: 1, singleBatch: false, noTimeout: false });
+    const { batch, id } = cursors.firstBatch('db.c', recordSource(recs[Symbol.iterator](), null, (rec) => live.has(rec)), 0, { maxDocs: 1, singleBatch: false, noTimeout: false });
     expect(batch).toEqual([{ _id: 1, a: 10 }]);
     live.delete(recs[1]!); // read ahead to decide the cursor stays open, then deleted
     expect(cursors.get(id, 0).nextBatch(undefined)).toEqual([{ _id: 3, a: 30 }]);
@@ -83,7 +83,7 @@ describe('RecordSource', () => {
         stopped = true;
       }
     })();
-    const source = new RecordSource(records, null, () => true);
+    const source = recordSource(records, null, () => true);
     source.next();
     expect(source.return()).toEqual({ done: true, value: undefined });
     expect(stopped).toBe(true);
