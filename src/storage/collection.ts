@@ -195,14 +195,20 @@ export class Collection {
     return rec;
   }
 
-  /** Replaces the document of `rec` by `next` (same `_id`), keeping its natural position. */
-  update(rec: StoredDocument, next: Document, nowMs: number): void {
+  /**
+   * Replaces the document of `rec` by `next` (same `_id`), keeping its natural position.
+   * `changedFields` (the top-level fields the update may have changed; null: any) lets indexes
+   * on other fields be left alone, as mongod does for updates that affect no index.
+   */
+  update(rec: StoredDocument, next: Document, nowMs: number, changedFields: ReadonlySet<string> | null = null): void {
     checkDocumentSize(next);
-    if (keyString(next._id) !== rec.id) {
+    // An operator update shares the (immutable) `_id` value; anything else is compared by key.
+    if (next._id !== rec.doc._id && keyString(next._id) !== rec.id) {
       throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
-    const newKeys = this.indexKeysFor(next, rec, nowMs);
-    this.secondary.forEach((index, i) => index.replace(index.keysOf(rec.doc), newKeys[i]!, rec));
+    const affected = changedFields === null ? this.secondary : this.secondary.filter((index) => index.dependsOn(changedFields));
+    const newKeys = this.indexKeysFor(next, rec, nowMs, affected);
+    affected.forEach((index, i) => index.replace(index.keysOf(rec.doc), newKeys[i]!, rec));
     // A versioned collection's row model records the change as versions; `rec.doc` is derived.
     if (this.rowModel) this.rowModel.modify(rec, next, nowMs);
     else rec.doc = next;
@@ -350,10 +356,13 @@ export class Collection {
     );
   }
 
-  /** Keys of `doc` per secondary index, after checking unique constraints against visible holders. */
-  private indexKeysFor(doc: Document, self: StoredDocument | null, nowMs: number): IndexKeys[] {
-    const keys = this.secondary.map((index) => index.keysOf(doc));
-    this.secondary.forEach((index, i) => {
+  /**
+   * Keys of `doc` per index of `indexes` (every secondary index by default), after checking
+   * unique constraints against visible holders.
+   */
+  private indexKeysFor(doc: Document, self: StoredDocument | null, nowMs: number, indexes: readonly Index[] = this.secondary): IndexKeys[] {
+    const keys = indexes.map((index) => index.keysOf(doc));
+    indexes.forEach((index, i) => {
       let conflict = index.findConflict(keys[i]!, self);
       while (conflict) {
         const holder = conflict.holder;

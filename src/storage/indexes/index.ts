@@ -118,6 +118,11 @@ export class Index {
   readonly multikeyComponents: Set<number>[];
   private readonly generator: KeyGenerator | null;
   private readonly signature: string;
+  /**
+   * The top-level fields this index's entries are derived from (key fields' first components), or
+   * null when a change anywhere may matter (a partial filter: its paths decide membership).
+   */
+  private readonly topLevelFields: ReadonlySet<string> | null;
 
   /** Builds an empty index from a validated spec (`{ v, key, name, ...options }`). */
   constructor(spec: Document, shared?: Index) {
@@ -139,6 +144,7 @@ export class Index {
     const systemTime = this.fields.length === 1 && this.fields[0] === SYSTEM_TIME_FIELD && 'expireAfterSeconds' in spec;
     this.entryless = systemTime || (this.kind !== IndexKinds.btree && this.kind !== IndexKinds.hashed);
     this.generator = this.entryless ? null : new KeyGenerator(this.fields, this.sparse);
+    this.topLevelFields = this.partialFilter ? null : new Set(this.fields.map((f) => f.split('.', 1)[0]!));
     this.compareKeys = keyComparator(this.directions, collator);
     this.signature = entrySignature(spec);
     if (shared && shared.signature === this.signature) {
@@ -150,6 +156,17 @@ export class Index {
       this.tree = new BTree<unknown, StoredDocument>((ak, av, bk, bv) => compareKeys(ak, bk) || av.seq! - bv.seq!);
       this.multikeyComponents = this.fields.map(() => new Set<number>());
     }
+  }
+
+  /**
+   * False when an update changing only the top-level fields `changed` cannot change this
+   * index's entries for a document (null: any field may have changed).
+   */
+  dependsOn(changed: ReadonlySet<string> | null): boolean {
+    if (changed === null || this.topLevelFields === null) return true;
+    if (this.generator === null) return false; // an entryless index has no entries to change
+    for (const field of this.topLevelFields) if (changed.has(field)) return true;
+    return false;
   }
 
   /** The same index with another spec (collMod); entries are kept when they would not change. */

@@ -49,6 +49,11 @@ export interface CompiledUpdate {
   readonly kind: 'replacement' | 'operators' | 'pipeline';
   /** Whether a path uses the positional `$` (apply needs `matchedField`). */
   readonly positional: boolean;
+  /**
+   * The top-level fields an application may change (an operator update's first path
+   * components); null when it may change any (a replacement, a pipeline).
+   */
+  readonly changedFields: ReadonlySet<string> | null;
   /** Applies the update; never mutates `doc`; the result keeps `_id`. */
   apply(doc: Document, ctx: UpdateContext): UpdateResult;
 }
@@ -96,7 +101,7 @@ function compileReplacement(replacement: Document): CompiledUpdate {
       );
     }
   }
-  return { kind: 'replacement', positional: false, apply: (doc) => replaceDocument(doc, replacement) };
+  return { kind: 'replacement', positional: false, changedFields: null, apply: (doc) => replaceDocument(doc, replacement) };
 }
 
 function compileOperators(update: Document, arrayFilters: ReturnType<typeof parseArrayFilters>, collator: Collator | null): CompiledUpdate {
@@ -104,6 +109,7 @@ function compileOperators(update: Document, arrayFilters: ReturnType<typeof pars
   return {
     kind: 'operators',
     positional: parsed.positional,
+    changedFields: parsed.root.positional ? null : new Set(parsed.root.children.keys()),
     apply(doc, ctx) {
       const work = cloneValue(doc);
       const modified = applyOperatorUpdate(work, parsed, ctx);
@@ -134,6 +140,7 @@ function compilePipelineUpdate(raw: Document[], vars: Variables, collator: Colla
   return {
     kind: 'pipeline',
     positional: false,
+    changedFields: null,
     apply(doc, ctx) {
       pctx.now = ctx.now;
       let docs: Iterable<Document> = [doc];

@@ -1,0 +1,121 @@
+/**
+ * Index maintenance on update: an update that changes only fields no index depends on leaves
+ * those indexes alone (`CompiledUpdate.changedFields`, `Index.dependsOn`), and every index still
+ * finds exactly the documents a collection scan finds.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Document } from '../../../src/bson.js';
+import { Collection } from '../../../src/storage/collection.js';
+import { compileUpdate } from '../../../src/storage/update/compile_update.js';
+import { Index } from '../../../src/storage/indexes/index.js';
+import { keyString } from '../../../src/storage/values/key_string.js';
+import { errorOf } from '../thrown.js';
+
+const NOW = 1_700_000_000_000;
+
+/** `_id`s of the entries of index `name`, in index order. */
+function entries(coll: Collection, name: string): unknown[] {
+  const index = coll.findIndex(name)!;
+  const out: unknown[] = [];
+  let { leaf, index: at } = index.tree.seek(() => true);
+  for (;;) {
+    if (at >= leaf.keys.length) {
+      if (!leaf.next) break;
+      leaf = leaf.next;
+      at = 0;
+    }
+    out.push([leaf.keys[at], leaf.vals[at]!.doc._id]);
+    at++;
+  }
+  return out;
+}
+
+/** Applies `update` to the document with `_id` as the update command does. */
+function updateById(coll: Collection, id: unknown, update: Document): void {
+  const rec = coll.getById(keyString(id), NOW)!;
+  const compiled = compileUpdate(update);
+  const result = compiled.apply(rec.doc, { now: new Date(NOW), isUpsertInsert: false });
+  coll.update(rec, result.doc, NOW, compiled.changedFields);
+}
+
+function collectionWith(...specs: Document[]): Collection {
+  const coll = new Collection('db', 'c');
+  for (const spec of specs) coll.addIndex({ v: 2, ...spec }, NOW);
+  coll.insert({ _id: 1, k: 10, n: 1, a: { b: 5 } }, NOW);
+  coll.insert({ _id: 2, k: 20, n: 2, a: { b: 6 } }, NOW);
+  return coll;
+}
+
+describe('changedFields of a compiled update', () => {
+  test('an operator update names the first components of its paths', () => {
+    expect([...compileUpdate({ $inc: { n: 1 }, $set: { 'a.b': 2, c: 1 }, $rename: { x: 'y' } }).changedFields!].sort()).toEqual(['a', 'c', 'n', 'x', 'y']);
+  });
+  test('a positional path still names its first component', () => {
+    expect([...compileUpdate({ $set: { 'arr.$.v': 1 } }).changedFields!]).toEqual(['arr']);
+  });
+  test('a replacement and a pipeline may change any field', () => {
+    expect(compileUpdate({ k: 1 }).changedFields).toBeNull();
+    expect(compileUpdate([{ $set: { k: 1 } }] as unknown as Document).changedFields).toBeNull();
+  });
+});
+
+describe('Index.dependsOn', () => {
+  test('an index depends on the first components of its key fields', () => {
+    const index = new Index({ v: 2, key: { 'a.b': 1, k: -1 }, name: 'ab_k' });
+    expect(index.dependsOn(new Set(['n']))).toBe(false);
+    expect(index.dependsOn(new Set(['a']))).toBe(true);
+    expect(index.dependsOn(new Set(['k', 'z']))).toBe(true);
+    expect(index.dependsOn(null)).toBe(true);
+  });
+  test('a partial index depends on every field (its filter decides membership)', () => {
+    const index = new Index({ v: 2, key: { k: 1 }, name: 'k_1', partialFilterExpression: { n: { $gt: 1 } } });
+    expect(index.dependsOn(new Set(['n']))).toBe(true);
+    expect(index.dependsOn(new Set(['zzz']))).toBe(true);
+  });
+  test('an entryless index depends on nothing', () => {
+    expect(new Index({ v: 2, key: { t: 'text' }, name: 't_text' }).dependsOn(new Set(['t']))).toBe(false);
+  });
+});
+
+describe('index entries after updates', () => {
+  test('an update of an unindexed field keeps the entries as they were', () => {
+    const coll = collectionWith({ key: { k: 1 }, name: 'k_1' });
+    updateById(coll, 1, { $inc: { n: 5 } });
+    expect(entries(coll, 'k_1')).toEqual([[10, 1], [20, 2]]);
+    expect(coll.getById(keyString(1), NOW)!.doc).toEqual({ _id: 1, k: 10, n: 6, a: { b: 5 } });
+  });
+  test('an update of an indexed field moves its entry', () => {
+    const coll = collectionWith({ key: { k: 1 }, name: 'k_1' });
+    updateById(coll, 1, { $set: { k: 30 } });
+    expect(entries(coll, 'k_1')).toEqual([[20, 2], [30, 1]]);
+  });
+  test('an update of a nested indexed path moves its entry', () => {
+    const coll = collectionWith({ key: { 'a.b': 1 }, name: 'ab_1' });
+    updateById(coll, 2, { $set: { 'a.b': 1 } });
+    expect(entries(coll, 'ab_1')).toEqual([[1, 2], [5, 1]]);
+  });
+  test('a partial index gains and loses entries when its filter field changes', () => {
+    const coll = collectionWith({ key: { k: 1 }, name: 'k_partial', partialFilterExpression: { n: { $gt: 1 } } });
+    expect(entries(coll, 'k_partial')).toEqual([[20, 2]]);
+    updateById(coll, 1, { $inc: { n: 5 } });
+    expect(entries(coll, 'k_partial')).toEqual([[10, 1], [20, 2]]);
+    updateById(coll, 2, { $set: { n: 0 } });
+    expect(entries(coll, 'k_partial')).toEqual([[10, 1]]);
+  });
+  test('a unique index still refuses a duplicate made by an update', () => {
+    const coll = collectionWith({ key: { k: 1 }, name: 'k_1', unique: true });
+    expect(errorOf(() => updateById(coll, 1, { $set: { k: 20 } }))[0]).toBe(11000);
+    expect(entries(coll, 'k_1')).toEqual([[10, 1], [20, 2]]);
+  });
+  test('a replacement updates every index', () => {
+    const coll = collectionWith({ key: { k: 1 }, name: 'k_1' }, { key: { n: 1 }, name: 'n_1' });
+    updateById(coll, 1, { k: 40, n: 40 });
+    expect(entries(coll, 'k_1')).toEqual([[20, 2], [40, 1]]);
+    expect(entries(coll, 'n_1')).toEqual([[2, 2], [40, 1]]);
+  });
+  test('changing _id through the collection is refused with 66', () => {
+    const coll = collectionWith();
+    const rec = coll.getById(keyString(1), NOW)!;
+    expect(errorOf(() => coll.update(rec, { _id: 9, k: 10 }, NOW))).toEqual([66, "Performing an update on the path '_id' would modify the immutable field '_id'"]);
+  });
+});
