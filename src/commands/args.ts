@@ -219,30 +219,6 @@ function arrayOf(check: (item: unknown, index: number, path: string) => void, re
   }, required);
 }
 
-/**
- * A required `array<T>` of statements (update's `updates`, delete's `deletes`) parsed once: the
- * argument check parses every element, and the command's `run` reads the parsed statements back
- * with `of` instead of parsing them again.
- */
-export class StatementArray<T> {
-  private readonly parsedByArray = new WeakMap<readonly unknown[], T[]>();
-  /** The argument rule (mongod's type error for a non-array; each element's own errors). */
-  readonly rule: ArgRule;
-
-  /** The rule for statements `parse` checks and parses (`index`: the element's position). */
-  constructor(private readonly parse: (item: unknown, index: number) => T) {
-    this.rule = parsed((value, field, idl) => {
-      if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
-      this.parsedByArray.set(value, value.map((item, i) => parse(item, i)));
-    }, true);
-  }
-
-  /** The statements of `raw`, as the argument check parsed them (parsed now if it did not run). */
-  of(raw: readonly unknown[]): T[] {
-    return this.parsedByArray.get(raw) ?? raw.map((item, i) => this.parse(item, i));
-  }
-}
-
 /** A field of one BSON type (null reads as absent), as the IDL's plain types. */
 function strictType(name: string, test: (value: unknown) => boolean): ArgRule {
   return parsed((value, field, idl) => {

@@ -9,7 +9,7 @@ import { compileQuery } from '../../storage/query/compile_query.js';
 import { formatDoubleShort } from '../../storage/values/bson_to_string.js';
 import { isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
-import { IdlRules, StatementArray, checkHintType, collectionArg, typeMismatch } from '../args.js';
+import { IdlRules, checkHintType, collectionArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, commandVariables, orderedRecords, queryCollator } from './query_exec.js';
 import { checkObjectField, ignoreField, missingField, parseStatementFields, type StatementFields } from './update.js';
@@ -70,15 +70,12 @@ export function parseDeleteStatement(raw: unknown, index: number): DeleteSpec {
   return { q: draft.q, multi: draft.multi, hint: draft.hint, collation: draft.collation };
 }
 
-/** `deletes`, parsed once by the argument check. */
-const DELETE_STATEMENTS = new StatementArray((stmt, i) => parseDeleteStatement(stmt, i));
-
 /** The `delete` command (`DeleteCommandRequest` in write_ops.idl). */
 export const del: CommandDefinition = {
   name: 'delete',
   target: { type: 'string' },
   args: {
-    deletes: DELETE_STATEMENTS.rule,
+    deletes: IdlRules.arrayOf((stmt, i) => parseDeleteStatement(stmt, i), true),
     ordered: IdlRules.bool,
     bypassDocumentValidation: IdlRules.safeBool,
     let: { type: 'object' },
@@ -86,7 +83,7 @@ export const del: CommandDefinition = {
   help: 'delete documents',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'delete', ctx.db);
-    const statements = DELETE_STATEMENTS.of(cmd.deletes as unknown[]);
+    const statements = (cmd.deletes as unknown[]).map((stmt, i) => parseDeleteStatement(stmt, i));
     checkBatchSize(statements.length);
     const coll = ctx.server.catalog.get(ctx.db, name);
     const onView = !coll && ctx.server.catalog.view(ctx.db, name) !== undefined;

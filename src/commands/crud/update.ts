@@ -19,7 +19,7 @@ import { compilePositionalMatcher } from '../../storage/update/positional_match.
 import { bindFilterVariables, evaluateLetVariables, type Variables } from '../../storage/update/variables.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
-import { IdlRules, StatementArray, checkHintType, checkOptionalBool, collectionArg } from '../args.js';
+import { IdlRules, checkHintType, checkOptionalBool, collectionArg } from '../args.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import type { Collator } from '../../storage/values/collator.js';
@@ -292,7 +292,7 @@ export function executeUpdate(ctx: CommandContext, db: string, name: string, spe
         const result = parsed.update.apply(rec.doc, { now, isUpsertInsert: false, matchedField });
         if (result.modified) {
           enforceValidation(ctx, coll, result.doc, rec.doc, bypassDocumentValidation);
-          coll.update(rec, result.doc, nowMs, parsed.update.changedFields);
+          coll.update(rec, result.doc, nowMs);
           outcome.modified++;
         }
       }
@@ -315,15 +315,12 @@ export function letVariables(ctx: CommandContext, letDoc: unknown): Variables {
   return evaluateLetVariables(isDocument(letDoc) ? letDoc : undefined, new Date(ctx.now()));
 }
 
-/** `updates`, parsed once by the argument check. */
-const UPDATE_STATEMENTS = new StatementArray((stmt, i) => parseUpdateStatement(stmt, i));
-
 /** The `update` command. */
 export const update: CommandDefinition = {
   name: 'update',
   target: { type: 'string' },
   args: {
-    updates: UPDATE_STATEMENTS.rule,
+    updates: IdlRules.arrayOf((stmt, i) => parseUpdateStatement(stmt, i), true),
     ordered: IdlRules.bool,
     bypassDocumentValidation: IdlRules.safeBool,
     let: { type: 'object' },
@@ -332,7 +329,8 @@ export const update: CommandDefinition = {
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'update', ctx.db);
     const ordered = cmd.ordered !== false;
-    const statements = UPDATE_STATEMENTS.of(cmd.updates as unknown[]);
+    const raw = cmd.updates as unknown[];
+    const statements = raw.map((stmt, i) => parseUpdateStatement(stmt, i));
     checkBatchSize(statements.length);
     const vars = letVariables(ctx, cmd.let);
     const bypass = bypassArg(cmd);
