@@ -292,7 +292,7 @@ export function executeUpdate(ctx: CommandContext, db: string, name: string, spe
         const result = parsed.update.apply(rec.doc, { now, isUpsertInsert: false, matchedField });
         if (result.modified) {
           enforceValidation(ctx, coll, result.doc, rec.doc, bypassDocumentValidation);
-          coll.update(rec, result.doc, nowMs);
+          coll.update(rec, result.doc, nowMs, parsed.update.changedFields);
           outcome.modified++;
         }
       }
