@@ -30,6 +30,7 @@ import {
 import { identicalDocuments } from './identical.js';
 import { parseArrayFilters } from './array_filters.js';
 import { applyOperatorUpdate, parseOperatorUpdate } from './operator_update.js';
+import { compileTopLevelUpdate } from './top_level_update.js';
 import type { UpdateContext } from './update_context.js';
 import { bindVariables, NO_VARIABLES, withConstants, type Variables } from './variables.js';
 
@@ -179,7 +180,11 @@ export function compileUpdate(update: Document | Document[], options: CompileUpd
     throw new CommandError(51198, 'Constant values may only be specified for pipeline updates');
   }
   const first = Object.keys(update)[0];
-  if (first !== undefined && first.charCodeAt(0) === 36) return compileOperators(update, arrayFilters, collator);
+  if (first !== undefined && first.charCodeAt(0) === 36) {
+    // Top-level `$set`/`$inc`/... (the commonest updates) skip the update tree.
+    const short = arrayFilters.size === 0 ? compileTopLevelUpdate(update, collator) : null;
+    return short ?? compileOperators(update, arrayFilters, collator);
+  }
   if (options.multi === true) {
     throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
   }

@@ -48,7 +48,7 @@ import {
 } from './update_paths.js';
 
 /** The update operators, by name (one table; the parsers live in `modifiers/`). */
-const MODIFIERS: Readonly<Record<string, ModifierParser>> = {
+export const MODIFIERS: Readonly<Record<string, ModifierParser>> = {
   $addToSet: parseAddToSet,
   $bit: parseBit,
   $currentDate: parseCurrentDate,
