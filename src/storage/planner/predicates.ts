@@ -21,6 +21,7 @@ import type { Collator } from '../values/collator.js';
 import { compareValues, isCollatable } from '../values/compare.js';
 import { isDocument } from '../values/paths.js';
 import { isNaNNumber, isRegexValue, regexSource } from '../query/operators/comparison.js';
+import { plainEqualityField } from '../query/compile_filter.js';
 import {
   ALL_VALUES,
   NO_VALUES,
@@ -129,6 +130,11 @@ export function boundsOrder(collator?: Collator | null): ValueComparator {
 /** Splits a filter into its top-level conjuncts (bounds in the order of the query's `collator`). */
 export function analyzeFilter(filter: Document, collator?: Collator | null): FilterAnalysis {
   const cmp = boundsOrder(collator);
+  const plain = plainEqualityField(filter);
+  // `{field: value}`: the one predicate the walk below would find.
+  if (plain !== undefined) {
+    return { predicates: [equalityPredicate(plain, filter[plain], '$eq', cmp)], others: [], orBranches: null, collator: collator ?? null };
+  }
   const predicates: PathPredicate[] = [];
   const others: Array<{ display: Document; kind: number; path: string }> = [];
   let orBranches: Document[] | null = null;
