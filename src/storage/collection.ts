@@ -59,6 +59,9 @@ export interface RowModel {
   checkIndex(spec: Document): void;
 }
 
+/** The keys of a document in a collection without secondary indexes (shared, never written). */
+const NO_INDEX_KEYS: IndexKeys[] = [];
+
 /** The `_id` index spec every collection has. */
 export const ID_INDEX_SPEC: Document = Object.freeze({ v: 2, key: { _id: 1 }, name: '_id_' });
 
@@ -180,12 +183,16 @@ export class Collection {
     if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkDocumentSize(prepared);
     this.capped?.checkInsert(prepared);
     const id = keyString(prepared._id);
-    const existing = this.records.get(id);
-    if (existing) {
-      if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
-      this.remove(existing);
+    // An `_id` after every key of the `_id_` index (increasing ObjectIds, counters) is held by
+    // no record, expired or not, under the default collation or without: nothing to look up.
+    if (!this.idIndex.isAfterEveryKey(prepared._id)) {
+      const existing = this.records.get(id);
+      if (existing) {
+        if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
+        this.remove(existing);
+      }
+      if (this.idIndex.collator) this.checkCollatedId(prepared._id, nowMs);
     }
-    if (this.idIndex.collator) this.checkCollatedId(prepared._id, nowMs);
     const keys = this.indexKeysFor(prepared, null, nowMs);
     // A versioned collection's row model turns the document into a row of versions.
     const rec: StoredDocument = this.rowModel ? this.rowModel.create(id, prepared, nowMs) : { id, doc: prepared, modifiedAtMs: nowMs, seq: 0 };
@@ -327,7 +334,8 @@ export class Collection {
     rec.seq = this.nextSeq++;
     this.records.set(rec.id, rec);
     this.idIndex.tree.insert(rec.doc._id, rec);
-    this.secondary.forEach((index, i) => index.add(keys[i]!, rec));
+    const secondary = this.secondary;
+    for (let i = 0; i < secondary.length; i++) secondary[i]!.add(keys[i]!, rec);
   }
 
   /** Under a default collation, an `_id` equal to a visible one under it is a duplicate (11000). */
@@ -352,6 +360,7 @@ export class Collection {
 
   /** Keys of `doc` per secondary index, after checking unique constraints against visible holders. */
   private indexKeysFor(doc: Document, self: StoredDocument | null, nowMs: number): IndexKeys[] {
+    if (this.secondary.length === 0) return NO_INDEX_KEYS;
     const keys = this.secondary.map((index) => index.keysOf(doc));
     this.secondary.forEach((index, i) => {
       let conflict = index.findConflict(keys[i]!, self);
