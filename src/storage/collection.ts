@@ -8,6 +8,7 @@ import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
 import { CappedTracker, cappedLimitsOf } from './capped.js';
 import { Index, type IndexKeys } from './indexes/index.js';
+import { RecordTable } from './record_table.js';
 import type { Collator } from './values/collator.js';
 import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
@@ -72,7 +73,7 @@ export class Collection {
   readonly uuid = new UUID();
   /** Options given to `create` (shown by listCollections). */
   options: Document;
-  private readonly records = new Map<string, StoredDocument>();
+  private readonly records = new RecordTable<StoredDocument>();
   private readonly secondary: Index[] = [];
   /**
    * The ordered `_id_` index (point lookups by `_id` use `records`; ranges and sorts use this).
