@@ -387,10 +387,21 @@ export function prepareForInsert(doc: Document): Document {
   return doc;
 }
 
-/** A copy of `doc` with `_id` set to `id` and placed first (one allocation). */
+/**
+ * A copy of `doc` with `_id` set to `id` and placed first (drivers append the `_id` they
+ * generate). Built from `{}`, as the decoder builds documents: the copy has the hidden classes
+ * of documents that arrived `_id`-first and room for four fields in itself, where a literal
+ * `{ _id: id }` has room for one and puts the others in a second object the heap keeps.
+ */
 function withIdFirst(id: unknown, doc: Document): Document {
-  const out: Document = { _id: id };
-  for (const key in doc) if (key !== '_id') out[key] = doc[key];
+  const out: Document = {};
+  out._id = id;
+  for (const key in doc) {
+    if (key === '_id') continue;
+    // A `__proto__` field stays a field (plain assignment would set the prototype).
+    if (key === '__proto__') Object.defineProperty(out, key, { value: doc[key], writable: true, enumerable: true, configurable: true });
+    else out[key] = doc[key];
+  }
   return out;
 }
 

@@ -156,6 +156,30 @@ describe('Collection.insert', () => {
   });
 });
 
+describe('_id moved first', () => {
+  test('an _id given last, or none, comes first; the other fields keep their order', () => {
+    const coll = new Collection('d', 'c');
+    const given = { k: 1, name: 'a', n: 1, x: { y: 2 }, z: [3], _id: 7 };
+    const stored = coll.insert(given, NOW).doc;
+    expect(Object.keys(stored)).toEqual(['_id', 'k', 'name', 'n', 'x', 'z']);
+    expect(stored).toEqual({ _id: 7, k: 1, name: 'a', n: 1, x: { y: 2 }, z: [3] });
+    expect(Object.keys(given)).toEqual(['k', 'name', 'n', 'x', 'z', '_id']);
+    const generated = coll.insert({ k: 2 }, NOW).doc;
+    expect([Object.keys(generated), generated._id instanceof ObjectId]).toEqual([['_id', 'k'], true]);
+  });
+
+  test('a __proto__ field stays an own field and the prototype is untouched', () => {
+    const coll = new Collection('d', 'c');
+    const given: Document = { a: 1 };
+    Object.defineProperty(given, '__proto__', { value: { p: 1 }, writable: true, enumerable: true, configurable: true });
+    given._id = 1;
+    const stored = coll.insert(given, NOW).doc;
+    expect(Object.keys(stored)).toEqual(['_id', 'a', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(stored, '__proto__')!.value).toEqual({ p: 1 });
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+  });
+});
+
 describe('Index.isAfterEveryKey', () => {
   const rec = (seq: number): StoredDocument => ({ id: `n${seq}`, doc: {} as Document, modifiedAtMs: NOW, seq });
 
