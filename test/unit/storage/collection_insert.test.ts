@@ -4,7 +4,7 @@
  * `_id`s, capped eviction, and the `_id` map and `_id_` index kept in step.
  */
 import { describe, expect, test } from 'vitest';
-import { Double, Int32, Long, ObjectId, type Document } from '../../../src/bson.js';
+import { BSONSymbol, Decimal128, Double, Int32, Long, ObjectId, type Document } from '../../../src/bson.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { Collection, type StoredDocument } from '../../../src/storage/collection.js';
 import { normaliseCollation } from '../../../src/storage/indexes/collation.js';
@@ -65,6 +65,22 @@ describe('Collection.insert', () => {
       expect([err.code, err.message]).toEqual([11000, `E11000 duplicate key error collection: d.c index: _id_ dup key: { _id: ${shown} }`]);
     }
     expect([coll.storedCount, coll.idIndex.tree.size]).toEqual([100, 100]);
+  });
+
+  test('values equal to the last _id in another form are duplicates: NaN, -0, Decimal128, symbol', () => {
+    const cases: Array<[unknown, unknown]> = [
+      [NaN, new Double(NaN)],
+      [0, -0],
+      [1.5, Decimal128.fromString('1.50')],
+      ['s', new BSONSymbol('s')],
+      [new Long(3), Decimal128.fromString('3')],
+    ];
+    for (const [first, again] of cases) {
+      const coll = new Collection('d', 'c');
+      coll.insert({ _id: first }, NOW);
+      expect(thrown(() => coll.insert({ _id: again }, NOW)).code).toBe(11000);
+      expect(coll.storedCount).toBe(1);
+    }
   });
 
   test('an _id of a later type (strings after numbers), then a duplicate of it', () => {
