@@ -290,8 +290,13 @@ export const IdlRules = {
   arrayOf,
   /** `array<object>`: every element an object. */
   arrayOfObjects: (required = false): ArgRule =>
-    arrayOf((item, _i, path) => {
-      if (!isDocument(item)) throw typeMismatch(path, item, ['object']);
+    parsed((value, field, idl) => {
+      if (value === null && !required) return;
+      if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
+      // An insert's documents: the path of an item is spelled only when it is wrong.
+      for (let i = 0; i < value.length; i++) {
+        if (!isDocument(value[i])) throw typeMismatch(`${idl}.${field}.${i}`, value[i], ['object']);
+      }
     }, required),
   /** `SimpleCursorOptions` as a field (`{batchSize}`; null reads as absent). */
   cursorOptions: parsed((value, field, idl) => {

@@ -8,6 +8,7 @@ import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
 import { CappedTracker, cappedLimitsOf } from './capped.js';
 import { Index, type IndexKeys } from './indexes/index.js';
+import { RecordTable } from './record_table.js';
 import type { Collator } from './values/collator.js';
 import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
@@ -59,6 +60,9 @@ export interface RowModel {
   checkIndex(spec: Document): void;
 }
 
+/** The keys of a document in a collection without secondary indexes (shared, never written). */
+const NO_INDEX_KEYS: IndexKeys[] = [];
+
 /** The `_id` index spec every collection has. */
 export const ID_INDEX_SPEC: Document = Object.freeze({ v: 2, key: { _id: 1 }, name: '_id_' });
 
@@ -69,7 +73,7 @@ export class Collection {
   readonly uuid = new UUID();
   /** Options given to `create` (shown by listCollections). */
   options: Document;
-  private readonly records = new Map<string, StoredDocument>();
+  private readonly records = new RecordTable<StoredDocument>();
   private readonly secondary: Index[] = [];
   /**
    * The ordered `_id_` index (point lookups by `_id` use `records`; ranges and sorts use this).
@@ -180,12 +184,16 @@ export class Collection {
     if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkDocumentSize(prepared);
     this.capped?.checkInsert(prepared);
     const id = keyString(prepared._id);
-    const existing = this.records.get(id);
-    if (existing) {
-      if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
-      this.remove(existing);
+    // An `_id` after every key of the `_id_` index (increasing ObjectIds, counters) is held by
+    // no record, expired or not, under the default collation or without: nothing to look up.
+    if (!this.idIndex.isAfterEveryKey(prepared._id)) {
+      const existing = this.records.get(id);
+      if (existing) {
+        if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
+        this.remove(existing);
+      }
+      if (this.idIndex.collator) this.checkCollatedId(prepared._id, nowMs);
     }
-    if (this.idIndex.collator) this.checkCollatedId(prepared._id, nowMs);
     const keys = this.indexKeysFor(prepared, null, nowMs);
     // A versioned collection's row model turns the document into a row of versions.
     const rec: StoredDocument = this.rowModel ? this.rowModel.create(id, prepared, nowMs) : { id, doc: prepared, modifiedAtMs: nowMs, seq: 0 };
@@ -333,7 +341,8 @@ export class Collection {
     rec.seq = this.nextSeq++;
     this.records.set(rec.id, rec);
     this.idIndex.tree.insert(rec.doc._id, rec);
-    this.secondary.forEach((index, i) => index.add(keys[i]!, rec));
+    const secondary = this.secondary;
+    for (let i = 0; i < secondary.length; i++) secondary[i]!.add(keys[i]!, rec);
   }
 
   /** Under a default collation, an `_id` equal to a visible one under it is a duplicate (11000). */
@@ -361,6 +370,7 @@ export class Collection {
    * unique constraints against visible holders.
    */
   private indexKeysFor(doc: Document, self: StoredDocument | null, nowMs: number, indexes: readonly Index[] = this.secondary): IndexKeys[] {
+    if (indexes.length === 0) return NO_INDEX_KEYS;
     const keys = indexes.map((index) => index.keysOf(doc));
     indexes.forEach((index, i) => {
       let conflict = index.findConflict(keys[i]!, self);
@@ -386,10 +396,21 @@ export function prepareForInsert(doc: Document): Document {
   return doc;
 }
 
-/** A copy of `doc` with `_id` set to `id` and placed first (one allocation). */
+/**
+ * A copy of `doc` with `_id` set to `id` and placed first (drivers append the `_id` they
+ * generate). Built from `{}`, as the decoder builds documents: the copy has the hidden classes
+ * of documents that arrived `_id`-first and room for four fields in itself, where a literal
+ * `{ _id: id }` has room for one and puts the others in a second object the heap keeps.
+ */
 function withIdFirst(id: unknown, doc: Document): Document {
-  const out: Document = { _id: id };
-  for (const key in doc) if (key !== '_id') out[key] = doc[key];
+  const out: Document = {};
+  out._id = id;
+  for (const key in doc) {
+    if (key === '_id') continue;
+    // A `__proto__` field stays a field (plain assignment would set the prototype).
+    if (key === '__proto__') Object.defineProperty(out, key, { value: doc[key], writable: true, enumerable: true, configurable: true });
+    else out[key] = doc[key];
+  }
   return out;
 }
 

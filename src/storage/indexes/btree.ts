@@ -167,6 +167,13 @@ export class BTree<K, V> {
     return { leaf: node, index: 0 };
   }
 
+  /** The rightmost leaf, holding the last entry (empty only when the tree is). */
+  lastLeaf(): BTreeLeaf<K, V> {
+    let node = this.root;
+    while (node instanceof Inner) node = node.children[node.children.length - 1]!;
+    return node;
+  }
+
   /** The position of the last entry (index -1 when the tree is empty). */
   last(): BTreePosition<K, V> {
     let node = this.root;

@@ -234,6 +234,16 @@ export class Index {
     return null;
   }
 
+  /**
+   * True when `key` orders after every key the index holds (it is empty, or its last key is
+   * smaller): then no entry has a key equal to `key`, under the index collation or without.
+   */
+  isAfterEveryKey(key: unknown): boolean {
+    const leaf = this.tree.lastLeaf();
+    const n = leaf.keys.length;
+    return n > 0 ? this.compareKeys(leaf.keys[n - 1], key) < 0 : this.tree.size === 0;
+  }
+
   /** Records `rec` under each of `keys`. */
   add(keys: IndexKeys, rec: StoredDocument): void {
     if (keys.keys.length === 0) return;

@@ -3,14 +3,17 @@ import {
   Binary,
   BSONRegExp,
   BSONSymbol,
+  Code,
   Decimal128,
   Double,
+  Int32,
   Long,
   MaxKey,
   MinKey,
   ObjectId,
   Timestamp,
 } from '../../../src/bson.js';
+import { compareKeyValues } from '../../../src/storage/indexes/index.js';
 import { compareValues } from '../../../src/storage/values/compare.js';
 import { keyString } from '../../../src/storage/values/key_string.js';
 
@@ -93,5 +96,27 @@ describe('keyString', () => {
     expect(keyString(new ObjectId('0123456789abcdef01234567'))).not.toBe(keyString(new ObjectId('0123456789abcdef01234568')));
     // Fixed length keeps nested keys unambiguous: an ObjectId next to a string in an array.
     expect(keyString([new ObjectId('6f6f6f6f6f6f6f6f6f6f6f6f'), 'x'])).not.toBe(keyString(['oooooooooooo', 'x']));
+  });
+
+  test('same key exactly when the _id_ index compares equal (its append check relies on it)', () => {
+    const oid = new ObjectId('650000000000000000000001');
+    const scalars: unknown[] = [
+      0, -0, 1, 1.5, new Double(1), new Int32(1), new Long(1), Decimal128.fromString('1.0'), Decimal128.fromString('1E+0'),
+      Decimal128.fromString('-0'), Decimal128.fromString('0E-10'), NaN, new Double(NaN), Decimal128.fromString('NaN'), Infinity,
+      Decimal128.fromString('Infinity'), -Infinity, 2 ** 53, Long.fromString('9007199254740993'), Decimal128.fromString('9007199254740993'),
+      0.1, Decimal128.fromString('0.1'), 'a', 'A', '', new BSONSymbol('a'), oid, new ObjectId(oid.toHexString()), new Date(0), new Date(1),
+      true, false, null, undefined, new BSONRegExp('a', 'i'), new BSONRegExp('a', ''), /a/i, new Binary(Buffer.from([1]), 0),
+      new Binary(Buffer.from([1]), 4), new Timestamp({ t: 1, i: 2 }), new MinKey(), new MaxKey(), new Code('x'), new Code('x', { a: 1 }),
+    ];
+    const values: unknown[] = [...scalars, {}, [], { x: {} }, [[]], { y: 1, x: 1 }, { x: 1, y: 1 }];
+    for (const a of scalars.slice(0, 12)) values.push({ x: a }, [a], { x: a, y: 1 }, [a, 'a']);
+    const disagreements: string[] = [];
+    for (const a of values) {
+      for (const b of values) {
+        const sameKey = keyString(a) === keyString(b);
+        if (sameKey !== (compareKeyValues(a, b) === 0)) disagreements.push(`${keyString(a)} / ${keyString(b)}`);
+      }
+    }
+    expect(disagreements).toEqual([]);
   });
 });

@@ -175,6 +175,23 @@ describe('visibility, limits and the reaper', () => {
     expect(engine.metrics().deletedVersions).toEqual(Long.fromNumber(2));
   });
 
+  test('inserts after the last _id and over an earlier unreadable row; a readable one is 11000', () => {
+    const { coll, engine, clock } = setup({ timeToLive: 86400 });
+    coll.insert({ _id: 1, a: 1 }, T0);
+    clock.advance(DAY + 1);
+    coll.insert({ _id: 2, a: 2 }, clock.now());
+    coll.insert({ _id: 1, a: 3 }, clock.now());
+    expect(engine.metrics().deletedDocuments).toEqual(Long.fromNumber(1));
+    expect(() => coll.insert({ _id: 2, a: 4 }, clock.now())).toThrow('E11000 duplicate key error collection: db.v index: _id_ dup key: { _id: 2 }');
+    coll.insert({ _id: 3, a: 5 }, clock.now());
+    expect(visible(coll, clock.now())).toEqual([
+      { _id: 2, a: 2 },
+      { _id: 1, a: 3 },
+      { _id: 3, a: 5 },
+    ]);
+    expect([coll.storedCount, coll.idIndex.tree.size]).toEqual([3, 3]);
+  });
+
   test('collMod on a collection that is not versioned is 72', () => {
     const { catalog, engine } = setup();
     const plain = catalog.create('db', 'plain');

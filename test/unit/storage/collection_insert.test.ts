@@ -1,0 +1,220 @@
+/**
+ * `Collection.insert` with and without its fast path (an `_id` after every key of the `_id_`
+ * index needs no lookup): duplicates found either way, expired holders replaced, collated
+ * `_id`s, capped eviction, and the `_id` map and `_id_` index kept in step.
+ */
+import { describe, expect, test } from 'vitest';
+import { BSONSymbol, Decimal128, Double, Int32, Long, ObjectId, type Document } from '../../../src/bson.js';
+import { CommandError } from '../../../src/errors/command_error.js';
+import { Collection, type StoredDocument } from '../../../src/storage/collection.js';
+import { normaliseCollation } from '../../../src/storage/indexes/collation.js';
+import type { BTreeLeaf } from '../../../src/storage/indexes/btree.js';
+import { Index } from '../../../src/storage/indexes/index.js';
+
+const NOW = 1_700_000_000_000;
+const CI = normaliseCollation({ locale: 'en', strength: 2 })!;
+
+/** The `_id`s in natural order. */
+const ids = (coll: Collection): unknown[] => [...coll.allRecords()].map((r) => r.doc._id);
+
+/** The `_id`s in `_id_` index order. */
+function indexIds(coll: Collection): unknown[] {
+  const out: unknown[] = [];
+  for (let leaf: BTreeLeaf<unknown, StoredDocument> | null = coll.idIndex.tree.first().leaf; leaf; leaf = leaf.next) out.push(...leaf.keys);
+  return out;
+}
+
+/** The error `fn` throws (fails the test when it throws none). */
+function thrown(fn: () => unknown): CommandError {
+  try {
+    fn();
+  } catch (err) {
+    return err as CommandError;
+  }
+  throw new Error('nothing thrown');
+}
+
+/** Hides the records whose document has `expired: true` (what the TTL engine's hook does). */
+function hideExpired(coll: Collection, deleted: StoredDocument[]): void {
+  coll.hooks = { isVisible: (rec) => rec.doc.expired !== true, afterDelete: (rec) => deleted.push(rec) };
+}
+
+describe('Collection.insert', () => {
+  test('increasing _ids: every one stored, in order, in the map and the _id_ index', () => {
+    const coll = new Collection('d', 'c');
+    for (let i = 1; i <= 200; i++) coll.insert({ _id: i, k: i }, NOW);
+    expect(coll.storedCount).toBe(200);
+    expect(coll.idIndex.tree.size).toBe(200);
+    expect(indexIds(coll)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(coll.getById('n150', NOW)!.doc).toEqual({ _id: 150, k: 150 });
+  });
+
+  test('a duplicate of the last, an earlier or a numerically equal _id is refused (11000)', () => {
+    const coll = new Collection('d', 'c');
+    for (let i = 1; i <= 100; i++) coll.insert({ _id: i }, NOW);
+    const cases: Array<[unknown, string]> = [
+      [100, '100'],
+      [50, '50'],
+      [1, '1'],
+      [new Double(100), '100.0'],
+      [new Long(100), '100'],
+      [new Int32(7), '7'],
+    ];
+    for (const [_id, shown] of cases) {
+      const err = thrown(() => coll.insert({ _id }, NOW));
+      expect([err.code, err.message]).toEqual([11000, `E11000 duplicate key error collection: d.c index: _id_ dup key: { _id: ${shown} }`]);
+    }
+    expect([coll.storedCount, coll.idIndex.tree.size]).toEqual([100, 100]);
+  });
+
+  test('values equal to the last _id in another form are duplicates: NaN, -0, Decimal128, symbol', () => {
+    const cases: Array<[unknown, unknown]> = [
+      [NaN, new Double(NaN)],
+      [0, -0],
+      [1.5, Decimal128.fromString('1.50')],
+      ['s', new BSONSymbol('s')],
+      [new Long(3), Decimal128.fromString('3')],
+    ];
+    for (const [first, again] of cases) {
+      const coll = new Collection('d', 'c');
+      coll.insert({ _id: first }, NOW);
+      expect(thrown(() => coll.insert({ _id: again }, NOW)).code).toBe(11000);
+      expect(coll.storedCount).toBe(1);
+    }
+  });
+
+  test('an _id of a later type (strings after numbers), then a duplicate of it', () => {
+    const coll = new Collection('d', 'c');
+    coll.insert({ _id: 5 }, NOW);
+    coll.insert({ _id: 'a' }, NOW);
+    coll.insert({ _id: 1 }, NOW);
+    expect(thrown(() => coll.insert({ _id: 'a' }, NOW)).code).toBe(11000);
+    expect(ids(coll)).toEqual([5, 'a', 1]);
+    expect(indexIds(coll)).toEqual([1, 5, 'a']);
+  });
+
+  test('ObjectIds: increasing ones, an earlier one, and a duplicate of each', () => {
+    const coll = new Collection('d', 'c');
+    const a = ObjectId.createFromHexString('650000000000000000000001');
+    const b = ObjectId.createFromHexString('650000000000000000000002');
+    const early = ObjectId.createFromHexString('640000000000000000000009');
+    for (const _id of [a, b, early]) coll.insert({ _id }, NOW);
+    for (const _id of [a, b, early]) expect(thrown(() => coll.insert({ _id: ObjectId.createFromHexString(_id.toHexString()) }, NOW)).code).toBe(11000);
+    expect(indexIds(coll)).toEqual([early, a, b]);
+  });
+
+  test('after the last records are removed, their _ids can be inserted again', () => {
+    const coll = new Collection('d', 'c');
+    for (let i = 1; i <= 100; i++) coll.insert({ _id: i }, NOW);
+    for (const rec of [...coll.allRecords()].slice(80)) coll.remove(rec);
+    coll.insert({ _id: 100 }, NOW);
+    coll.insert({ _id: 90 }, NOW);
+    expect(thrown(() => coll.insert({ _id: 80 }, NOW)).code).toBe(11000);
+    expect(ids(coll).slice(78)).toEqual([79, 80, 100, 90]);
+    expect([coll.storedCount, coll.idIndex.tree.size]).toEqual([82, 82]);
+  });
+
+  test('an expired holder of the _id (last or earlier) is removed and replaced', () => {
+    const coll = new Collection('d', 'c');
+    const deleted: StoredDocument[] = [];
+    hideExpired(coll, deleted);
+    coll.insert({ _id: 1, expired: true }, NOW);
+    coll.insert({ _id: 2 }, NOW);
+    coll.insert({ _id: 3, expired: true }, NOW);
+    coll.insert({ _id: 3, v: 'new' }, NOW);
+    coll.insert({ _id: 1, v: 'new' }, NOW);
+    expect(deleted.map((r) => r.doc)).toEqual([
+      { _id: 3, expired: true },
+      { _id: 1, expired: true },
+    ]);
+    expect([...coll.allRecords()].map((r) => r.doc)).toEqual([{ _id: 2 }, { _id: 3, v: 'new' }, { _id: 1, v: 'new' }]);
+    expect(indexIds(coll)).toEqual([1, 2, 3]);
+    expect(thrown(() => coll.insert({ _id: 3 }, NOW)).code).toBe(11000);
+  });
+
+  test('collated _id: equal under the collation is a duplicate, last or earlier; an expired one is replaced', () => {
+    const coll = new Collection('d', 'c', { collation: CI });
+    const deleted: StoredDocument[] = [];
+    hideExpired(coll, deleted);
+    coll.insert({ _id: 'abc' }, NOW);
+    coll.insert({ _id: 'abd', expired: true }, NOW);
+    coll.insert({ _id: 'abe' }, NOW);
+    for (const _id of ['ABE', 'ABC', 'abc']) {
+      const err = thrown(() => coll.insert({ _id }, NOW));
+      expect([err.code, err.message]).toEqual([11000, `E11000 duplicate key error collection: d.c index: _id_ dup key: { _id: "${_id}" }`]);
+    }
+    coll.insert({ _id: 'ABD' }, NOW);
+    coll.insert({ _id: 'ABF' }, NOW);
+    expect(thrown(() => coll.insert({ _id: 'abf' }, NOW)).code).toBe(11000);
+    expect(deleted.map((r) => r.doc._id)).toEqual(['abd']);
+    expect(ids(coll)).toEqual(['abc', 'abe', 'ABD', 'ABF']);
+    expect(indexIds(coll)).toEqual(['abc', 'ABD', 'abe', 'ABF']);
+  });
+
+  test('a capped collection still evicts its oldest documents', () => {
+    const coll = new Collection('d', 'c', { capped: true, size: 100000, max: 3 });
+    for (let i = 1; i <= 10; i++) coll.insert({ _id: i }, NOW);
+    expect(ids(coll)).toEqual([8, 9, 10]);
+    expect(indexIds(coll)).toEqual([8, 9, 10]);
+    expect(thrown(() => coll.insert({ _id: 10 }, NOW)).code).toBe(11000);
+    coll.insert({ _id: 2 }, NOW);
+    expect(ids(coll)).toEqual([9, 10, 2]);
+  });
+
+  test('with a unique secondary index: its duplicates are refused and nothing is stored', () => {
+    const coll = new Collection('d', 'c');
+    coll.addIndex({ v: 2, key: { k: 1 }, name: 'k_1', unique: true }, NOW);
+    coll.insert({ _id: 1, k: 1 }, NOW);
+    const err = thrown(() => coll.insert({ _id: 2, k: 1 }, NOW));
+    expect([err.code, err.message]).toEqual([11000, 'E11000 duplicate key error collection: d.c index: k_1 dup key: { k: 1 }']);
+    coll.insert({ _id: 2, k: 2 }, NOW);
+    expect([ids(coll), indexIds(coll), coll.indexes[0]!.tree.size]).toEqual([[1, 2], [1, 2], 2]);
+  });
+});
+
+describe('_id moved first', () => {
+  test('an _id given last, or none, comes first; the other fields keep their order', () => {
+    const coll = new Collection('d', 'c');
+    const given = { k: 1, name: 'a', n: 1, x: { y: 2 }, z: [3], _id: 7 };
+    const stored = coll.insert(given, NOW).doc;
+    expect(Object.keys(stored)).toEqual(['_id', 'k', 'name', 'n', 'x', 'z']);
+    expect(stored).toEqual({ _id: 7, k: 1, name: 'a', n: 1, x: { y: 2 }, z: [3] });
+    expect(Object.keys(given)).toEqual(['k', 'name', 'n', 'x', 'z', '_id']);
+    const generated = coll.insert({ k: 2 }, NOW).doc;
+    expect([Object.keys(generated), generated._id instanceof ObjectId]).toEqual([['_id', 'k'], true]);
+  });
+
+  test('a __proto__ field stays an own field and the prototype is untouched', () => {
+    const coll = new Collection('d', 'c');
+    const given: Document = { a: 1 };
+    Object.defineProperty(given, '__proto__', { value: { p: 1 }, writable: true, enumerable: true, configurable: true });
+    given._id = 1;
+    const stored = coll.insert(given, NOW).doc;
+    expect(Object.keys(stored)).toEqual(['_id', 'a', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(stored, '__proto__')!.value).toEqual({ p: 1 });
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+  });
+});
+
+describe('Index.isAfterEveryKey', () => {
+  const rec = (seq: number): StoredDocument => ({ id: `n${seq}`, doc: {} as Document, modifiedAtMs: NOW, seq });
+
+  test('empty, after, equal, before; after removals from the end', () => {
+    const index = new Index({ v: 2, key: { _id: 1 }, name: '_id_' });
+    expect(index.isAfterEveryKey(0)).toBe(true);
+    const recs = Array.from({ length: 300 }, (_, i) => rec(i + 1));
+    recs.forEach((r) => index.tree.insert(r.seq, r));
+    expect([index.isAfterEveryKey(301), index.isAfterEveryKey(300), index.isAfterEveryKey(1), index.isAfterEveryKey('a')]).toEqual([true, false, false, true]);
+    for (const r of recs.slice(100)) index.tree.delete(r.seq, r);
+    expect([index.isAfterEveryKey(101), index.isAfterEveryKey(100), index.isAfterEveryKey(new Long(100)), index.isAfterEveryKey(100.5)]).toEqual([true, false, false, true]);
+    for (const r of recs.slice(0, 100)) index.tree.delete(r.seq, r);
+    expect([index.tree.size, index.isAfterEveryKey(-1)]).toEqual([0, true]);
+  });
+
+  test('under a collation: a string equal under it is not after', () => {
+    const index = new Index({ v: 2, key: { _id: 1 }, name: '_id_', collation: CI });
+    const r = rec(1);
+    index.tree.insert('abc', r);
+    expect([index.isAfterEveryKey('ABC'), index.isAfterEveryKey('abC'), index.isAfterEveryKey('ABD'), index.isAfterEveryKey('ab')]).toEqual([false, false, true, false]);
+  });
+});
