@@ -101,12 +101,12 @@ export function validateArguments(def: CommandDefinition, cmd: Document, command
   checkGenericArguments(cmd);
 }
 
+/** Where an argument table keeps its required fields once computed (a symbol: not an argument). */
+const REQUIRED = Symbol('requiredFields');
 /** The required fields of an argument table, in table order (computed once per table). */
-const REQUIRED = new WeakMap<object, readonly string[]>();
 function requiredFields(table: Readonly<Record<string, ArgRule>>): readonly string[] {
-  let keys = REQUIRED.get(table);
-  if (!keys) REQUIRED.set(table, (keys = Object.keys(table).filter((k) => table[k]!.required)));
-  return keys;
+  const memo = table as { [REQUIRED]?: readonly string[] };
+  return (memo[REQUIRED] ??= Object.keys(table).filter((k) => table[k]!.required));
 }
 
 function checkRule(idl: string, key: string, value: unknown, rule: ArgRule, isTarget: boolean): void {

@@ -27,13 +27,19 @@ interface SessionCache {
 }
 
 const caches = new WeakMap<object, SessionCache>();
+/** The server asked about last and its cache (one server per process is the rule). */
+let lastServer: object | undefined;
+let lastCache: SessionCache | undefined;
 
 function cacheOf(server: object): SessionCache {
+  if (server === lastServer) return lastCache!;
   let cache = caches.get(server);
   if (!cache) {
     cache = { byId: new Map(), last: undefined };
     caches.set(server, cache);
   }
+  lastServer = server;
+  lastCache = cache;
   return cache;
 }
 
