@@ -13,7 +13,7 @@ import { encodeDocument } from '../bson_encode.js';
 import { ErrorCodes } from '../errors/codes.js';
 import { HEADER_BYTES, OpCode, OpMsgFlags, OP_MSG_REQUIRED_FLAGS_MASK } from './constants.js';
 import { crc32c } from './crc32c.js';
-import { writeHeader, type MessageHeader, type OpMsgRequest } from './message.js';
+import { setInt32LE, writeHeader, type MessageHeader, type OpMsgRequest } from './message.js';
 import { readBsonDocument } from './read_bson.js';
 import { WireError, type WireErrorContext } from './wire_error.js';
 
@@ -208,7 +208,7 @@ export function encodeOpMsg(
   }
   const length = out.length;
   writeHeader(out, length, requestId, responseTo, OpCode.MSG);
-  out.writeUInt32LE(flags >>> 0, HEADER_BYTES);
+  setInt32LE(out, HEADER_BYTES, flags);
   out[HEADER_BYTES + 4] = 0;
   if (checksum) out.writeUInt32LE(crc32c(out.subarray(0, length - 4)), length - 4);
   return out;
