@@ -111,6 +111,7 @@ function valueSize(v: unknown, depth: number): number {
   // The common prototypes before the general checks, which give the same answers for them.
   if (proto === Object.prototype) return docSize(v as Document, depth + 1);
   if (proto === Double.prototype) return 8;
+  if (proto === ObjectId.prototype) return 12;
   if (v instanceof Date) return 8;
   if (proto === null) return docSize(v as Document, depth + 1);
   switch ((v as { _bsontype?: unknown })._bsontype) {
