@@ -219,7 +219,7 @@ function writeDouble(d: number, p: number): number {
 }
 
 /** Up to this many characters, a string is copied char by char while it is ASCII. */
-const SHORT_STRING = 32;
+const SHORT_STRING = 24;
 
 /** A field name or regex part: its UTF-8 bytes and a NUL; one holding a NUL is left to js-bson. */
 function writeCString(s: string, start: number): number {

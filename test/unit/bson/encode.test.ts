@@ -162,8 +162,11 @@ describe('encoder: type boundaries', () => {
   });
 
   it('writes strings and binaries past the short-copy lengths', () => {
-    for (const s of ['x'.repeat(32), 'x'.repeat(33), 'x'.repeat(10_000), 'é'.repeat(40), 'a'.repeat(31) + 'é', 'a'.repeat(40) + '😀' + 'b'.repeat(40)]) {
+    const strings = ['x'.repeat(10_000), 'é'.repeat(40), 'a'.repeat(40) + '😀' + 'b'.repeat(40)];
+    for (let n = 20; n <= 40; n++) strings.push('x'.repeat(n), 'a'.repeat(n - 1) + 'é', 'é' + 'a'.repeat(n - 1));
+    for (const s of strings) {
       expect(hex(encodedByUs({ s })!)).toBe(hex(serializeViaJsBson({ s })));
+      expect(hex(encodedByUs({ [s]: 1 })!)).toBe(hex(serializeViaJsBson({ [s]: 1 })));
     }
     for (const n of [16, 17, 1000]) {
       const data = Buffer.from(Array.from({ length: n }, (_, i) => i & 0xff));
