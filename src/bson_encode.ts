@@ -16,6 +16,8 @@
  * `MAX_WALK_DEPTH`, which is also how a circular structure is caught) is measured as -1 or refused
  * by the writer, and the caller hands the WHOLE document to js-bson: its bytes or its error
  * (a key holding a NUL byte, a regex pattern holding one, an invalid vector) stay what they were.
+ * One difference on purpose: a document larger than js-bson's 17 MB scratch buffer, which js-bson
+ * truncates (or refuses with a RangeError), is written whole.
  * Spec: https://bsonspec.org/spec.html
  */
 import {

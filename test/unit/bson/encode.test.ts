@@ -218,6 +218,16 @@ describe('encoder: type boundaries', () => {
     expect(encodedByUs({ one: deep })).toBeNull();
   });
 
+  it('writes a document larger than js-bson’s 17 MB scratch buffer whole', () => {
+    // js-bson truncates such a document (or throws a RangeError for a large Binary); written
+    // here at its real size, it decodes back to itself.
+    const doc = { s: 'x'.repeat(18 * 1024 * 1024), n: 1 };
+    const bytes = encodedByUs(doc)!;
+    expect(bytes.length).toBe(5 + (8 + 18 * 1024 * 1024) + 7);
+    expect(bytes.readInt32LE(0)).toBe(bytes.length);
+    expect(deserialize(bytes)).toEqual(doc);
+  });
+
   it('sorts a BSONRegExp’s options as js-bson does', () => {
     const r = new BSONRegExp('x', 'i');
     r.options = 'smxi';
