@@ -4,6 +4,7 @@
 // as a bare document; median of several rounds, warm.
 import { Double, Long, ObjectId, serialize, serializeViaJsBson } from '../../dist/bson.js';
 import { encodeOpMsg } from '../../dist/wire/op_msg.js';
+import { medianTimes } from './median_times.mjs';
 
 const ok = new Double(1);
 const smallDoc = (i) => ({ _id: new ObjectId(), k: i, name: 'user' + i, n: 1 });
@@ -38,22 +39,10 @@ const impls = {
   'document: Mayfly encoder': serialize,
 };
 
-function run(fn, inputs, reps) {
-  const t0 = process.hrtime.bigint();
-  for (let r = 0; r < reps; r++) for (const d of inputs) fn(d);
-  return Number(process.hrtime.bigint() - t0) / 1000 / reps / inputs.length; // µs per document
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 for (const [name, inputs] of Object.entries(workloads)) {
-  const reps = Math.max(5, Math.round(20000 / inputs.length));
-  const times = Object.fromEntries(Object.keys(impls).map((k) => [k, []]));
-  for (const fn of Object.values(impls)) run(fn, inputs, reps); // warm-up
-  for (let round = 0; round < 9; round++) {
-    for (const [k, fn] of Object.entries(impls)) times[k].push(run(fn, inputs, reps));
-  }
+  const perPass = medianTimes(impls, inputs, Math.max(5, Math.round(20000 / inputs.length)));
+  const m = Object.fromEntries(Object.entries(perPass).map(([k, us]) => [k, us / inputs.length])); // µs per document
   console.log(name);
-  const m = Object.fromEntries(Object.keys(impls).map((k) => [k, median(times[k])]));
   for (const k of Object.keys(impls)) {
     const ref = k.startsWith('frame') ? m['frame: js-bson + copy (old)'] : m['document: js-bson'];
     console.log(`  ${k.padEnd(30)} ${m[k].toFixed(3).padStart(9)} µs   ${(ref / m[k]).toFixed(2)}x vs js-bson`);
