@@ -11,7 +11,7 @@
  *   - `Long`, `Decimal128`, `ObjectId`, `Binary`, `Timestamp`, `BSONRegExp`, `Code`, `MinKey`,
  *     `MaxKey`, `BSONSymbol`, `DBRef`-shaped objects, `Date`, strings, booleans, null, arrays and
  *     plain objects as `bson` gives them.
- * `deserialize` below produces exactly this; `bson.serialize` writes it back byte for byte.
+ * `deserialize` below produces exactly this; `serialize` writes it back byte for byte.
  */
 import {
   Binary,
@@ -35,6 +35,7 @@ import {
   EJSON,
 } from 'bson';
 import { decodeDocument } from './bson_decode.js';
+import { documentSize, encodeDocument } from './bson_encode.js';
 
 export {
   Binary,
@@ -137,92 +138,28 @@ export function deserializeViaJsBson(bytes: Uint8Array): Document {
   return normalise(doc) as Document;
 }
 
-/** Serialises a document; `_id` is not generated and key order is kept. */
-export function serialize(doc: Document): Uint8Array {
+/**
+ * Serialises a document; `_id` is not generated and key order is kept. Written by the encoder
+ * over the representation above (src/bson_encode.ts), byte for byte what js-bson writes; a value
+ * outside it hands the whole document to js-bson.
+ */
+export function serialize(doc: Document): Buffer {
+  return encodeDocument(doc);
+}
+
+/** js-bson's serialiser with Mayfly's options: the reference and fallback of src/bson_encode.ts. */
+export function serializeViaJsBson(doc: Document): Uint8Array {
   return bsonSerialize(doc, { checkKeys: false, ignoreUndefined: false });
 }
 
 /**
  * The BSON size in bytes of `doc`. Measured by one walk over the value representation above
- * (every returned document and every updated one is measured); a value outside it (Code, a JS
- * RegExp, a Buffer, an Int32 wrapper, an object with a prototype, ...) hands the whole document
- * to js-bson's `calculateObjectSize`, which the fast walk matches exactly (see its unit test).
+ * (every returned document and every updated one is measured: `documentSize` in
+ * src/bson_encode.ts); a value outside it (Code, a JS RegExp, a Buffer, an Int32 wrapper, an
+ * object with a prototype, ...) hands the whole document to js-bson's `calculateObjectSize`, which
+ * the fast walk matches exactly (see its unit test).
  */
 export function bsonSize(doc: Document): number {
   const size = documentSize(doc);
   return size >= 0 ? size : calculateObjectSize(doc, { ignoreUndefined: false });
-}
-
-/** UTF-8 byte length of `s` (ASCII counted in JS; anything else by Node). */
-function utf8Length(s: string): number {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, 'utf8');
-  return s.length;
-}
-
-/** Bytes of a document (4-byte length, elements, terminator), or -1 for an unhandled value. */
-function documentSize(doc: Document): number {
-  let size = 5;
-  for (const key in doc) {
-    const v = valueSize(doc[key]);
-    if (v < 0) return -1;
-    size += 2 + utf8Length(key) + v;
-  }
-  return size;
-}
-
-/** Bytes of an array (keys '0', '1', ...), or -1. */
-function arraySize(arr: unknown[]): number {
-  let size = 5;
-  for (let i = 0; i < arr.length; i++) {
-    const v = valueSize(arr[i]);
-    if (v < 0) return -1;
-    size += 2 + (i < 10 ? 1 : String(i).length) + v;
-  }
-  return size;
-}
-
-/** Bytes of a value's payload (after its type byte and name), or -1 when js-bson must measure it. */
-function valueSize(v: unknown): number {
-  switch (typeof v) {
-    case 'number':
-      return isInt32Number(v) ? 4 : 8;
-    case 'string':
-      return 5 + utf8Length(v);
-    case 'boolean':
-      return 1;
-    case 'undefined':
-      return 0;
-    case 'object':
-      break;
-    default:
-      return -1;
-  }
-  if (v === null) return 0;
-  if (Array.isArray(v)) return arraySize(v);
-  if (v instanceof Date) return 8;
-  const proto = Object.getPrototypeOf(v);
-  if (proto === Object.prototype || proto === null) return documentSize(v as Document);
-  switch ((v as { _bsontype?: unknown })._bsontype) {
-    case 'ObjectId':
-      return 12;
-    case 'Long':
-    case 'Double':
-    case 'Timestamp':
-      return 8;
-    case 'Decimal128':
-      return 16;
-    case 'MinKey':
-    case 'MaxKey':
-      return 0;
-    case 'Binary': {
-      const b = v as Binary;
-      return b.sub_type === Binary.SUBTYPE_BYTE_ARRAY ? 9 + b.position : 5 + b.position;
-    }
-    case 'BSONRegExp': {
-      const r = v as BSONRegExp;
-      return utf8Length(r.pattern) + 1 + utf8Length(r.options) + 1;
-    }
-    default:
-      return -1;
-  }
 }

@@ -3,6 +3,7 @@
 // wrappers, then a walk) and js-bson's default decode, median of several rounds.
 import { BSON } from 'mongodb';
 import { deserialize, deserializeViaJsBson, serialize, ObjectId, UUID, Long } from '../../dist/bson.js';
+import { medianTimes } from './median_times.mjs';
 
 const lsid = { id: new UUID() };
 const findBody = serialize({
@@ -29,24 +30,11 @@ const workloads = {
   '(c) 200 docs: doubles, strings, nested arrays': mixedDocs,
 };
 
-function run(fn, inputs, reps) {
-  const t0 = process.hrtime.bigint();
-  for (let r = 0; r < reps; r++) for (const b of inputs) fn(b);
-  return Number(process.hrtime.bigint() - t0) / 1000 / reps; // µs per pass over `inputs`
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 for (const [name, inputs] of Object.entries(workloads)) {
-  const reps = Math.max(20, Math.round(20000 / inputs.length));
-  const times = Object.fromEntries(Object.keys(impls).map((k) => [k, []]));
-  for (const fn of Object.values(impls)) run(fn, inputs, reps); // warm-up
-  for (let round = 0; round < 9; round++) {
-    for (const [k, fn] of Object.entries(impls)) times[k].push(run(fn, inputs, reps));
-  }
-  const old = median(times['js-bson + walk (old)']);
+  const m = medianTimes(impls, inputs, Math.max(20, Math.round(20000 / inputs.length)));
+  const old = m['js-bson + walk (old)'];
   console.log(name);
   for (const k of Object.keys(impls)) {
-    const m = median(times[k]);
-    console.log(`  ${k.padEnd(24)} ${m.toFixed(2).padStart(9)} µs   ${(old / m).toFixed(2)}x vs old`);
+    console.log(`  ${k.padEnd(24)} ${m[k].toFixed(2).padStart(9)} µs   ${(old / m[k]).toFixed(2)}x vs old`);
   }
 }

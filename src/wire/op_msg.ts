@@ -8,11 +8,12 @@
  *
  * Checks, codes and texts follow mongod's `OpMsg::parse` (mongo/rpc/op_msg.cpp), in its order.
  */
-import { serialize, type Document } from '../bson.js';
+import type { Document } from '../bson.js';
+import { encodeDocument } from '../bson_encode.js';
 import { ErrorCodes } from '../errors/codes.js';
 import { HEADER_BYTES, OpCode, OpMsgFlags, OP_MSG_REQUIRED_FLAGS_MASK } from './constants.js';
 import { crc32c } from './crc32c.js';
-import { writeHeader, type MessageHeader, type OpMsgRequest } from './message.js';
+import { setInt32LE, writeHeader, type MessageHeader, type OpMsgRequest } from './message.js';
 import { readBsonDocument } from './read_bson.js';
 import { WireError, type WireErrorContext } from './wire_error.js';
 
@@ -187,8 +188,9 @@ function readBody(frame: Buffer, pos: number, limit: number, context: WireErrorC
 }
 
 /**
- * Encodes an OP_MSG with a single kind-0 section. `body` may be a document or its already
- * serialised bytes (spliced as is). With `flags & checksumPresent` a CRC-32C is appended.
+ * Encodes an OP_MSG with a single kind-0 section. `body` may be a document, encoded straight into
+ * the frame (src/bson_encode.ts: one allocation, no copy), or its already serialised bytes
+ * (spliced as is). With `flags & checksumPresent` a CRC-32C is appended.
  */
 export function encodeOpMsg(
   body: Document | Uint8Array,
@@ -196,14 +198,18 @@ export function encodeOpMsg(
   requestId: number,
   flags = 0,
 ): Buffer {
-  const bytes = body instanceof Uint8Array ? body : serialize(body);
   const checksum = (flags & OpMsgFlags.checksumPresent) !== 0;
-  const length = HEADER_BYTES + 4 + 1 + bytes.length + (checksum ? 4 : 0);
-  const out = Buffer.allocUnsafe(length);
+  let out: Buffer;
+  if (body instanceof Uint8Array) {
+    out = Buffer.allocUnsafe(HEADER_BYTES + 5 + body.length + (checksum ? 4 : 0));
+    out.set(body, HEADER_BYTES + 5);
+  } else {
+    out = encodeDocument(body, HEADER_BYTES + 5, checksum ? 4 : 0);
+  }
+  const length = out.length;
   writeHeader(out, length, requestId, responseTo, OpCode.MSG);
-  out.writeUInt32LE(flags >>> 0, HEADER_BYTES);
+  setInt32LE(out, HEADER_BYTES, flags);
   out[HEADER_BYTES + 4] = 0;
-  out.set(bytes, HEADER_BYTES + 5);
   if (checksum) out.writeUInt32LE(crc32c(out.subarray(0, length - 4)), length - 4);
   return out;
 }

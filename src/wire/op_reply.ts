@@ -5,6 +5,7 @@
  *   numberReturned int32 | documents...
  */
 import { serialize, type Document } from '../bson.js';
+import { encodeDocument } from '../bson_encode.js';
 import { HEADER_BYTES, OpCode, ReplyFlags } from './constants.js';
 import { writeHeader } from './message.js';
 
@@ -12,7 +13,8 @@ import { writeHeader } from './message.js';
 export const OP_REPLY_PREFIX_BYTES = 20;
 
 /**
- * Encodes an OP_REPLY. Documents may be given already serialised (spliced as is).
+ * Encodes an OP_REPLY. Documents may be given already serialised (spliced as is); a single
+ * document (every reply Mayfly sends) is encoded straight into the message.
  * `responseFlags` defaults to AwaitCapable (8), what mongod sets on every successful reply.
  */
 export function encodeOpReply(
@@ -23,19 +25,27 @@ export function encodeOpReply(
   cursorId = 0n,
   startingFrom = 0,
 ): Buffer {
-  const parts = documents.map((d) => (d instanceof Uint8Array ? d : serialize(d)));
-  let length = HEADER_BYTES + OP_REPLY_PREFIX_BYTES;
-  for (const p of parts) length += p.length;
-  const out = Buffer.allocUnsafe(length);
+  const prefix = HEADER_BYTES + OP_REPLY_PREFIX_BYTES;
+  const only = documents.length === 1 ? documents[0]! : null;
+  let out: Buffer;
+  if (only !== null && !(only instanceof Uint8Array)) {
+    out = encodeDocument(only, prefix);
+  } else {
+    const parts = documents.map((d) => (d instanceof Uint8Array ? d : serialize(d)));
+    let length = prefix;
+    for (const p of parts) length += p.length;
+    out = Buffer.allocUnsafe(length);
+    let at = prefix;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+  }
+  const length = out.length;
   writeHeader(out, length, requestId, responseTo, OpCode.REPLY);
   out.writeInt32LE(responseFlags | 0, 16);
   out.writeBigInt64LE(BigInt.asIntN(64, cursorId), 20);
   out.writeInt32LE(startingFrom | 0, 28);
-  out.writeInt32LE(parts.length, 32);
-  let at = HEADER_BYTES + OP_REPLY_PREFIX_BYTES;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
+  out.writeInt32LE(documents.length, 32);
   return out;
 }

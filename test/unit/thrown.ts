@@ -1,4 +1,4 @@
-/** What a unit test's call threw, as code and message (it must throw a CommandError). */
+/** What a unit test's call threw: a CommandError's code and message, or any error. */
 import { CommandError } from '../../src/errors/command_error.js';
 
 /** The CommandError `fn` throws; fails the test when it throws nothing or something else. */
@@ -16,4 +16,14 @@ export function thrownCommandError(fn: () => unknown): CommandError {
 export function errorOf(fn: () => unknown): [number, string] {
   const e = thrownCommandError(fn);
   return [e.code, e.message];
+}
+
+/** The error `fn` throws, or undefined when it returns. */
+export function thrownBy(fn: () => unknown): Error | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return err as Error;
+  }
+  return undefined;
 }

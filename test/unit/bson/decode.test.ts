@@ -30,6 +30,7 @@ import {
 import { BSONDecodeError, MAX_BSON_DEPTH } from '../../../src/bson_decode.js';
 import { readBsonDocument } from '../../../src/wire/read_bson.js';
 import { WireError } from '../../../src/wire/wire_error.js';
+import { thrownBy } from '../thrown.js';
 import { mulberry32, i32, cstr, str, f64, i64, elem, doc, Gen } from './random_bson.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -59,15 +60,6 @@ function differences(a: unknown, b: unknown, path = '$'): string[] {
     out.push(...differences(da.value, db.value, `${path}.${String(k)}`));
   }
   return out;
-}
-
-function thrownBy(fn: () => unknown): Error | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
