@@ -208,7 +208,7 @@ export class Collection {
    * `changedFields` (the top-level fields the update may have changed; null: any) lets indexes
    * on other fields be left alone, as mongod does for updates that affect no index.
    */
-  update(rec: StoredDocument, next: Document, nowMs: number, changedFields: ReadonlySet<string> | null = null): void {
+  update(rec: StoredDocument, next: Document, nowMs: number, changedFields: readonly string[] | null = null): void {
     checkDocumentSize(next);
     // An operator update shares the (immutable) `_id` value; anything else is compared by key.
     if (next._id !== rec.doc._id && keyString(next._id) !== rec.id) {

@@ -162,10 +162,10 @@ export class Index {
    * False when an update changing only the top-level fields `changed` cannot change this
    * index's entries for a document (null: any field may have changed).
    */
-  dependsOn(changed: ReadonlySet<string> | null): boolean {
+  dependsOn(changed: readonly string[] | null): boolean {
     if (changed === null || this.topLevelFields === null) return true;
     if (this.generator === null) return false; // an entryless index has no entries to change
-    for (const field of this.topLevelFields) if (changed.has(field)) return true;
+    for (const field of changed) if (this.topLevelFields.has(field)) return true;
     return false;
   }
 

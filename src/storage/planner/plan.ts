@@ -421,23 +421,25 @@ function expressPlan(coll: Collection, analysis: FilterAnalysis, limit: number):
   if (analysis.others.length > 0 || analysis.predicates.length !== 1) return null;
   const p = analysis.predicates[0]!;
   if (p.op !== '$eq' || !p.exact) return null;
-  const node = (index: Index, limitOne: boolean): ExpressNode => ({ stage: 'EXPRESS_IXSCAN', index, value: p.value, limitOne, stats: newStats(), keysExamined: 0, docsExamined: 0 });
   if (p.path === '_id') {
     if (p.collatable && (analysis.collator !== null || coll.idIndex.collator !== null)) return null;
-    return node(coll.idIndex, false);
+    return expressNode(coll.idIndex, p.value, false);
   }
-  const unique = coll.indexes.find(
-    (i) =>
-      i.queryable && i.unique && !i.sparse && !i.partialFilter && !i.multikey && i.fields.length === 1 && i.fields[0] === p.path && usableOn(p, i, analysis.collator),
-  );
-  if (unique) return node(unique, false);
-  if (limit !== 1) return null;
+  // A unique single-field index answers any limit; any index led by the field answers limit 1
+  // (the one with the fewest fields). Loops, not closures: this runs on every point request.
   let best: Index | undefined;
   for (const i of coll.indexes) {
-    if (!i.queryable || i.partialFilter || (i.sparse && p.value === null) || i.fields[0] !== p.path || !usableOn(p, i, analysis.collator)) continue;
+    if (i.queryable && i.unique && !i.sparse && !i.partialFilter && !i.multikey && i.fields.length === 1 && i.fields[0] === p.path && usableOn(p, i, analysis.collator)) {
+      return expressNode(i, p.value, false);
+    }
+    if (limit !== 1 || !i.queryable || i.partialFilter || (i.sparse && p.value === null) || i.fields[0] !== p.path || !usableOn(p, i, analysis.collator)) continue;
     if (!best || i.fields.length < best.fields.length) best = i;
   }
-  return best ? node(best, true) : null;
+  return best && limit === 1 ? expressNode(best, p.value, true) : null;
+}
+
+function expressNode(index: Index, value: unknown, limitOne: boolean): ExpressNode {
+  return { stage: 'EXPRESS_IXSCAN', index, value, limitOne, stats: newStats(), keysExamined: 0, docsExamined: 0 };
 }
 
 /** One index considered by the planner. */

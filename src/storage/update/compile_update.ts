@@ -54,7 +54,7 @@ export interface CompiledUpdate {
    * The top-level fields an application may change (an operator update's first path
    * components); null when it may change any (a replacement, a pipeline).
    */
-  readonly changedFields: ReadonlySet<string> | null;
+  readonly changedFields: readonly string[] | null;
   /** Applies the update; never mutates `doc`; the result keeps `_id`. */
   apply(doc: Document, ctx: UpdateContext): UpdateResult;
 }
@@ -110,7 +110,7 @@ function compileOperators(update: Document, arrayFilters: ReturnType<typeof pars
   return {
     kind: 'operators',
     positional: parsed.positional,
-    changedFields: parsed.root.positional ? null : new Set(parsed.root.children.keys()),
+    changedFields: parsed.root.positional ? null : [...parsed.root.children.keys()],
     apply(doc, ctx) {
       const work = cloneValue(doc);
       const modified = applyOperatorUpdate(work, parsed, ctx);

@@ -18,8 +18,20 @@ import { MODIFIERS } from './operator_update.js';
 import type { UpdateContext } from './update_context.js';
 import { comparePathParts } from './update_paths.js';
 
-/** The operators the short form takes: each updates one existing value or creates it. */
-const TOP_LEVEL_OPERATORS: ReadonlySet<string> = new Set(['$set', '$unset', '$inc', '$mul', '$min', '$max']);
+/** True for the operators the short form takes: each updates one existing value or creates it. */
+function isTopLevelOperator(op: string): boolean {
+  switch (op) {
+    case '$set':
+    case '$unset':
+    case '$inc':
+    case '$mul':
+    case '$min':
+    case '$max':
+      return true;
+    default:
+      return false;
+  }
+}
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -40,16 +52,17 @@ interface FieldUpdate {
  * Modifier argument errors are thrown as the tree would throw them (same parsers, same order).
  */
 export function compileTopLevelUpdate(update: Document, collator: Collator | null): CompiledUpdate | null {
-  const names = new Set<string>();
+  // Arrays, not Sets: an update names a few fields, and this runs on every update request.
+  const names: string[] = [];
   for (const op in update) {
     const fields = update[op];
-    if (!TOP_LEVEL_OPERATORS.has(op) || !isDocument(fields)) return null;
+    if (!isTopLevelOperator(op) || !isDocument(fields)) return null;
     for (const name in fields) {
-      if (!isPlainTopLevelName(name) || names.has(name)) return null;
-      names.add(name);
+      if (!isPlainTopLevelName(name) || names.includes(name)) return null;
+      names.push(name);
     }
   }
-  if (names.size === 0) return null;
+  if (names.length === 0) return null;
   const parsed: FieldUpdate[] = [];
   for (const op in update) {
     const parse = MODIFIERS[op]!;
