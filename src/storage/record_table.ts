@@ -113,7 +113,10 @@ export class RecordTable<R extends Keyed> {
     }
     slots[2 * gap] = 0;
     slots[2 * gap + 1] = 0;
-    if (this.holeCount >= MIN_HOLES_TO_COMPACT && 2 * this.holeCount > this.gen.order.length) this.compact();
+    // Compacting copies the live records: waiting until holes outnumber them threefold keeps
+    // that copy small (a TTL pass deleting a million records compacts a few small remainders,
+    // not half the collection at a time, which held up requests in the middle of the pass).
+    if (this.holeCount >= MIN_HOLES_TO_COMPACT && this.holeCount > 3 * this.live) this.compact();
     return true;
   }
 
