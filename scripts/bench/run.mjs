@@ -11,7 +11,7 @@ import { MongoClient } from 'mongodb';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.argv.includes('--quick');
-const ROUNDS = quick ? 1 : 3;
+const CHUNKS = quick ? 3 : 9;
 const SCALE = quick ? 0.3 : 1;
 const n = (x) => Math.max(1, Math.round(x * SCALE));
 
@@ -50,41 +50,56 @@ async function timed(ops, concurrency, fn) {
 
 const smallDoc = (i) => ({ k: i, name: 'user' + i, n: 1 });
 
-/** Workloads measured on both servers: name → (client) => ops/s (or docs/s). */
+/**
+ * Workloads measured on both servers: per chunk, `ops` calls of `op` with `concurrency` in
+ * flight (each call counts `perOp` units: documents for the batch workloads), after `setup`.
+ */
 const WORKLOADS = {
-  'insertOne sequential': async (db) => timed(n(3000), 1, (i) => db.collection('ins1').insertOne(smallDoc(i))),
-  'insertOne 16 in flight': async (db) => timed(n(8000), 16, (i) => db.collection('ins16').insertOne(smallDoc(i))),
-  'findOne indexed sequential': async (db) => {
-    await prepareIndexed(db, 'fo');
-    return timed(n(3000), 1, (i) => db.collection('fo').findOne({ k: (i * 7919) % 1000 }));
+  'insertOne sequential': { ops: 1000, concurrency: 1, op: (db, i) => db.collection('ins1').insertOne(smallDoc(i)) },
+  'insertOne 16 in flight': { ops: 3000, concurrency: 16, op: (db, i) => db.collection('ins16').insertOne(smallDoc(i)) },
+  'findOne indexed sequential': {
+    ops: 1000,
+    concurrency: 1,
+    setup: (db) => prepareIndexed(db, 'fo'),
+    op: (db, i) => db.collection('fo').findOne({ k: (i * 7919) % 1000 }),
   },
-  'findOne indexed 16 in flight': async (db) => {
-    await prepareIndexed(db, 'fo16');
-    return timed(n(8000), 16, (i) => db.collection('fo16').findOne({ k: (i * 7919) % 1000 }));
+  'findOne indexed 16 in flight': {
+    ops: 3000,
+    concurrency: 16,
+    setup: (db) => prepareIndexed(db, 'fo16'),
+    op: (db, i) => db.collection('fo16').findOne({ k: (i * 7919) % 1000 }),
   },
-  'updateOne $inc indexed sequential': async (db) => {
-    await prepareIndexed(db, 'up');
-    return timed(n(3000), 1, (i) => db.collection('up').updateOne({ k: (i * 7919) % 1000 }, { $inc: { n: 1 } }));
+  'updateOne $inc indexed sequential': {
+    ops: 1000,
+    concurrency: 1,
+    setup: (db) => prepareIndexed(db, 'up'),
+    op: (db, i) => db.collection('up').updateOne({ k: (i * 7919) % 1000 }, { $inc: { n: 1 } }),
   },
-  'updateOne $inc indexed 16 in flight': async (db) => {
-    await prepareIndexed(db, 'up16');
-    return timed(n(8000), 16, (i) => db.collection('up16').updateOne({ k: (i * 7919) % 1000 }, { $inc: { n: 1 } }));
+  'updateOne $inc indexed 16 in flight': {
+    ops: 3000,
+    concurrency: 16,
+    setup: (db) => prepareIndexed(db, 'up16'),
+    op: (db, i) => db.collection('up16').updateOne({ k: (i * 7919) % 1000 }, { $inc: { n: 1 } }),
   },
-  'insertMany 1000 docs (docs/s)': async (db) => {
-    const batches = n(100);
-    const t0 = performance.now();
-    for (let b = 0; b < batches; b++) await db.collection('many').insertMany(Array.from({ length: 1000 }, (_, i) => smallDoc(b * 1000 + i)));
-    return (batches * 1000) / ((performance.now() - t0) / 1000);
+  'insertMany 1000 docs (docs/s)': {
+    ops: 30,
+    concurrency: 1,
+    perOp: 1000,
+    op: (db, b) => db.collection('many').insertMany(Array.from({ length: 1000 }, (_, i) => smallDoc(b * 1000 + i))),
   },
-  'cursor read 100,000 docs (docs/s)': async (db) => {
-    const coll = db.collection('read');
-    if ((await coll.estimatedDocumentCount()) === 0) {
+  'cursor read 100,000 docs (docs/s)': {
+    ops: 1,
+    concurrency: 1,
+    perOp: 100_000,
+    setup: async (db) => {
+      const coll = db.collection('read');
       for (let b = 0; b < 100; b++) await coll.insertMany(Array.from({ length: 1000 }, (_, i) => ({ _id: b * 1000 + i, k: b * 1000 + i, name: 'user', n: 1 })));
-    }
-    const t0 = performance.now();
-    let count = 0;
-    for await (const _ of coll.find({})) count++;
-    return count / ((performance.now() - t0) / 1000);
+    },
+    op: async (db) => {
+      let count = 0;
+      for await (const _ of db.collection('read').find({})) count++;
+      if (count !== 100_000) throw new Error(`cursor read ${count} documents`);
+    },
   },
 };
 
@@ -94,28 +109,50 @@ async function prepareIndexed(db, name) {
   await coll.insertMany(Array.from({ length: 1000 }, (_, i) => smallDoc(i)));
 }
 
+/**
+ * Both servers run side by side; chunks of each workload alternate between them (which goes
+ * first alternates too), and the ratio is the median of the chunks' Mayfly/null ratios: noise
+ * on a shared machine moves both members of a pair alike, where separate runs seconds apart
+ * differed by more than the servers did.
+ */
 async function compareWorkloads() {
-  const results = Object.fromEntries(Object.keys(WORKLOADS).map((k) => [k, { null: [], mayfly: [] }]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, fn] of Object.entries(WORKLOADS)) {
-      for (const target of ['null', 'mayfly']) {
-        const server = target === 'null' ? await startNull() : await startMayfly();
-        const client = new MongoClient(server.uri, { maxPoolSize: 16 });
-        await client.connect();
-        const db = client.db('bench');
-        await fn(db); // warm-up run (JIT, connection pool)
-        await db.dropDatabase().catch(() => {});
-        results[name][target].push(await fn(db));
-        await client.close();
-        await stop(server);
-      }
-    }
-  }
   const rows = [];
-  for (const [name, r] of Object.entries(results)) {
-    const a = median(r.null);
-    const b = median(r.mayfly);
-    rows.push({ workload: name, 'null server /s': Math.round(a), 'mayfly /s': Math.round(b), ratio: (b / a).toFixed(2) });
+  for (const [name, w] of Object.entries(WORKLOADS)) {
+    const sides = {};
+    for (const target of ['null', 'mayfly']) {
+      const server = target === 'null' ? await startNull() : await startMayfly();
+      const client = new MongoClient(server.uri, { maxPoolSize: 16 });
+      await client.connect();
+      const db = client.db('bench');
+      await w.setup?.(db);
+      sides[target] = { server, client, db, next: 0, rates: [] };
+    }
+    const chunk = async (side) => {
+      const ops = n(w.ops);
+      const start = side.next;
+      side.next += ops;
+      const rate = await timed(ops, w.concurrency, (i) => w.op(side.db, start + i));
+      return rate * (w.perOp ?? 1);
+    };
+    // Warm-up (JIT, connection pool): three chunks each, not counted.
+    for (let c = 0; c < 3; c++) {
+      await chunk(sides.null);
+      await chunk(sides.mayfly);
+    }
+    const ratios = [];
+    for (let c = 0; c < CHUNKS; c++) {
+      const order = c % 2 === 0 ? ['null', 'mayfly'] : ['mayfly', 'null'];
+      const got = {};
+      for (const target of order) got[target] = await chunk(sides[target]);
+      sides.null.rates.push(got.null);
+      sides.mayfly.rates.push(got.mayfly);
+      ratios.push(got.mayfly / got.null);
+    }
+    for (const side of Object.values(sides)) {
+      await side.client.close();
+      await stop(side.server);
+    }
+    rows.push({ workload: name, 'null server /s': Math.round(median(sides.null.rates)), 'mayfly /s': Math.round(median(sides.mayfly.rates)), ratio: median(ratios).toFixed(2) });
   }
   return rows;
 }
@@ -273,7 +310,7 @@ async function startupFigures() {
   return { 'start-up, command line to first connection (median)': `${median(mayfly).toFixed(0)} ms (a bare Node listener: ${median(bare).toFixed(0)} ms)` };
 }
 
-console.log(`Mayfly benchmark (${quick ? 'quick' : 'full'}: ${ROUNDS} round(s)), node ${process.version}, ${new Date().toISOString()}`);
+console.log(`Mayfly benchmark (${quick ? "quick" : "full"}: ${CHUNKS} alternated chunks per workload), node ${process.version}, ${new Date().toISOString()}`);
 const startup = await startupFigures();
 const rows = await compareWorkloads();
 console.table(rows);
