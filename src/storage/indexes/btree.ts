@@ -54,6 +54,8 @@ export class BTree<K, V> {
   private count = 0;
   /** Bumped on every change, so that open scans know to re-seek. */
   version = 0;
+  /** The steps of `delete`'s descent, reused from one call to the next. */
+  private readonly deletePath: Array<{ node: Inner<K, V>; child: number }> = [];
 
   /** An empty tree ordered by `compare`. */
   constructor(compare: EntryComparator<K, V>) {
@@ -118,25 +120,57 @@ export class BTree<K, V> {
     return true;
   }
 
-  /** Removes the entry equal to (key, val); false when there is none. */
+  /**
+   * Removes the entry equal to (key, val); false when there is none. Allocates nothing on the
+   * way down (the path is kept in reused steps): a TTL pass deletes a million entries in a row,
+   * and garbage per deletion became young-generation collections in the middle of it.
+   */
   delete(key: K, val: V): boolean {
-    const path: Array<{ node: Inner<K, V>; child: number }> = [];
+    const path = this.deletePath;
+    let depth = 0;
     let node = this.root;
     while (node instanceof Inner) {
-      const child = this.childFor(node, (k, v) => this.compare(k, v, key, val) > 0);
-      path.push({ node, child });
+      const child = this.childOf(node, key, val);
+      const step = path[depth] ?? (path[depth] = { node, child });
+      step.node = node;
+      step.child = child;
+      depth++;
       node = node.children[child]!;
     }
     const leaf = node;
-    const at = lowerIndex(leaf, (k, v) => this.compare(k, v, key, val) >= 0);
+    const at = this.lowerIndexOf(leaf, key, val);
     if (at >= leaf.keys.length || this.compare(leaf.keys[at]!, leaf.vals[at]!, key, val) !== 0) return false;
     leaf.keys.splice(at, 1);
     leaf.vals.splice(at, 1);
-    for (const step of path) step.node.counts[step.child]!--;
+    for (let i = 0; i < depth; i++) path[i]!.node.counts[path[i]!.child]!--;
     this.count--;
     this.version++;
-    this.rebalance(leaf, path);
+    this.rebalance(leaf, path, depth);
     return true;
+  }
+
+  /** The child of `node` whose range holds the entry (key, val) (`childFor` without a closure). */
+  private childOf(node: Inner<K, V>, key: K, val: V): number {
+    let lo = 1;
+    let hi = node.children.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(node.sepKeys[mid]!, node.sepVals[mid]!, key, val) > 0) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo - 1;
+  }
+
+  /** The first offset in `leaf` of an entry ≥ (key, val) (`lowerIndex` without a closure). */
+  private lowerIndexOf(leaf: BTreeLeaf<K, V>, key: K, val: V): number {
+    let lo = 0;
+    let hi = leaf.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(leaf.keys[mid]!, leaf.vals[mid]!, key, val) >= 0) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
   }
 
   /** The first position whose entry satisfies `pred` (the end position when none does). */
@@ -294,9 +328,9 @@ export class BTree<K, V> {
   }
 
   /** Merges an under-filled node with a sibling when both fit in one; collapses the root. */
-  private rebalance(start: Node<K, V>, path: Array<{ node: Inner<K, V>; child: number }>): void {
+  private rebalance(start: Node<K, V>, path: Array<{ node: Inner<K, V>; child: number }>, depth: number): void {
     let node: Node<K, V> = start;
-    for (let level = path.length - 1; level >= 0; level--) {
+    for (let level = depth - 1; level >= 0; level--) {
       const { node: parent, child } = path[level]!;
       const size = node instanceof BTreeLeaf ? node.keys.length : node.children.length;
       if (size >= MIN_FILL) return;
