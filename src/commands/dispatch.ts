@@ -8,6 +8,7 @@ import { Double, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { CLOSE_CONNECTION, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
 import { validateDbName } from '../storage/namespace.js';
+import { assign } from '../storage/values/paths.js';
 import { validateArguments } from './args.js';
 import { endLocalSessions, touchSession } from './crud/local_sessions.js';
 import type { CommandContext, CommandDefinition, ConnectionState, ServerServices } from './types.js';
@@ -92,10 +93,7 @@ function runDefinition(
  */
 function copyReply(reply: Document): Document {
   const out: Document = {};
-  for (const key in reply) {
-    if (key === '__proto__') Object.defineProperty(out, key, { value: reply[key], writable: true, enumerable: true, configurable: true });
-    else out[key] = reply[key];
-  }
+  for (const key in reply) assign(out, key, reply[key]);
   return out;
 }
 

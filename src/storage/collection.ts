@@ -12,6 +12,7 @@ import { RecordTable } from './record_table.js';
 import type { Collator } from './values/collator.js';
 import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
+import { assign } from './values/paths.js';
 
 /** The largest document mongod stores (16 MiB). */
 export const MAX_BSON_OBJECT_BYTES = 16 * 1024 * 1024;
@@ -405,12 +406,8 @@ export function prepareForInsert(doc: Document): Document {
 function withIdFirst(id: unknown, doc: Document): Document {
   const out: Document = {};
   out._id = id;
-  for (const key in doc) {
-    if (key === '_id') continue;
-    // A `__proto__` field stays a field (plain assignment would set the prototype).
-    if (key === '__proto__') Object.defineProperty(out, key, { value: doc[key], writable: true, enumerable: true, configurable: true });
-    else out[key] = doc[key];
-  }
+  // `assign`: a `__proto__` field stays a field (plain assignment would set the prototype).
+  for (const key in doc) if (key !== '_id') assign(out, key, doc[key]);
   return out;
 }
 

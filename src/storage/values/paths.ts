@@ -231,7 +231,7 @@ export function setField(doc: Document, path: string, value: unknown): void {
 }
 
 /** Sets an own property (also for '__proto__', which plain assignment would not create). */
-function assign(obj: Document, key: string, value: unknown): void {
+export function assign(obj: Document, key: string, value: unknown): void {
   if (key === '__proto__') {
     Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   } else {
