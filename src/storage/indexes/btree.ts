@@ -87,8 +87,8 @@ export class BTree<K, V> {
     const leaf = node;
     const at = lowerIndex(leaf, (k, v) => this.compare(k, v, key, val) >= 0);
     if (at < leaf.keys.length && this.compare(leaf.keys[at]!, leaf.vals[at]!, key, val) === 0) return false;
-    leaf.keys.splice(at, 0, key);
-    leaf.vals.splice(at, 0, val);
+    insertAt(leaf.keys, at, key);
+    insertAt(leaf.vals, at, val);
     for (const step of path) step.node.counts[step.child]!++;
     this.count++;
     this.version++;
@@ -121,9 +121,10 @@ export class BTree<K, V> {
   }
 
   /**
-   * Removes the entry equal to (key, val); false when there is none. Allocates nothing on the
-   * way down (the path is kept in reused steps): a TTL pass deletes a million entries in a row,
-   * and garbage per deletion became young-generation collections in the middle of it.
+   * Removes the entry equal to (key, val); false when there is none. Allocates nothing: the
+   * path down is kept in reused steps, and the leaf's arrays shift in place (`splice` returns
+   * an array of what it removed). A TTL pass deletes a million entries in a row, and garbage
+   * per deletion became young-generation collections in the middle of it.
    */
   delete(key: K, val: V): boolean {
     const path = this.deletePath;
@@ -140,8 +141,8 @@ export class BTree<K, V> {
     const leaf = node;
     const at = this.lowerIndexOf(leaf, key, val);
     if (at >= leaf.keys.length || this.compare(leaf.keys[at]!, leaf.vals[at]!, key, val) !== 0) return false;
-    leaf.keys.splice(at, 1);
-    leaf.vals.splice(at, 1);
+    removeAt(leaf.keys, at);
+    removeAt(leaf.vals, at);
     for (let i = 0; i < depth; i++) path[i]!.node.counts[path[i]!.child]!--;
     this.count--;
     this.version++;
@@ -397,4 +398,17 @@ function lowerIndex<K, V>(leaf: BTreeLeaf<K, V>, pred: EntryPredicate<K, V>): nu
     else lo = mid + 1;
   }
   return lo;
+}
+
+/** `xs.splice(at, 1)` without the array of removed elements that `splice` allocates. */
+function removeAt<T>(xs: T[], at: number): void {
+  const last = xs.length - 1;
+  for (let i = at; i < last; i++) xs[i] = xs[i + 1]!;
+  xs.length = last;
+}
+
+/** `xs.splice(at, 0, x)` without the (empty) array of removed elements that `splice` allocates. */
+function insertAt<T>(xs: T[], at: number, x: T): void {
+  for (let i = xs.length; i > at; i--) xs[i] = xs[i - 1]!;
+  xs[at] = x;
 }
