@@ -52,8 +52,12 @@ export function* matchingRecords(coll: Collection, filter: Document, predicate: 
  * bad min/max fails here); the records come lazily.
  */
 export function orderedRecords(coll: Collection, spec: ReadSpec, now: () => number): IterableIterator<StoredDocument> {
+  return plannedRecords(coll, spec, spec.predicate ?? compileQuery(spec.filter ?? {}, now(), spec.variables, spec.collator), now);
+}
+
+/** `orderedRecords` with the compiled filter given apart (no copy of `spec` to carry it). */
+function plannedRecords(coll: Collection, spec: ReadSpec, predicate: Predicate, now: () => number): IterableIterator<StoredDocument> {
   const filter = spec.filter ?? {};
-  const predicate = spec.predicate ?? compileQuery(filter, now(), spec.variables, spec.collator);
   const plan = planQuery(coll, { filter, sort: spec.sort, hint: spec.hint, min: spec.min, max: spec.max, skip: spec.skip, limit: spec.limit, collator: spec.collator });
   return executePlan(plan, { coll, predicate, now });
 }
@@ -65,7 +69,7 @@ export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now:
   if (spec.sort && naturalDirection(spec.sort) === null) compileSort(spec.sort);
   const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()), query: spec.filter, collator: spec.collator }) : null;
   if (!coll) return [][Symbol.iterator]();
-  return recordSource(orderedRecords(coll, { ...spec, predicate }, now), project, (rec) => coll.isLive(rec, now()));
+  return recordSource(plannedRecords(coll, spec, predicate, now), project, (rec) => coll.isLive(rec, now()));
 }
 
 /** Throws mongod's error when `hint` names no (visible) index of `coll`; a missing collection has no error. */
