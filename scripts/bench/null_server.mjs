@@ -43,6 +43,18 @@ function answer(cmd) {
       return { cursor: { nextBatch: batch, id: done ? Long.ZERO : Long.fromBigInt(id), ns: `${cmd.$db}.${cmd.collection}` }, ok: 1 };
     }
     case 'aggregate': return { cursor: { firstBatch: [{ n: 1 }], id: Long.ZERO, ns: `${cmd.$db}.${cmd.aggregate}` }, ok: 1 };
+    case 'nullServerBusy': {
+      // Keeps this one thread busy for `nullServerBusy` ms in slices of `sliceMs` that yield to
+      // the event loop as Mayfly's reaper does: the floor of the TTL latency figure (run.mjs).
+      const until = performance.now() + cmd.nullServerBusy;
+      const slice = () => {
+        const started = performance.now();
+        while (performance.now() - started < cmd.sliceMs);
+        if (performance.now() < until) setImmediate(slice);
+      };
+      setImmediate(slice);
+      return { ok: 1 };
+    }
     default: return { ok: 1 };
   }
 }

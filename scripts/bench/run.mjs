@@ -234,6 +234,26 @@ async function mayflyOnly() {
   return out;
 }
 
+/** findOne latencies (ms) of back-to-back probes of `coll` until `done()` says stop. */
+async function probeLatencies(coll, done) {
+  const lat = [];
+  while (!done()) {
+    const t0 = performance.now();
+    await coll.findOne({ _id: 1 });
+    lat.push(performance.now() - t0);
+  }
+  return lat;
+}
+
+/** Probes for `ms` milliseconds. */
+function probeFor(coll, ms) {
+  const until = performance.now() + ms;
+  return probeLatencies(coll, () => performance.now() >= until);
+}
+
+const p99Line = (idle, busy) =>
+  `${pct(idle, 0.99).toFixed(2)} ms vs ${pct(busy, 0.99).toFixed(2)} ms (${(pct(busy, 0.99) / pct(idle, 0.99)).toFixed(2)}x, ${busy.length} probes)`;
+
 async function ttlFigures() {
   const docs = quick ? 200_000 : 1_000_000;
   const server = await startMayfly(['--clock', 'manual', '--ttl-monitor-enabled', 'false']);
@@ -242,43 +262,46 @@ async function ttlFigures() {
   const db = client.db('bench');
   const coll = db.collection('expiring');
   await coll.createIndex({ _ts: 1 }, { expireAfterSeconds: 60 });
-  await db.collection('probe').insertOne({ _id: 1, v: 1 });
+  const probeColl = db.collection('probe');
+  await probeColl.insertOne({ _id: 1, v: 1 });
   for (let b = 0; b < docs / 1000; b++) await coll.insertMany(Array.from({ length: 1000 }, (_, i) => ({ i: b * 1000 + i })));
-  const probe = async (ms) => {
-    const lat = [];
-    const until = performance.now() + ms;
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      await db.collection('probe').findOne({ _id: 1 });
-      lat.push(performance.now() - t0);
-    }
-    return lat;
-  };
   // Three seconds of idle probes: a p99 over a thousand samples moved by 2x between runs.
-  const idle = await probe(3000);
+  const idle = await probeFor(probeColl, 3000);
   await db.admin().command({ mayflyAdvanceClock: 61 });
   const visible = await coll.countDocuments({});
-  let busy = [];
-  let stopProbe = false;
-  const probing = (async () => {
-    while (!stopProbe) {
-      const t0 = performance.now();
-      await db.collection('probe').findOne({ _id: 1 });
-      busy.push(performance.now() - t0);
-    }
-  })();
+  let passDone = false;
+  const probing = probeLatencies(probeColl, () => passDone);
   const t0 = performance.now();
   const pass = await db.admin().command({ mayflyRunTtlPass: 1 });
   const seconds = (performance.now() - t0) / 1000;
-  stopProbe = true;
-  await probing;
+  passDone = true;
+  const busy = await probing;
   const deleted = Number(pass.deleted ?? pass.deletedDocuments ?? 0);
   await client.close();
   await stop(server);
   return {
     [`TTL: ${docs.toLocaleString('en')} docs expiring at once`]: `${Math.round(deleted / seconds).toLocaleString('en')} deletions/s (${deleted.toLocaleString('en')} in ${seconds.toFixed(2)} s); visible right after expiry: ${visible}`,
-    'TTL: findOne p99 idle vs during the pass': `${pct(idle, 0.99).toFixed(2)} ms vs ${pct(busy, 0.99).toFixed(2)} ms (${(pct(busy, 0.99) / pct(idle, 0.99)).toFixed(2)}x, ${busy.length} probes)`,
+    'TTL: findOne p99 idle vs during the pass': p99Line(idle, busy),
+    ...(await busyFloor(Math.round(seconds * 1000))),
   };
+}
+
+/**
+ * The same probes against the null server while its one thread is busy for `ms` in slices of
+ * the reaper's length (0.5 ms, yielding to the event loop between them) and does nothing else:
+ * what a busy single-threaded server costs a waiting client on this machine, whatever the work.
+ */
+async function busyFloor(ms) {
+  const server = await startNull();
+  const client = new MongoClient(server.uri, { maxPoolSize: 4 });
+  await client.connect();
+  const probeColl = client.db('bench').collection('probe');
+  const idle = await probeFor(probeColl, 3000);
+  await client.db('admin').command({ nullServerBusy: ms, sliceMs: 0.5 });
+  const busy = await probeFor(probeColl, ms);
+  await client.close();
+  await stop(server);
+  return { 'floor: the null server busy in 0.5 ms slices for as long, p99 idle vs busy': p99Line(idle, busy) };
 }
 
 /**
