@@ -70,6 +70,17 @@ export interface ObjectIdWords {
   readonly i3: number;
 }
 
+/**
+ * The type tag of a js-bson value (`'ObjectId'`, `'Long'`, ...), which js-bson's classes define on
+ * their prototypes; undefined for anything else. A document may have a field named `_bsontype`
+ * (mongod stores and returns it like any other field), so an own property of that name never
+ * makes a plain object one of js-bson's values. `v` must not be null or undefined.
+ */
+export function bsonTag(v: unknown): unknown {
+  const tag = (v as { _bsontype?: unknown })._bsontype;
+  return tag === undefined || Object.hasOwn(v as object, '_bsontype') ? undefined : tag;
+}
+
 /** A BSON document in Mayfly's value representation. */
 export type Document = { [key: string]: unknown };
 

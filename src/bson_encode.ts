@@ -12,15 +12,19 @@
  * options sorted, a Binary of subtype 2 in the old layout (an inner length before the bytes).
  *
  * Anything else (Code, BSONSymbol, a DBRef instance, Int32 wrappers, a JS RegExp, Buffers, Maps,
- * class instances, functions, bigints, symbols, a `_bsontype` field, a vector, nesting past
- * `MAX_WALK_DEPTH`, which is also how a circular structure is caught) is measured as -1 or refused
- * by the writer, and the caller hands the WHOLE document to js-bson: its bytes or its error
- * (a key holding a NUL byte, a regex pattern holding one, an invalid vector) stay what they were.
+ * class instances, functions, bigints, symbols, a vector, nesting past `MAX_WALK_DEPTH`, which is
+ * also how a circular structure is caught) is measured as -1 or refused by the writer, and the
+ * caller hands the WHOLE document to js-bson: its bytes or its error (a key holding a NUL byte, a
+ * regex pattern holding one, an invalid vector) stay what they were.
  * One difference on purpose: a document larger than js-bson's 17 MB scratch buffer, which js-bson
  * truncates (or refuses with a RangeError), is written whole.
+ * A second difference on purpose: a field named `_bsontype` is written like any other (mongod
+ * stores and returns it), where js-bson takes the object holding it for one of its own values and
+ * refuses it.
  * Spec: https://bsonspec.org/spec.html
  */
 import {
+  bsonTag,
   Binary,
   BSONRegExp,
   Decimal128,
@@ -116,7 +120,7 @@ function valueSize(v: unknown, depth: number): number {
   if (proto === ObjectId.prototype) return 12;
   if (v instanceof Date) return 8;
   if (proto === null) return docSize(v as Document, depth + 1);
-  switch ((v as { _bsontype?: unknown })._bsontype) {
+  switch (bsonTag(v)) {
     case 'ObjectId':
       return 12;
     case 'Long':
@@ -269,9 +273,6 @@ function writeDocument(doc: Document, start: number): number {
   let p = start + 4;
   for (const key in doc) {
     const v = doc[key];
-    // js-bson takes an object with a non-null `_bsontype` for one of its own values (and
-    // refuses it): left to it.
-    if (key === '_bsontype' && v != null) throw FALLBACK;
     p = writeValue(v, p, writeCString(key, p + 1));
   }
   return finish(start, p);

@@ -16,7 +16,8 @@
  * container TTL index `{ _ts: ±1 }` with `expireAfterSeconds`, whose key is the *system*
  * last-modified time rather than a document field (TTL.md).
  */
-import type { Document, ObjectId, ObjectIdWords } from '../../bson.js';
+import type { Document } from '../../bson.js';
+import { ObjectId } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import type { Collator } from '../values/collator.js';
@@ -57,7 +58,7 @@ export type KeyComparator = (a: unknown, b: unknown) => number;
  */
 export function compareKeyValues(a: unknown, b: unknown): number {
   if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null) {
-    if ((a as ObjectIdWords)._bsontype === 'ObjectId' && (b as ObjectIdWords)._bsontype === 'ObjectId') return compareObjectIds(a as ObjectId, b as ObjectId);
+    if (a instanceof ObjectId && b instanceof ObjectId) return compareObjectIds(a, b);
   }
   return compareValues(a, b);
 }

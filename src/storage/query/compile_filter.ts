@@ -8,6 +8,7 @@
  * bitwise, geo, json_schema.
  */
 import type { Document } from '../../bson.js';
+import { bsonTag } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { formatValue } from '../values/bson_to_string.js';
 import { cloneValue } from '../values/clone.js';
@@ -137,7 +138,7 @@ export function plainEqualityField(filter: Document): string | undefined {
     case 'boolean':
       return field;
     case 'object':
-      if (value instanceof Date || (value !== null && (value as { _bsontype?: unknown })._bsontype === 'ObjectId')) return field;
+      if (value instanceof Date || (value !== null && bsonTag(value) === 'ObjectId')) return field;
       return undefined;
     default:
       return undefined;

@@ -4,6 +4,7 @@
  * `ObjectId('…')`, `new Date(ms)`, `/re/flags`, `Timestamp(t, i)`, `BinData(type, HEX)`.
  */
 import type { Binary, Code, Timestamp } from '../../bson.js';
+import { bsonTag } from '../../bson.js';
 
 /** `name: value`, as mongod prints one element. */
 export function formatElement(name: string, value: unknown): string {
@@ -37,7 +38,7 @@ export function formatValue(v: unknown): string {
   }
   if (v instanceof Date) return `new Date(${v.getTime()})`;
   if (v instanceof RegExp) return `/${v.source}/${v.flags}`;
-  const tag = (v as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(v);
   if (typeof tag === 'string') {
     switch (tag) {
       case 'ObjectId':

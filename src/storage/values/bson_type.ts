@@ -2,7 +2,7 @@
  * BSON type names and codes of Mayfly values (representation: see `src/bson.ts`).
  * Type names and numbers are those of `$type` (mongo/src/mongo/bson/bsontypes.h).
  */
-import { isInt32Number, type Decimal128, type Long } from '../../bson.js';
+import { isInt32Number, type Decimal128, type Long, bsonTag } from '../../bson.js';
 
 /** The `$type` alias of every BSON type. */
 export type BsonTypeName =
@@ -80,7 +80,7 @@ export function bsonTypeOf(v: unknown): BsonTypeName {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   if (v instanceof Date) return 'date';
-  const tag = (v as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(v);
   if (typeof tag === 'string') {
     switch (tag) {
       case 'ObjectId':
@@ -120,7 +120,7 @@ export function bsonTypeOf(v: unknown): BsonTypeName {
 export function isNumber(v: unknown): boolean {
   if (typeof v === 'number') return true;
   if (v === null || typeof v !== 'object') return typeof v === 'bigint';
-  const tag = (v as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(v);
   return tag === 'Double' || tag === 'Long' || tag === 'Decimal128' || tag === 'Int32';
 }
 
@@ -129,7 +129,7 @@ export function toDouble(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (v === null || typeof v !== 'object') return NaN;
-  switch ((v as { _bsontype?: unknown })._bsontype) {
+  switch (bsonTag(v)) {
     case 'Double':
     case 'Int32':
       return (v as { value: number }).value;

@@ -3,7 +3,7 @@
  * Binary) are copied, immutable BSON wrappers (ObjectId, Long, Decimal128, Double, Timestamp,
  * BSONRegExp, MinKey, ...) are shared.
  */
-import { Binary } from '../../bson.js';
+import { Binary, bsonTag } from '../../bson.js';
 
 /** A deep copy of `v` (see module comment). */
 export function cloneValue<T>(v: T): T {
@@ -27,7 +27,7 @@ export function cloneValue<T>(v: T): T {
     return out as T;
   }
   if (v instanceof Date) return new Date(v.getTime()) as T;
-  if ((v as { _bsontype?: unknown })._bsontype === 'Binary') {
+  if (bsonTag(v) === 'Binary') {
     const b = v as unknown as Binary;
     return new Binary(b.buffer.slice(0, b.position), b.sub_type) as T;
   }

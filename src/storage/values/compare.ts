@@ -6,6 +6,7 @@
  * strings nested in arrays and documents; field names, regexes and code stay binary).
  */
 import type { Binary, BSONRegExp, Code, Decimal128, Long, ObjectId, ObjectIdWords, Timestamp } from '../../bson.js';
+import { bsonTag } from '../../bson.js';
 import type { Collator } from './collator.js';
 import { compareParts, decodeDecimal, doubleToExactParts, roundParts, type DecimalParts } from './decimal.js';
 
@@ -50,7 +51,7 @@ export function typeRank(v: unknown): number {
   if (v === null) return TYPE_RANK.null;
   if (Array.isArray(v)) return TYPE_RANK.array;
   if (v instanceof Date) return TYPE_RANK.date;
-  const tag = (v as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(v);
   if (typeof tag !== 'string') {
     if (v instanceof RegExp) return TYPE_RANK.regex;
     return TYPE_RANK.object;
@@ -202,7 +203,7 @@ export function compareNumbers(a: unknown, b: unknown): number {
 }
 
 function isDecimal(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && (v as { _bsontype?: unknown })._bsontype === 'Decimal128';
+  return typeof v === 'object' && v !== null && bsonTag(v) === 'Decimal128';
 }
 
 /** A double as mongod converts it to compare with a Decimal128 (rounded to 34 digits). */
@@ -211,13 +212,13 @@ function decimal34OfDouble(d: number): DecimalParts {
 }
 
 function isLong(v: unknown): v is Long {
-  return typeof v === 'object' && v !== null && (v as { _bsontype?: unknown })._bsontype === 'Long';
+  return typeof v === 'object' && v !== null && bsonTag(v) === 'Long';
 }
 
 /** Double and Int32 wrappers to their number; other values unchanged. */
 function unwrapNumber(v: unknown): unknown {
   if (typeof v === 'object' && v !== null) {
-    const tag = (v as { _bsontype?: unknown })._bsontype;
+    const tag = bsonTag(v);
     if (tag === 'Double' || tag === 'Int32') return (v as { value: number }).value;
   }
   return v;
@@ -242,7 +243,7 @@ export function exactParts(v: unknown): DecimalParts {
   const u = unwrapNumber(v);
   if (typeof u === 'number') return doubleToExactParts(u);
   if (typeof u === 'bigint') return { kind: 'finite', negative: u < 0n, coefficient: u < 0n ? -u : u, exponent: 0 };
-  const tag = (u as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(u);
   if (tag === 'Long') {
     const big = (u as Long).toBigInt();
     return { kind: 'finite', negative: big < 0n, coefficient: big < 0n ? -big : big, exponent: 0 };

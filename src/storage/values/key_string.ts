@@ -7,6 +7,7 @@
  * class (`Collator.key`), so that strings equal under it share a key.
  */
 import type { Binary, BSONRegExp, Code, Long, ObjectId, ObjectIdWords, Timestamp } from '../../bson.js';
+import { bsonTag } from '../../bson.js';
 import type { Collator } from './collator.js';
 import { exactParts } from './compare.js';
 import { doubleToExactParts, normaliseParts, compareParts, roundParts, type DecimalParts } from './decimal.js';
@@ -19,7 +20,7 @@ export function keyString(v: unknown): string {
     case 'string':
       return 's' + v;
     case 'object':
-      if (v !== null && (v as { _bsontype?: unknown })._bsontype === 'BSONSymbol') {
+      if (v !== null && bsonTag(v) === 'BSONSymbol') {
         return 's' + String((v as { value: unknown }).value);
       }
       return encode(v, null);
@@ -37,7 +38,7 @@ export function collationKeyString(v: unknown, collator: Collator | null): strin
     case 'string':
       return 's' + (collator ? collator.key(v) : v);
     case 'object':
-      if (v !== null && (v as { _bsontype?: unknown })._bsontype === 'BSONSymbol') {
+      if (v !== null && bsonTag(v) === 'BSONSymbol') {
         const s = String((v as { value: unknown }).value);
         return 's' + (collator ? collator.key(s) : s);
       }
@@ -105,7 +106,7 @@ function encode(v: unknown, collator?: Collator | null): string {
     return s + ']';
   }
   if (v instanceof Date) return 'd' + v.getTime();
-  const tag = (v as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(v);
   if (typeof tag === 'string') {
     switch (tag) {
       case 'ObjectId': {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Binary, BSONError, BSONRegExp, BSONSymbol, Code, DBRef, Decimal128, deserialize, Double, Int32, Long, MaxKey, MinKey, ObjectId, serialize, serializeViaJsBson, Timestamp, UUID, type Document } from '../../../src/bson.js';
 import { documentSize, encodeDocument, encodeDocumentInto, MAX_WALK_DEPTH } from '../../../src/bson_encode.js';
 import { thrownBy } from '../thrown.js';
+import { bson, el } from '../wire/fixtures.js';
 import { Gen } from './random_bson.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -265,7 +266,6 @@ describe('encoder: values left to js-bson', () => {
     ['toBSON method', { v: { toBSON: () => ({ replaced: true }) } }],
     ['nesting past the walk limit', tooDeep],
     ['a valid vector', { v: validVector }],
-    ['a root with a non-string `_bsontype`', { _bsontype: 5, a: 1 }],
   ])('%s: js-bson’s bytes', (_name, doc) => {
     expect(encodedByUs(doc)).toBeNull();
     expect(hex(serialize(doc))).toBe(hex(serializeViaJsBson(doc)));
@@ -276,8 +276,6 @@ describe('encoder: values left to js-bson', () => {
     ['a key holding a NUL', { ok: 1, 'a\u0000b': 1 }, 'key a\u0000b must not contain null bytes'],
     ['a nested key holding a NUL', { d: { 'é\u0000': 1 } }, 'key é\u0000 must not contain null bytes'],
     ['a regex pattern holding a NUL', { r: new BSONRegExp('a', 'i') }, 'pattern a\u0000 must not contain null bytes'],
-    ['a `_bsontype` field', { d: { _bsontype: 'ObjectId', x: 1 } }, 'Unsupported BSON version, bson types must be from bson 7.x.x'],
-    ['a root `_bsontype` string', { _bsontype: 'Long' }, 'BSON types cannot be serialized as a document'],
     ['a circular structure', circular, 'Cannot convert circular structure to BSON'],
     ['an invalid vector', { v: new Binary(Buffer.from([0x27, 9]), 9) }, ''],
   ])('%s: js-bson’s error', (name, doc, message) => {
@@ -289,5 +287,19 @@ describe('encoder: values left to js-bson', () => {
     const err = thrownBy(() => serialize(doc));
     expect(err).toBeInstanceOf(expected!.constructor);
     expect(err!.message).toBe(expected!.message);
+  });
+});
+
+describe('a field named _bsontype', () => {
+  // mongod stores and returns such a field like any other; js-bson takes the object holding it
+  // for one of its own values and refuses it, so here the encoder departs from js-bson.
+  it.each<[string, Document, Buffer]>([
+    ['a nested one naming a js-bson type', { d: { _bsontype: 'ObjectId', x: 1 } }, bson(el.doc('d', bson(el.string('_bsontype', 'ObjectId'), el.int32('x', 1))))],
+    ['at the root, a string', { _bsontype: 'Long' }, bson(el.string('_bsontype', 'Long'))],
+    ['at the root, not a string', { _bsontype: 5, a: 1 }, bson(el.int32('_bsontype', 5), el.int32('a', 1))],
+  ])('%s: written like any other field', (_name, doc, expected) => {
+    expect(hex(encodedByUs(doc)!)).toBe(hex(expected));
+    expect(hex(serialize(doc))).toBe(hex(expected));
+    expect(deserialize(serialize(doc))).toEqual(doc);
   });
 });

@@ -13,6 +13,7 @@ import { keyString } from '../../values/key_string.js';
 import { MISSING, isDocument } from '../../values/paths.js';
 import { compileRegex } from '../regex.js';
 import { leaf, not, type Clause, type ValueTest } from '../types.js';
+import { bsonTag } from '../../../bson.js';
 
 /** The comparison operators that order values. */
 export type CompareOp = '$lt' | '$lte' | '$gt' | '$gte';
@@ -20,7 +21,7 @@ export type CompareOp = '$lt' | '$lte' | '$gt' | '$gte';
 /** True for a BSON regular expression value (BSONRegExp or a JS RegExp). */
 export function isRegexValue(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;
-  return v instanceof RegExp || (v as { _bsontype?: unknown })._bsontype === 'BSONRegExp';
+  return v instanceof RegExp || bsonTag(v) === 'BSONRegExp';
 }
 
 /** [pattern, options] of a regex value (JS RegExp flags limited to the ones MongoDB knows). */
@@ -38,7 +39,7 @@ export function regexSource(v: unknown): [string, string] {
 export function isNaNNumber(v: unknown): boolean {
   if (typeof v === 'number') return v !== v;
   if (typeof v !== 'object' || v === null) return false;
-  const tag = (v as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(v);
   if (tag === 'Double') return Number.isNaN((v as { value: number }).value);
   if (tag === 'Decimal128') return String(v) === 'NaN';
   return false;
@@ -47,7 +48,7 @@ export function isNaNNumber(v: unknown): boolean {
 /** Double/Int32 wrappers and safe Longs as plain numbers (the fast-path form of a constant). */
 function normaliseNumber(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return v;
-  const tag = (v as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(v);
   if (tag === 'Double' || tag === 'Int32') return (v as { value: number }).value;
   if (tag === 'Long') {
     const n = (v as { toNumber(): number }).toNumber();
@@ -57,7 +58,7 @@ function normaliseNumber(v: unknown): unknown {
 }
 
 function isNumericWrapper(v: object): boolean {
-  const tag = (v as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(v);
   return tag === 'Double' || tag === 'Long' || tag === 'Decimal128' || tag === 'Int32';
 }
 
@@ -86,7 +87,7 @@ export function equalityTest(rhsIn: unknown, collator?: Collator | null): ValueT
         v === rhs ||
         (typeof v === 'object' &&
           v !== null &&
-          (v as { _bsontype?: unknown })._bsontype === 'BSONSymbol' &&
+          bsonTag(v) === 'BSONSymbol' &&
           String((v as { value: unknown }).value) === rhs);
     case 'boolean':
       return (v) => v === rhs;
@@ -350,7 +351,7 @@ export function regexTest(pattern: string, flags: string): ValueTest {
   return (v) => {
     if (typeof v === 'string') return re.test(v);
     if (typeof v !== 'object' || v === null) return false;
-    const tag = (v as { _bsontype?: unknown })._bsontype;
+    const tag = bsonTag(v);
     if (tag === 'BSONSymbol') return re.test(String((v as { value: unknown }).value));
     if (tag === 'BSONRegExp' || v instanceof RegExp) {
       const [p, f] = regexSource(v);

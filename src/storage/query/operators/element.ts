@@ -7,6 +7,7 @@ import { formatDoubleShort } from '../../values/bson_to_string.js';
 import { MISSING } from '../../values/paths.js';
 import { parseIntegerToInt } from '../numeric_args.js';
 import { leaf, not, type Clause } from '../types.js';
+import { bsonTag } from '../../../bson.js';
 
 /** mongod's BSONElement::trueValue. */
 export function trueValue(v: unknown): boolean {
@@ -23,7 +24,7 @@ export function trueValue(v: unknown): boolean {
     default:
       return true;
   }
-  const tag = (v as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(v);
   if (tag === 'Double' || tag === 'Int32') return (v as { value: number }).value !== 0;
   if (tag === 'Long') return !(v as { isZero(): boolean }).isZero();
   if (tag === 'Decimal128') {
@@ -99,7 +100,7 @@ export function parseTypeSet(name: string, rhs: unknown): TypeSet {
 /** `elt.number()` printed through a C++ stream (%g). */
 function numberForMessage(t: unknown): string {
   if (typeof t === 'number') return formatDoubleShort(t);
-  const tag = (t as { _bsontype?: unknown })._bsontype;
+  const tag = bsonTag(t);
   if (tag === 'Double' || tag === 'Int32') return formatDoubleShort((t as { value: number }).value);
   return formatDoubleShort(Number(String(t)));
 }
