@@ -45,15 +45,18 @@ function answer(cmd) {
     case 'aggregate': return { cursor: { firstBatch: [{ n: 1 }], id: Long.ZERO, ns: `${cmd.$db}.${cmd.aggregate}` }, ok: 1 };
     case 'nullServerBusy': {
       // Keeps this one thread busy for `nullServerBusy` ms in slices of `sliceMs` that yield to
-      // the event loop as Mayfly's reaper does: the floor of the TTL latency figure (run.mjs).
+      // the event loop, as Mayfly's reaper does, and answers when done, as mayflyRunTtlPass
+      // does: the floor of the TTL latency figure (run.mjs).
       const until = performance.now() + cmd.nullServerBusy;
-      const slice = () => {
-        const started = performance.now();
-        while (performance.now() - started < cmd.sliceMs);
-        if (performance.now() < until) setImmediate(slice);
-      };
-      setImmediate(slice);
-      return { ok: 1 };
+      return new Promise((resolve) => {
+        const slice = () => {
+          const started = performance.now();
+          while (performance.now() - started < cmd.sliceMs);
+          if (performance.now() < until) setImmediate(slice);
+          else resolve({ ok: 1 });
+        };
+        setImmediate(slice);
+      });
     }
     default: return { ok: 1 };
   }
@@ -69,7 +72,9 @@ const server = net.createServer((socket) => {
         const q = req.query.$query ?? req.query;
         socket.write(encodeOpReply([answer(q)], req.header.requestId, 0));
       } else if (!req.moreToCome) {
-        socket.write(encodeOpMsg(answer(req.body), req.header.requestId, 0));
+        const reply = answer(req.body);
+        if (reply instanceof Promise) reply.then((r) => socket.write(encodeOpMsg(r, req.header.requestId, 0)));
+        else socket.write(encodeOpMsg(reply, req.header.requestId, 0));
       }
     }
   });

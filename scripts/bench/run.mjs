@@ -254,9 +254,12 @@ function probeFor(coll, ms) {
 const p99Line = (idle, busy) =>
   `${pct(idle, 0.99).toFixed(2)} ms vs ${pct(busy, 0.99).toFixed(2)} ms (${(pct(busy, 0.99) / pct(idle, 0.99)).toFixed(2)}x, ${busy.length} probes)`;
 
-async function ttlFigures() {
-  const docs = quick ? 200_000 : 1_000_000;
-  const server = await startMayfly(['--clock', 'manual', '--ttl-monitor-enabled', 'false']);
+/**
+ * The TTL latency protocol on `server`: the collection filled through the driver, 3 s of idle
+ * probes (a p99 over a thousand samples moved by 2x between runs), then probes while `busy`
+ * (a command that returns when its work is done) runs on another connection of the same client.
+ */
+async function ttlProtocol(server, docs, busy) {
   const client = new MongoClient(server.uri, { maxPoolSize: 4 });
   await client.connect();
   const db = client.db('bench');
@@ -265,43 +268,37 @@ async function ttlFigures() {
   const probeColl = db.collection('probe');
   await probeColl.insertOne({ _id: 1, v: 1 });
   for (let b = 0; b < docs / 1000; b++) await coll.insertMany(Array.from({ length: 1000 }, (_, i) => ({ i: b * 1000 + i })));
-  // Three seconds of idle probes: a p99 over a thousand samples moved by 2x between runs.
   const idle = await probeFor(probeColl, 3000);
   await db.admin().command({ mayflyAdvanceClock: 61 });
   const visible = await coll.countDocuments({});
-  let passDone = false;
-  const probing = probeLatencies(probeColl, () => passDone);
+  let done = false;
+  const probing = probeLatencies(probeColl, () => done);
   const t0 = performance.now();
-  const pass = await db.admin().command({ mayflyRunTtlPass: 1 });
+  const reply = await db.admin().command(busy);
   const seconds = (performance.now() - t0) / 1000;
-  passDone = true;
-  const busy = await probing;
-  const deleted = Number(pass.deleted ?? pass.deletedDocuments ?? 0);
+  done = true;
+  const busyLatencies = await probing;
   await client.close();
-  await stop(server);
-  return {
-    [`TTL: ${docs.toLocaleString('en')} docs expiring at once`]: `${Math.round(deleted / seconds).toLocaleString('en')} deletions/s (${deleted.toLocaleString('en')} in ${seconds.toFixed(2)} s); visible right after expiry: ${visible}`,
-    'TTL: findOne p99 idle vs during the pass': p99Line(idle, busy),
-    ...(await busyFloor(Math.round(seconds * 1000))),
-  };
+  return { idle, busy: busyLatencies, seconds, reply, visible };
 }
 
-/**
- * The same probes against the null server while its one thread is busy for `ms` in slices of
- * the reaper's length (0.5 ms, yielding to the event loop between them) and does nothing else:
- * what a busy single-threaded server costs a waiting client on this machine, whatever the work.
- */
-async function busyFloor(ms) {
-  const server = await startNull();
-  const client = new MongoClient(server.uri, { maxPoolSize: 4 });
-  await client.connect();
-  const probeColl = client.db('bench').collection('probe');
-  const idle = await probeFor(probeColl, 3000);
-  await client.db('admin').command({ nullServerBusy: ms, sliceMs: 0.5 });
-  const busy = await probeFor(probeColl, ms);
-  await client.close();
+async function ttlFigures() {
+  const docs = quick ? 200_000 : 1_000_000;
+  const server = await startMayfly(['--clock', 'manual', '--ttl-monitor-enabled', 'false']);
+  const run = await ttlProtocol(server, docs, { mayflyRunTtlPass: 1 });
   await stop(server);
-  return { 'floor: the null server busy in 0.5 ms slices for as long, p99 idle vs busy': p99Line(idle, busy) };
+  const deleted = Number(run.reply.deleted ?? run.reply.deletedDocuments ?? 0);
+  // The floor: the same protocol against the null server, whose one thread is busy for as long
+  // in slices of the reaper's length (0.5 ms, yielding to the event loop between them) and does
+  // no work. What any busy single-threaded server costs a waiting client on this machine.
+  const nullServer = await startNull();
+  const floor = await ttlProtocol(nullServer, docs, { nullServerBusy: Math.round(run.seconds * 1000), sliceMs: 0.5 });
+  await stop(nullServer);
+  return {
+    [`TTL: ${docs.toLocaleString('en')} docs expiring at once`]: `${Math.round(deleted / run.seconds).toLocaleString('en')} deletions/s (${deleted.toLocaleString('en')} in ${run.seconds.toFixed(2)} s); visible right after expiry: ${run.visible}`,
+    'TTL: findOne p99 idle vs during the pass': p99Line(run.idle, run.busy),
+    'floor: the same probes, the null server busy in 0.5 ms slices for as long': p99Line(floor.idle, floor.busy),
+  };
 }
 
 /**
