@@ -4,7 +4,7 @@
  * collisions, wrap-around probe runs, and the key check of `set`.
  */
 import { describe, expect, test } from 'vitest';
-import { RecordTable, hashOf } from '../../../src/storage/record_table.js';
+import { CHUNK_POSITIONS, RecordTable, hashOf } from '../../../src/storage/record_table.js';
 
 type Rec = { readonly id: string; v: number };
 
@@ -92,17 +92,23 @@ describe('RecordTable', () => {
     expect(take(after, 10).map((r) => r.v)).toEqual([7]);
   });
 
-  test('an iterator keeps its place through compactions', () => {
+  test('an iterator keeps its place through chunk compactions and merges', () => {
     const t = new RecordTable<Rec>();
-    const recs = Array.from({ length: 1000 }, (_, i) => ({ id: 'r' + i, v: i }));
-    for (const r of recs) t.set(r.id, r);
+    const n = 10 * CHUNK_POSITIONS;
+    for (let i = 0; i < n; i++) t.set('r' + i, { id: 'r' + i, v: i });
     const it = t.values();
-    expect(take(it, 500).length).toBe(500);
-    // Deleting most records before and after the iterator's place compacts the order array.
-    for (let i = 0; i < 1000; i++) if (i % 10 !== 0 && i !== 505) t.delete('r' + i);
-    expect(t.size).toBe(101);
-    expect(take(it, 1000).map((r) => r.v)).toEqual([500, 505, ...Array.from({ length: 49 }, (_, i) => 510 + 10 * i)]);
-    expect([...t.values()].length).toBe(101);
+    expect(take(it, n / 2).length).toBe(n / 2);
+    // Deleting most records before and after the iterator's place compacts every closed chunk
+    // (the one it is in included) and merges them.
+    for (let i = 0; i < n; i++) if (i % 10 !== 0 && i !== n / 2 + 5) t.delete('r' + i);
+    expect(t.size).toBe(n / 10 + 1);
+    expect(t.maxRenumberedInOneCall).toBeGreaterThan(0);
+    expect(t.chunkCount).toBeLessThanOrEqual(t.size / 64 + 2);
+    const rest = [n / 2, n / 2 + 5, ...Array.from({ length: n / 20 - 1 }, (_, i) => n / 2 + 10 + 10 * i)];
+    expect(take(it, n).map((r) => r.v)).toEqual(rest);
+    const all = Array.from({ length: n / 10 }, (_, i) => 10 * i);
+    all.splice(n / 20 + 1, 0, n / 2 + 5);
+    expect([...t.values()].map((r) => r.v)).toEqual(all);
   });
 
   test('random operations agree with a Map, iterators included', () => {
