@@ -73,6 +73,8 @@ const MAX_CHUNKS = Math.floor(0x7fffffff / CHUNK_POSITIONS);
 const MIN_CAPACITY = 16;
 /** The hash table halves when its records fall below 1 / SHRINK_RATIO of its pairs. */
 const SHRINK_RATIO = 64;
+/** Scratch for `moveRecords`: the hashes of the records it moves. */
+const MOVED_HASHES = new Int32Array(CHUNK_POSITIONS);
 /** The `kept` of a chunk replaced by `clear`: none of its records went anywhere. */
 const NONE_KEPT: readonly number[] = [];
 
@@ -266,17 +268,17 @@ export class RecordTable<R extends Keyed> {
     slots[2 * i + 1] = position + 1;
   }
 
-  /** Changes the position in the pair of `rec` (stored at `from`) to `to`. */
-  private renumber(rec: R, from: number, to: number): void {
+  /** Changes the position in the pair (hash, from) to `to`. */
+  private renumber(hash: number, from: number, to: number): void {
     const slots = this.slots;
     const mask = this.mask;
-    for (let i = hashOf(rec.id) & mask; ; i = (i + 1) & mask) {
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
       const stored = slots[2 * i + 1]!;
       if (stored === from + 1) {
         slots[2 * i + 1] = to + 1;
         return;
       }
-      if (stored === 0) throw new Error(`record table: no pair for ${JSON.stringify(rec.id)} at ${from}`);
+      if (stored === 0) throw new Error(`record table: no pair at position ${from}`);
     }
   }
 
@@ -408,15 +410,21 @@ export class RecordTable<R extends Keyed> {
     const target = to.order;
     const movedAt = target.length;
     const fromBase = from.id << CHUNK_SHIFT;
-    const toBase = to.id << CHUNK_SHIFT;
+    const toBase = (to.id << CHUNK_SHIFT) + movedAt;
+    // Hashing every record first lets the processor fetch several records and keys at once.
+    const hashes = MOVED_HASHES;
     for (let i = 0; i < order.length; i++) {
       const rec = order[i];
       if (rec == null) continue;
-      this.renumber(rec, fromBase + i, toBase + target.length);
-      target.push(rec);
+      hashes[kept.length] = hashOf(rec.id);
       kept.push(i);
     }
     const k = kept.length;
+    for (let j = 0; j < k; j++) {
+      const i = kept[j]!;
+      this.renumber(hashes[j]!, fromBase + i, toBase + j);
+      target.push(order[i]!);
+    }
     this.liveIn[from.id] -= k;
     this.liveIn[to.id] += k;
     retire(from, to, movedAt, kept);
