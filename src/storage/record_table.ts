@@ -1,21 +1,54 @@
 /**
  * A collection's records by their canonical `_id` key, in insertion order: the subset of
  * `Map<string, R>` the collection uses (get, has, set, delete, clear, size, values), with the
- * same semantics, iterators included, but cheaper for large collections.
+ * same semantics, iterators included, but cheaper for large collections, and with no `delete`
+ * whose work grows with the table but the rare one that shrinks the hash table (the TTL reaper
+ * deletes in 0.5 ms slices between requests: one long call stalls every client).
  *
  * A `Map` with string keys finds an entry by walking a bucket chain and reading each candidate
  * key string: at 100,000 records and more, every insert and lookup costs several cache misses,
- * and the garbage collector visits three slots per entry. Here the records sit in one array in
- * insertion order (`null` where one was deleted, until the array is compacted), and an
- * open-addressing hash table of (hash, position) pairs in an `Int32Array` (linear probing,
- * deletion by backward shift, at most half full) finds them: a miss reads one or two adjacent
- * pairs and no string; a hit reads the record's `id` once. The hash is computed from the key's
- * characters (FNV-1a, then murmur3's finaliser to spread it over the low bits).
+ * and the garbage collector visits three slots per entry. Here an open-addressing hash table of
+ * (hash, position) pairs in an `Int32Array` (linear probing, deletion by backward shift, at most
+ * half full) finds the records: a miss reads one or two adjacent pairs and no string; a hit reads
+ * the record's `id` once. The hash is computed from the key's characters (FNV-1a, then murmur3's
+ * finaliser to spread it over the low bits).
+ *
+ * The insertion order lives in chunks of at most `CHUNK_POSITIONS` slots, linked in order; a
+ * record's position is its chunk's id × `CHUNK_POSITIONS` + its index in the chunk's array (null
+ * where a record was deleted), so a lookup reads the chunk's array from a directory by id. New
+ * records go to the last chunk (the open one); when it is full a new chunk is opened. Each
+ * closed chunk looks after itself, so that no call renumbers more than `CHUNK_POSITIONS` pairs
+ * (when one array held the whole order, the delete that compacted it copied every record and
+ * renumbered every pair: 26-76 ms at 250,000 records in 1,000,000 slots):
+ * - when its last record is deleted it leaves the list and its id is free for a new chunk;
+ * - when its holes outnumber its records threefold it is compacted: the records slide to the
+ *   front of a new array (order kept), and only their pairs are renumbered, each found by
+ *   probing from its record's hash for the pair holding the old position;
+ * - two neighbouring closed chunks whose lengths sum to at most `MERGE_LIMIT_POSITIONS` (half a
+ *   chunk) are merged, the later one's records appended to the earlier one; this is checked
+ *   whenever one of them shrinks or they become neighbours, and the records renumbered in one
+ *   call all land in one chunk (a compacted chunk fits in the one before it when it can).
+ * A closed chunk is therefore at least a quarter records (at most four 8-byte order slots per
+ * record, one once compacted, as when one array held them), and any two neighbouring closed
+ * chunks hold more than 128 records: there are at most records / 64 + 2 chunks, so the chunks
+ * themselves cost a few bytes per record at most. Chunk ids are reused, so positions never run
+ * out with use: only more than ~134 million records (2^21 chunks, the most whose positions + 1
+ * fit an Int32Array) could exhaust them, and `set` then throws a RangeError; no renumbering of
+ * the whole table is ever needed, and iterations never walk empty chunks.
  *
  * Iterators are live, as a `Map`'s: they see records added after they were created and skip
- * records deleted before they reach them. A compaction (or `clear`) starts a new generation of
- * the order array; the old generation keeps the positions that were holes (or that it was
- * cleared), so an iterator still on it moves to the matching place in the new one.
+ * records deleted before they reach them. An iterator holds a chunk and an index in it. A chunk
+ * that is compacted, merged into the one before it, or cleared is replaced, and keeps where its
+ * records went (the chunk, the index of the first, the indices they had), so that an iterator
+ * still on it moves to the matching place; an emptied chunk keeps its successor at the time.
+ *
+ * The hash table doubles when it would be more than half full (a full rehash, as a `Map` grows)
+ * and shrinks, to at least 1/16 full, once its records fall below 1/64 of its pairs: a rehash
+ * from the old table, which it reads once (8 bytes a pair, sequentially, no record or key), and
+ * where it re-places under 1/64 of its pairs. That bounds the table to 512 bytes per record (or
+ * 16 pairs), and keeps the shrinking `delete`, the one whose work grows with the table, rare
+ * (once per 64-fold fall in records) and short: 4-9 ms measured for the 2^21 pairs of a table
+ * that held 1,000,000 records.
  */
 
 /** A record keyed by its `id`. */
@@ -24,42 +57,105 @@ export interface Keyed {
   readonly id: string;
 }
 
-/** Fewer holes than this are never compacted away. */
-const MIN_HOLES_TO_COMPACT = 64;
+/** log2 of `CHUNK_POSITIONS`. */
+const CHUNK_SHIFT = 10;
+/** Order slots per chunk: the most pairs one call renumbers (see module comment). */
+export const CHUNK_POSITIONS = 1 << CHUNK_SHIFT;
+const CHUNK_MASK = CHUNK_POSITIONS - 1;
+/**
+ * Two neighbouring closed chunks whose lengths sum to at most this are merged (see module
+ * comment): half a chunk bounds the number of chunks almost as well as a whole one, and
+ * renumbers fewer records twice (deleting 1,000,000 records in a random order renumbers 354,000
+ * pairs instead of 455,000).
+ */
+const MERGE_LIMIT_POSITIONS = CHUNK_POSITIONS / 2;
+/** Chunk ids stay below this, so that every position + 1 fits in an Int32Array. */
+const MAX_CHUNKS = Math.floor(0x7fffffff / CHUNK_POSITIONS);
 /** The smallest hash table (pairs). */
 const MIN_CAPACITY = 16;
+/** The hash table halves when its records fall below 1 / SHRINK_RATIO of its pairs. */
+const SHRINK_RATIO = 64;
+/** Scratch for `moveRecords`: the hashes of the records it moves. */
+const MOVED_HASHES = new Int32Array(CHUNK_POSITIONS);
+/** The `kept` of a chunk replaced by `clear`: none of its records went anywhere. */
+const NONE_KEPT: readonly number[] = [];
 
-/** One generation of the insertion-order array, and how its positions map to the next one. */
-interface Generation<R> {
-  /** Records in insertion order; null where one was deleted. */
-  readonly order: Array<R | null>;
-  /** The generation that replaced this one (null while current). */
-  next: Generation<R> | null;
-  /** When replaced by a compaction: the positions that were holes, ascending. */
-  holes: Int32Array | null;
-  /** When replaced by `clear`: every position is gone. */
-  cleared: boolean;
+/** A run of the insertion order (see module comment). */
+interface Chunk<R> {
+  /** Its slot in the directories while listed: its positions are id × CHUNK_POSITIONS + index. */
+  id: number;
+  /** Its records in insertion order, null where one was deleted; empty once it left the list. */
+  order: Array<R | null>;
+  /** The chunk before it in insertion order (null for the first, or once it left the list). */
+  prev: Chunk<R> | null;
+  /** The chunk after it (null for the open one); an emptied chunk keeps the one it had. */
+  next: Chunk<R> | null;
+  /** Once replaced (compacted, merged or cleared): the chunk its records went to. */
+  movedTo: Chunk<R> | null;
+  /** Once replaced: the index in `movedTo` of its first record that went there. */
+  movedAt: number;
+  /** Once replaced: the indices (ascending) that the records that went there had in it. */
+  kept: readonly number[];
 }
 
 /** Records by key in insertion order (see module comment). */
 export class RecordTable<R extends Keyed> {
-  private gen: Generation<R> = newGeneration();
+  /** Each listed chunk's `order` by chunk id (null for a free id): what lookups read. */
+  private orders: Array<Array<R | null> | null> = [];
+  /** Each listed chunk by id (null for a free id). */
+  private chunks: Array<Chunk<R> | null> = [];
+  /** The records (not null) in each listed chunk's `order`, by chunk id (read by every delete). */
+  private liveIn = new Int32Array(16);
+  /** Ids of the directories' free slots. */
+  private freeIds: number[] = [];
+  private head: Chunk<R>;
+  /** The open chunk, where new records go (the last one). */
+  private tail: Chunk<R>;
   /** Pairs (hash, position + 1); position + 1 === 0 marks an empty slot. */
   private slots = new Int32Array(2 * MIN_CAPACITY);
   /** Pairs the table can hold, minus one (a power of two minus one). */
   private mask = MIN_CAPACITY - 1;
   private live = 0;
-  private holeCount = 0;
+  private renumberedMax = 0;
+  private shrinkRehashedMax = 0;
+
+  constructor() {
+    this.head = this.tail = this.openChunk(null);
+  }
 
   /** Number of records. */
   get size(): number {
     return this.live;
   }
 
+  /**
+   * The most pairs one call (`set` or `delete`) renumbered because records moved in the order
+   * (chunk compactions and merges): at most `CHUNK_POSITIONS`. For tests and diagnostics.
+   */
+  get maxRenumberedInOneCall(): number {
+    return this.renumberedMax;
+  }
+
+  /**
+   * The most pairs one `delete` re-placed by shrinking the hash table: under 1/64 of the pairs
+   * the table had, which that call also read once (see module comment). For tests and
+   * diagnostics.
+   */
+  get maxRehashedByShrink(): number {
+    return this.shrinkRehashedMax;
+  }
+
+  /** The chunks of the insertion order (see module comment). For tests and diagnostics. */
+  get chunkCount(): number {
+    return this.chunks.length - this.freeIds.length;
+  }
+
   /** The record stored under `key`. */
   get(key: string): R | undefined {
     const at = this.find(key, hashOf(key));
-    return at < 0 ? undefined : (this.gen.order[this.slots[at + 1]! - 1] as R);
+    if (at < 0) return undefined;
+    const position = this.slots[at + 1]! - 1;
+    return this.orders[position >>> CHUNK_SHIFT]![position & CHUNK_MASK] as R;
   }
 
   /** True when a record is stored under `key`. */
@@ -75,14 +171,17 @@ export class RecordTable<R extends Keyed> {
     if (key !== rec.id) throw new Error(`record table: key ${JSON.stringify(key)} is not the record's id`);
     const hash = hashOf(key);
     const at = this.find(key, hash);
-    const order = this.gen.order;
     if (at >= 0) {
-      order[this.slots[at + 1]! - 1] = rec;
+      const position = this.slots[at + 1]! - 1;
+      this.orders[position >>> CHUNK_SHIFT]![position & CHUNK_MASK] = rec;
       return this;
     }
     if (2 * (this.live + 1) > this.mask + 1) this.resize(2 * (this.mask + 1));
-    this.place(hash, order.length);
-    order.push(rec);
+    let tail = this.tail;
+    if (tail.order.length === CHUNK_POSITIONS) tail = this.closeTail();
+    this.place(hash, (tail.id << CHUNK_SHIFT) + tail.order.length);
+    tail.order.push(rec);
+    this.liveIn[tail.id]++;
     this.live++;
     return this;
   }
@@ -92,9 +191,12 @@ export class RecordTable<R extends Keyed> {
     const at = this.find(key, hashOf(key));
     if (at < 0) return false;
     const slots = this.slots;
-    this.gen.order[slots[at + 1]! - 1] = null;
+    const position = slots[at + 1]! - 1;
+    const id = position >>> CHUNK_SHIFT;
+    const order = this.orders[id]!;
+    order[position & CHUNK_MASK] = null;
+    const left = --this.liveIn[id]!;
     this.live--;
-    this.holeCount++;
     // Backward shift: pull later pairs of the probe run into the gap, so lookups never need
     // tombstones.
     const mask = this.mask;
@@ -113,39 +215,52 @@ export class RecordTable<R extends Keyed> {
     }
     slots[2 * gap] = 0;
     slots[2 * gap + 1] = 0;
-    // Compacting copies the live records: waiting until holes outnumber them threefold keeps
-    // that copy small (a TTL pass deleting a million records compacts a few small remainders,
-    // not half the collection at a time, which held up requests in the middle of the pass).
-    if (this.holeCount >= MIN_HOLES_TO_COMPACT && this.holeCount > 3 * this.live) this.compact();
+    // A closed chunk left empty or with three holes per record settles; the open one waits until
+    // it closes.
+    if ((left === 0 || order.length - left > 3 * left) && id !== this.tail.id) {
+      this.settle(this.chunks[id]!);
+    }
+    if (SHRINK_RATIO * this.live < mask + 1 && mask + 1 > MIN_CAPACITY) this.shrink();
     return true;
   }
 
   /** Removes every record. */
   clear(): void {
-    const old = this.gen;
-    this.gen = newGeneration();
-    old.next = this.gen;
-    old.cleared = true;
+    const old = this.head;
+    this.orders = [];
+    this.chunks = [];
+    this.liveIn = new Int32Array(16);
+    this.freeIds = [];
+    this.head = this.tail = this.openChunk(null);
+    // Every iterator reaches a listed chunk (see RecordIterator), and moves from there to the
+    // start of the new one.
+    for (let chunk: Chunk<R> | null = old; chunk !== null; ) {
+      const next: Chunk<R> | null = chunk.next;
+      retire(chunk, this.tail, 0, NONE_KEPT);
+      chunk = next;
+    }
     this.slots = new Int32Array(2 * MIN_CAPACITY);
     this.mask = MIN_CAPACITY - 1;
     this.live = 0;
-    this.holeCount = 0;
   }
 
   /** The records in insertion order, read lazily (live, as a `Map`'s iterator). */
   values(): IterableIterator<R> {
-    return new RecordIterator(this.gen);
+    return new RecordIterator(this.head);
   }
 
   /** The index in `slots` of the pair of `key` (whose hash is `hash`); -1 when absent. */
   private find(key: string, hash: number): number {
     const slots = this.slots;
     const mask = this.mask;
-    const order = this.gen.order;
+    const orders = this.orders;
     for (let i = hash & mask; ; i = (i + 1) & mask) {
-      const position = slots[2 * i + 1]!;
-      if (position === 0) return -1;
-      if (slots[2 * i] === hash && (order[position - 1] as R).id === key) return 2 * i;
+      const stored = slots[2 * i + 1]!;
+      if (stored === 0) return -1;
+      if (slots[2 * i] === hash) {
+        const position = stored - 1;
+        if ((orders[position >>> CHUNK_SHIFT]![position & CHUNK_MASK] as R).id === key) return 2 * i;
+      }
     }
   }
 
@@ -159,85 +274,227 @@ export class RecordTable<R extends Keyed> {
     slots[2 * i + 1] = position + 1;
   }
 
-  /** Rebuilds the hash table with `capacity` pairs, positions mapped through `moved` when given. */
-  private resize(capacity: number, moved?: Int32Array): void {
+  /** Changes the position in the pair (hash, from) to `to`. */
+  private renumber(hash: number, from: number, to: number): void {
+    const slots = this.slots;
+    const mask = this.mask;
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
+      const stored = slots[2 * i + 1]!;
+      if (stored === from + 1) {
+        slots[2 * i + 1] = to + 1;
+        return;
+      }
+      if (stored === 0) throw new Error(`record table: no pair at position ${from}`);
+    }
+  }
+
+  /** Rebuilds the hash table with `capacity` pairs from the old one (positions unchanged). */
+  private resize(capacity: number): void {
     const old = this.slots;
     this.slots = new Int32Array(2 * capacity);
     this.mask = capacity - 1;
     for (let i = 0; i < old.length; i += 2) {
       const position = old[i + 1]! - 1;
-      if (position >= 0) this.place(old[i]!, moved ? moved[position]! : position);
+      if (position >= 0) this.place(old[i]!, position);
     }
   }
 
-  /** Drops the holes of the order array (a new generation) and renumbers the hash table. */
-  private compact(): void {
-    const old = this.gen;
-    const order: Array<R | null> = [];
-    const holes = new Int32Array(this.holeCount);
-    const moved = new Int32Array(old.order.length);
-    let h = 0;
-    for (let i = 0; i < old.order.length; i++) {
-      const rec = old.order[i] as R | null;
-      if (rec === null) {
-        holes[h++] = i;
-      } else {
-        moved[i] = order.length;
-        order.push(rec);
-      }
-    }
-    this.gen = { order, next: null, holes: null, cleared: false };
-    old.next = this.gen;
-    old.holes = holes;
-    this.holeCount = 0;
+  /**
+   * Halves the hash table until its records fill at least 1/16 of it. Called once they fill
+   * less than 1/64: it reads the old table once (sequentially, no record or key) and re-places
+   * those few pairs (see module comment).
+   */
+  private shrink(): void {
     let capacity = this.mask + 1;
-    while (capacity > MIN_CAPACITY && 8 * this.live < capacity) capacity >>>= 1;
-    this.resize(capacity, moved);
+    while (capacity > MIN_CAPACITY && 16 * this.live < capacity) capacity >>>= 1;
+    this.resize(capacity);
+    if (this.live > this.shrinkRehashedMax) this.shrinkRehashedMax = this.live;
+  }
+
+  /** A new empty chunk after `prev` (linked to it), with a free id. */
+  private openChunk(prev: Chunk<R> | null): Chunk<R> {
+    const id = this.freeIds.length > 0 ? this.freeIds.pop()! : this.chunks.length;
+    if (id >= MAX_CHUNKS) throw new RangeError(`record table: more than ${MAX_CHUNKS} chunks of records`);
+    const chunk = newChunk<R>(id, prev, null);
+    this.chunks[id] = chunk;
+    this.orders[id] = chunk.order;
+    if (id === this.liveIn.length) {
+      const liveIn = new Int32Array(2 * id);
+      liveIn.set(this.liveIn);
+      this.liveIn = liveIn;
+    }
+    this.liveIn[id] = 0;
+    if (prev !== null) prev.next = chunk;
+    return chunk;
+  }
+
+  /** Closes the full open chunk and opens the next one, which it returns. */
+  private closeTail(): Chunk<R> {
+    const closed = this.tail;
+    const tail = this.openChunk(closed);
+    this.tail = tail;
+    // Deletes in the open chunk did not settle it.
+    const left = this.liveIn[closed.id]!;
+    if (left === 0 || closed.order.length - left > 3 * left) this.settle(closed);
+    return tail;
+  }
+
+  /**
+   * Restores the bounds of the closed chunk `chunk` after it lost records (or was closed), when
+   * it is empty or its holes outnumber its records threefold (see module comment): drops it when
+   * empty, else compacts it, into the chunk before it when they fit together; then the chunk
+   * that ends up before the change takes in the chunks after it while they fit in half a chunk.
+   * The pairs renumbered all belong to records that land in one chunk: at most
+   * `CHUNK_POSITIONS`.
+   */
+  private settle(chunk: Chunk<R>): void {
+    const prev = chunk.prev;
+    const left = this.liveIn[chunk.id]!;
+    let renumbered = 0;
+    if (left === 0) {
+      this.unlist(chunk);
+      // An emptied chunk keeps its successor (see RecordIterator).
+      chunk.order = [];
+      chunk.prev = null;
+      // Its neighbours are now neighbours. (An emptied chunk held at most 4 slots, else it
+      // would have compacted first, so they already exceed half a chunk together: this keeps
+      // the bound without relying on that.)
+      if (prev !== null) renumbered = this.absorbFollowing(prev);
+    } else if (prev !== null && prev.order.length + left <= CHUNK_POSITIONS) {
+      renumbered = this.merge(chunk) + this.absorbFollowing(prev);
+    } else {
+      const compacted = newChunk<R>(chunk.id, prev, chunk.next);
+      if (prev === null) this.head = compacted;
+      else prev.next = compacted;
+      chunk.next!.prev = compacted;
+      this.chunks[chunk.id] = compacted;
+      this.orders[chunk.id] = compacted.order;
+      renumbered = this.moveRecords(chunk, compacted) + this.absorbFollowing(compacted);
+    }
+    if (renumbered > this.renumberedMax) this.renumberedMax = renumbered;
+  }
+
+  /**
+   * Merges into the closed chunk `chunk` the closed chunks after it while their lengths sum to at
+   * most `MERGE_LIMIT_POSITIONS`; the pairs renumbered.
+   */
+  private absorbFollowing(chunk: Chunk<R>): number {
+    let renumbered = 0;
+    for (;;) {
+      const next = chunk.next!;
+      if (next === this.tail || chunk.order.length + next.order.length > MERGE_LIMIT_POSITIONS) return renumbered;
+      renumbered += this.merge(next);
+    }
+  }
+
+  /** Moves the records of the closed chunk `chunk` to the end of the one before it; pairs renumbered. */
+  private merge(chunk: Chunk<R>): number {
+    const prev = chunk.prev!;
+    this.unlist(chunk);
+    return this.moveRecords(chunk, prev);
+  }
+
+  /** Takes `chunk` out of the list and frees its id. */
+  private unlist(chunk: Chunk<R>): void {
+    const prev = chunk.prev;
+    const next = chunk.next!;
+    if (prev === null) this.head = next;
+    else prev.next = next;
+    next.prev = prev;
+    this.chunks[chunk.id] = null;
+    this.orders[chunk.id] = null;
+    this.freeIds.push(chunk.id);
+  }
+
+  /**
+   * Appends the records of `from` to `to`, renumbering their pairs, and retires `from` (which
+   * the caller took out of the list or replaced); the pairs renumbered.
+   */
+  private moveRecords(from: Chunk<R>, to: Chunk<R>): number {
+    const order = from.order;
+    const kept: number[] = [];
+    const target = to.order;
+    const movedAt = target.length;
+    const fromBase = from.id << CHUNK_SHIFT;
+    const toBase = (to.id << CHUNK_SHIFT) + movedAt;
+    // Hashing every record first lets the processor fetch several records and keys at once.
+    const hashes = MOVED_HASHES;
+    for (let i = 0; i < order.length; i++) {
+      const rec = order[i];
+      if (rec == null) continue;
+      hashes[kept.length] = hashOf(rec.id);
+      kept.push(i);
+    }
+    const k = kept.length;
+    for (let j = 0; j < k; j++) {
+      const i = kept[j]!;
+      this.renumber(hashes[j]!, fromBase + i, toBase + j);
+      target.push(order[i]!);
+    }
+    this.liveIn[from.id] -= k;
+    this.liveIn[to.id] += k;
+    retire(from, to, movedAt, kept);
+    return k;
   }
 }
 
-/** An iterator over the records, following compactions and clears (see module comment). */
-class RecordIterator<R extends Keyed> implements IterableIterator<R> {
-  private gen: Generation<R> | null;
-  private position = 0;
+/** A new chunk with no records. */
+function newChunk<R>(id: number, prev: Chunk<R> | null, next: Chunk<R> | null): Chunk<R> {
+  return { id, order: [], prev, next, movedTo: null, movedAt: 0, kept: NONE_KEPT };
+}
 
-  constructor(gen: Generation<R>) {
-    this.gen = gen;
+/** Marks `chunk` replaced: its records at the indices `kept` went to `to` from `movedAt` on. */
+function retire<R>(chunk: Chunk<R>, to: Chunk<R>, movedAt: number, kept: readonly number[]): void {
+  chunk.movedTo = to;
+  chunk.movedAt = movedAt;
+  chunk.kept = kept;
+  chunk.order = [];
+  chunk.prev = null;
+  chunk.next = null;
+}
+
+/**
+ * An iterator over the records, following compactions, merges and clears (see module comment).
+ * Every chunk it can hold is listed, or replaced (and leads to a chunk that went on from its
+ * place), or was emptied (and leads to the chunk after it at the time): it never misses a
+ * record that was stored, and not yet deleted, after its place.
+ */
+class RecordIterator<R extends Keyed> implements IterableIterator<R> {
+  private chunk: Chunk<R> | null;
+  private index = 0;
+
+  constructor(chunk: Chunk<R>) {
+    this.chunk = chunk;
   }
 
   next(): IteratorResult<R, undefined> {
-    const gen = this.gen;
-    if (gen === null || gen.next !== null) return this.nextAfterChange();
-    const order = gen.order;
-    let position = this.position;
-    while (position < order.length) {
-      const rec = order[position++] as R | null;
-      if (rec !== null) {
-        this.position = position;
-        return { value: rec, done: false };
+    let chunk = this.chunk;
+    if (chunk === null) return { value: undefined, done: true };
+    let index = this.index;
+    for (;;) {
+      while (chunk.movedTo !== null) {
+        index = chunk.movedAt + countBelow(chunk.kept, index);
+        chunk = chunk.movedTo;
       }
+      const order = chunk.order;
+      while (index < order.length) {
+        const rec = order[index++];
+        if (rec != null) {
+          this.chunk = chunk;
+          this.index = index;
+          return { value: rec, done: false };
+        }
+      }
+      const next: Chunk<R> | null = chunk.next;
+      // The end of the open chunk: done for good, as a Map's iterator (records added later are
+      // not seen).
+      if (next === null) {
+        this.chunk = null;
+        return { value: undefined, done: true };
+      }
+      chunk = next;
+      index = 0;
     }
-    return this.finish();
-  }
-
-  /** `next` when the generation was replaced (compacted or cleared) or the iterator is done. */
-  private nextAfterChange(): IteratorResult<R, undefined> {
-    let gen = this.gen;
-    if (gen === null) return { value: undefined, done: true };
-    let position = this.position;
-    while (gen.next !== null) {
-      position = gen.cleared ? 0 : position - countBelow(gen.holes!, position);
-      gen = gen.next;
-    }
-    this.gen = gen;
-    this.position = position;
-    return this.next();
-  }
-
-  /** Ends the iteration for good, as a Map's iterator ends (records added later are not seen). */
-  private finish(): IteratorResult<R, undefined> {
-    this.gen = null;
-    return { value: undefined, done: true };
   }
 
   [Symbol.iterator](): IterableIterator<R> {
@@ -245,12 +502,8 @@ class RecordIterator<R extends Keyed> implements IterableIterator<R> {
   }
 }
 
-function newGeneration<R>(): Generation<R> {
-  return { order: [], next: null, holes: null, cleared: false };
-}
-
 /** The number of values in the ascending `sorted` below `n`. */
-function countBelow(sorted: Int32Array, n: number): number {
+function countBelow(sorted: readonly number[], n: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -1,19 +1,26 @@
 /**
  * RecordTable against a Map (its model): random sets, deletes and clears with live iterators
- * created and advanced in between (compactions and table resizes included), full-hash
- * collisions, wrap-around probe runs, and the key check of `set`.
+ * created and advanced in between (chunk compactions, merges and emptied chunks, and table
+ * resizes included), iterators standing in chunks that change, the bound on the pairs one call
+ * renumbers and on the number of chunks, full-hash collisions, wrap-around probe runs, and the
+ * key check of `set`.
  */
 import { describe, expect, test } from 'vitest';
-import { RecordTable, hashOf } from '../../../src/storage/record_table.js';
+import { CHUNK_POSITIONS, RecordTable, hashOf } from '../../../src/storage/record_table.js';
 
 type Rec = { readonly id: string; v: number };
 
-/** A deterministic pseudo-random sequence in [0, 1). */
+/**
+ * A deterministic pseudo-random sequence in [0, 1) (mulberry32: a float LCG here lost its low
+ * bits past 2^53 and repeated itself within ~10,000 draws).
+ */
 function lcg(seed: number): () => number {
-  let x = seed;
+  let x = seed >>> 0;
   return () => {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    return x / 2147483648;
+    x = (x + 0x6d2b79f5) >>> 0;
+    let z = Math.imul(x ^ (x >>> 15), x | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -24,6 +31,17 @@ function take<T>(it: Iterator<T>, n: number): T[] {
     const r = it.next();
     if (r.done) break;
     out.push(r.value);
+  }
+  return out;
+}
+
+/** Up to `n` records of an iterator (all of them by default) as `id:v` strings, to compare. */
+function shown(it: Iterator<Rec>, n = Infinity): string[] {
+  const out: string[] = [];
+  while (out.length < n) {
+    const r = it.next();
+    if (r.done) break;
+    out.push(r.value.id + ':' + r.value.v);
   }
   return out;
 }
@@ -92,51 +110,198 @@ describe('RecordTable', () => {
     expect(take(after, 10).map((r) => r.v)).toEqual([7]);
   });
 
-  test('an iterator keeps its place through compactions', () => {
+  test('an iterator keeps its place through chunk compactions and merges', () => {
     const t = new RecordTable<Rec>();
-    const recs = Array.from({ length: 1000 }, (_, i) => ({ id: 'r' + i, v: i }));
-    for (const r of recs) t.set(r.id, r);
+    const n = 10 * CHUNK_POSITIONS;
+    for (let i = 0; i < n; i++) t.set('r' + i, { id: 'r' + i, v: i });
     const it = t.values();
-    expect(take(it, 500).length).toBe(500);
-    // Deleting most records before and after the iterator's place compacts the order array.
-    for (let i = 0; i < 1000; i++) if (i % 10 !== 0 && i !== 505) t.delete('r' + i);
-    expect(t.size).toBe(101);
-    expect(take(it, 1000).map((r) => r.v)).toEqual([500, 505, ...Array.from({ length: 49 }, (_, i) => 510 + 10 * i)]);
-    expect([...t.values()].length).toBe(101);
+    expect(take(it, n / 2).length).toBe(n / 2);
+    // Deleting most records before and after the iterator's place compacts every closed chunk
+    // (the one it is in included) and merges them.
+    for (let i = 0; i < n; i++) if (i % 10 !== 0 && i !== n / 2 + 5) t.delete('r' + i);
+    expect(t.size).toBe(n / 10 + 1);
+    expect(t.maxRenumberedInOneCall).toBeGreaterThan(0);
+    expect(t.chunkCount).toBeLessThanOrEqual(t.size / 64 + 2);
+    const rest = [n / 2, n / 2 + 5, ...Array.from({ length: n / 20 - 1 }, (_, i) => n / 2 + 10 + 10 * i)];
+    expect(take(it, n).map((r) => r.v)).toEqual(rest);
+    const all = Array.from({ length: n / 10 }, (_, i) => 10 * i);
+    all.splice(n / 20 + 1, 0, n / 2 + 5);
+    expect([...t.values()].map((r) => r.v)).toEqual(all);
+  });
+
+  test('an iterator on an emptied chunk goes on to the records after it', () => {
+    const t = new RecordTable<Rec>();
+    const n = 3 * CHUNK_POSITIONS + 100;
+    for (let i = 0; i < n; i++) t.set('r' + i, { id: 'r' + i, v: i });
+    const inSecond = t.values();
+    const inFirst = t.values();
+    expect(take(inSecond, CHUNK_POSITIONS + 10).length).toBe(CHUNK_POSITIONS + 10);
+    expect(take(inFirst, 10).length).toBe(10);
+    // Empty the second and third chunks (closed), then the iterator's first one but for a record.
+    for (let i = CHUNK_POSITIONS; i < 3 * CHUNK_POSITIONS; i++) t.delete('r' + i);
+    expect(t.chunkCount).toBe(2);
+    expect(take(inSecond, 5).map((r) => r.v)).toEqual([3072, 3073, 3074, 3075, 3076]);
+    for (let i = 0; i < CHUNK_POSITIONS - 1; i++) t.delete('r' + i);
+    expect(t.chunkCount).toBe(2);
+    t.set('new', { id: 'new', v: -1 });
+    expect(take(inFirst, n).map((r) => r.v)).toEqual([
+      CHUNK_POSITIONS - 1,
+      ...Array.from({ length: 100 }, (_, i) => 3 * CHUNK_POSITIONS + i),
+      -1,
+    ]);
+    expect(take(inSecond, n).length).toBe(100 - 5 + 1);
+  });
+
+  test('small neighbouring chunks merge, and iterators standing in them go on', () => {
+    const C = CHUNK_POSITIONS;
+    const t = new RecordTable<Rec>();
+    const m = new Map<string, Rec>();
+    const put = (i: number): void => {
+      const rec = { id: 'r' + i, v: i };
+      t.set(rec.id, rec);
+      m.set(rec.id, rec);
+    };
+    const del = (i: number): void => {
+      expect([t.delete('r' + i), m.delete('r' + i)]).toEqual([true, true]);
+    };
+    // Keeps every fourth record of chunk `c` (the first one excepted): 255 of its 1024 positions,
+    // which compacts it.
+    const thin = (c: number): void => {
+      for (let i = c * C + 1; i < (c + 1) * C; i++) if (i % 4 !== 0) del(i);
+      del(c * C);
+    };
+    for (let i = 0; i < 5 * C + 10; i++) put(i);
+    // Iterators standing in each closed chunk.
+    const pairs = [300, C + 500, 2 * C + 100, 3 * C + 40, 4 * C + 10].map((n) => {
+      const pair: [Iterator<Rec>, Iterator<Rec>] = [t.values(), m.values()];
+      expect(shown(pair[0], n)).toEqual(shown(pair[1], n));
+      return pair;
+    });
+    expect(t.chunkCount).toBe(6);
+    // The third chunk compacts alone (the second is full), then the second compacts and takes
+    // the third in: 255 + 255 positions fit in half a chunk.
+    thin(2);
+    expect(t.chunkCount).toBe(6);
+    thin(1);
+    expect(t.chunkCount).toBe(5);
+    // The fourth, then the fifth, compact into the chunk before them (1020 positions).
+    thin(3);
+    expect(t.chunkCount).toBe(4);
+    for (let i = 4 * C; i < 5 * C; i++) if (m.has('r' + i)) del(i);
+    expect(t.chunkCount).toBe(3);
+    // The first compacts alone (nothing before it) until it empties.
+    for (let i = 0; i < C; i++) del(i);
+    expect(t.chunkCount).toBe(2);
+    expect(t.maxRenumberedInOneCall).toBeLessThanOrEqual(CHUNK_POSITIONS);
+    for (const [a, b] of pairs) expect(shown(a)).toEqual(shown(b));
+    expect(shown(t.values())).toEqual(shown(m.values()));
+  });
+
+  test('no delete renumbers more than a chunk of pairs, and the chunks stay few', () => {
+    const n = 200000;
+    const rand = lcg(7);
+    const t = new RecordTable<Rec>();
+    const keys = Array.from({ length: n }, (_, i) => 'key' + i);
+    for (const k of keys) t.set(k, { id: k, v: 0 });
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [keys[i], keys[j]] = [keys[j]!, keys[i]!];
+    }
+    let deleted = 0;
+    let chunksOverBound = 0;
+    for (let i = 0; i < n; i++) {
+      if (t.delete(keys[i]!)) deleted++;
+      if (t.chunkCount > t.size / 64 + 2) chunksOverBound++;
+      if (i === n / 2) expect(new Set([...t.values()].map((r) => r.id)).size).toBe(n / 2 - 1);
+    }
+    expect([deleted, chunksOverBound]).toEqual([n, 0]);
+    expect([t.size, [...t.values()], t.chunkCount]).toEqual([0, [], 1]);
+    // The most pairs any one call renumbered: compactions happened, each within the bound.
+    expect(t.maxRenumberedInOneCall).toBeGreaterThan(CHUNK_POSITIONS / 8);
+    expect(t.maxRenumberedInOneCall).toBeLessThanOrEqual(CHUNK_POSITIONS);
+    // The hash table (2^19 pairs for 200,000 records) shrank, re-placing under 1/64 of its pairs.
+    expect(t.maxRehashedByShrink).toBeGreaterThan(0);
+    expect(t.maxRehashedByShrink).toBeLessThan(2 ** 19 / 64);
+  });
+
+  test('a few survivors of many chunks end up in one', () => {
+    const t = new RecordTable<Rec>();
+    const n = 100 * CHUNK_POSITIONS;
+    for (let i = 0; i < n; i++) t.set('r' + i, { id: 'r' + i, v: i });
+    const rand = lcg(3);
+    const order = Array.from({ length: n }, (_, i) => i).filter((i) => i % 1000 !== 0);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const i of order) t.delete('r' + i);
+    expect(t.size).toBe(Math.ceil(n / 1000));
+    expect(t.chunkCount).toBeLessThanOrEqual(2);
+    expect([...t.values()].map((r) => r.v)).toEqual(Array.from({ length: t.size }, (_, i) => 1000 * i));
+    for (let i = 0; i < n; i += 1000) expect(t.get('r' + i)!.v).toBe(i);
   });
 
   test('random operations agree with a Map, iterators included', () => {
-    for (const seed of [1, 2, 3, 4, 5, 6]) {
+    // Every set of an absent key takes a new position, so churn in a small key space fills chunk
+    // after chunk, mostly with holes: they compact, merge and empty while iterators stand in
+    // them and cross them (in all, ~160 compactions in place, ~50 into the chunk before, ~30
+    // emptied chunks, and iterators following ~1,100 compactions, ~80 merges, ~90 emptied
+    // chunks and ~70 clears). Phases that mostly insert or mostly delete grow and shrink the
+    // table (and its hash table) by thousands.
+    // Each disagreement is recorded (the first few are shown): calling expect on each of the
+    // ~1,000,000 results would take most of the test's time.
+    const disagreements: string[] = [];
+    const agree = (what: string, got: unknown, want: unknown): void => {
+      const [a, b] = [JSON.stringify(got), JSON.stringify(want)];
+      if (a !== b && disagreements.length < 5) disagreements.push(`${what}: ${a} instead of ${b}`);
+    };
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
       const rand = lcg(seed);
       const t = new RecordTable<Rec>();
       const m = new Map<string, Rec>();
       const iters: Array<[Iterator<Rec>, Iterator<Rec>]> = [];
-      const keySpace = seed % 2 === 0 ? 40 : 3000;
-      for (let step = 0; step < 20000; step++) {
+      const keySpace = [100, 400, 1500, 4000][seed % 4]!;
+      const shares = [0.5, 0.95, 0.1, 0.6, 0.03, 0.9, 0.3];
+      let setShare = 0.5;
+      for (let step = 0; step < 80000; step++) {
+        if (step % 4000 === 0) {
+          agree(`seed ${seed} step ${step} values`, shown(t.values()), shown(m.values()));
+          agree(`seed ${seed} step ${step} chunks within bound`, t.chunkCount <= t.size / 64 + 2, true);
+          setShare = shares[(step / 4000 + seed) % shares.length]!;
+        }
         const r = rand();
         const key = 'k' + Math.floor(rand() * keySpace);
-        if (r < 0.5) {
-          const rec = { id: key, v: step };
-          t.set(key, rec);
-          m.set(key, rec);
-        } else if (r < 0.9) {
-          expect(t.delete(key)).toBe(m.delete(key));
-        } else if (r < 0.9005) {
+        if (r < 0.9) {
+          if (rand() < setShare) {
+            const rec = { id: key, v: step };
+            t.set(key, rec);
+            m.set(key, rec);
+          } else {
+            agree(`seed ${seed} step ${step} delete`, t.delete(key), m.delete(key));
+          }
+        } else if (r < 0.90002) {
           t.clear();
           m.clear();
         } else if (r < 0.91) {
-          iters.push([t.values(), m.values()]);
+          const pair: [Iterator<Rec>, Iterator<Rec>] = [t.values(), m.values()];
+          if (iters.length < 16) iters.push(pair);
+          else iters[Math.floor(rand() * iters.length)] = pair;
         } else if (r < 0.95 && iters.length > 0) {
           const [a, b] = iters[Math.floor(rand() * iters.length)]!;
-          const n = 1 + Math.floor(rand() * 50);
-          expect(take(a, n)).toEqual(take(b, n));
+          // Mostly short steps (so iterators stand in chunks that change), sometimes long ones.
+          const n = rand() < 0.9 ? 1 + Math.floor(rand() * 20) : 1 + Math.floor(rand() * 3000);
+          agree(`seed ${seed} step ${step} iterator`, shown(a, n), shown(b, n));
         } else {
-          expect([t.get(key), t.has(key), t.size]).toEqual([m.get(key), m.has(key), m.size]);
+          const [got, want] = [[t.get(key), t.has(key), t.size], [m.get(key), m.has(key), m.size]];
+          agree(`seed ${seed} step ${step} get/has/size`, got, want);
         }
       }
-      expect([...t.values()]).toEqual([...m.values()]);
-      for (const [a, b] of iters) expect(take(a, 100000)).toEqual(take(b, 100000));
+      expect(disagreements).toEqual([]);
+      expect(shown(t.values())).toEqual(shown(m.values()));
+      for (const [a, b] of iters) expect(shown(a)).toEqual(shown(b));
       for (const key of m.keys()) expect(t.get(key)).toBe(m.get(key));
+      expect(t.maxRenumberedInOneCall).toBeLessThanOrEqual(CHUNK_POSITIONS);
+      expect(t.maxRenumberedInOneCall).toBeGreaterThan(0);
     }
   });
 });
