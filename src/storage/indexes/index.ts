@@ -16,8 +16,7 @@
  * container TTL index `{ _ts: ±1 }` with `expireAfterSeconds`, whose key is the *system*
  * last-modified time rather than a document field (TTL.md).
  */
-import type { Document } from '../../bson.js';
-import { ObjectId } from '../../bson.js';
+import { ObjectId, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import type { Collator } from '../values/collator.js';

@@ -7,8 +7,7 @@
  * Operators live in `operators/` by kind: comparison, logical, element, evaluation, array,
  * bitwise, geo, json_schema.
  */
-import type { Document } from '../../bson.js';
-import { bsonTag } from '../../bson.js';
+import { bsonTag, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { formatValue } from '../values/bson_to_string.js';
 import { cloneValue } from '../values/clone.js';

@@ -3,8 +3,7 @@
  * `{ a: 1, b: "x" }`, `[ 1, 2 ]`, doubles with `%.16g` plus `.0` when integral (`5.0`, `nan.0`),
  * `ObjectId('…')`, `new Date(ms)`, `/re/flags`, `Timestamp(t, i)`, `BinData(type, HEX)`.
  */
-import type { Binary, Code, Timestamp } from '../../bson.js';
-import { bsonTag } from '../../bson.js';
+import { bsonTag, type Binary, type Code, type Timestamp } from '../../bson.js';
 
 /** `name: value`, as mongod prints one element. */
 export function formatElement(name: string, value: unknown): string {

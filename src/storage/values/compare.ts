@@ -5,8 +5,7 @@
  * strings (and symbols) by UTF-8 bytes, or under a collation when a `Collator` is given (also
  * strings nested in arrays and documents; field names, regexes and code stay binary).
  */
-import type { Binary, BSONRegExp, Code, Decimal128, Long, ObjectId, ObjectIdWords, Timestamp } from '../../bson.js';
-import { bsonTag } from '../../bson.js';
+import { bsonTag, type Binary, type BSONRegExp, type Code, type Decimal128, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson.js';
 import type { Collator } from './collator.js';
 import { compareParts, decodeDecimal, doubleToExactParts, roundParts, type DecimalParts } from './decimal.js';
 

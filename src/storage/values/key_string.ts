@@ -6,8 +6,7 @@
  * Under a collation (`collator`), strings, nested ones included, encode by their collation
  * class (`Collator.key`), so that strings equal under it share a key.
  */
-import type { Binary, BSONRegExp, Code, Long, ObjectId, ObjectIdWords, Timestamp } from '../../bson.js';
-import { bsonTag } from '../../bson.js';
+import { bsonTag, type Binary, type BSONRegExp, type Code, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson.js';
 import type { Collator } from './collator.js';
 import { exactParts } from './compare.js';
 import { doubleToExactParts, normaliseParts, compareParts, roundParts, type DecimalParts } from './decimal.js';
