@@ -4,7 +4,6 @@
  *   messageLength | requestID | responseTo | opCode | body...
  */
 import type { Document } from '../bson.js';
-import { HEADER_BYTES } from './constants.js';
 
 /** The 16-byte standard header. */
 export interface MessageHeader {
@@ -47,15 +46,22 @@ export interface OpQueryRequest {
 /** Any request the server can act on. */
 export type Request = OpMsgRequest | OpQueryRequest;
 
-/** Reads the standard header at the start of `frame` (which must hold at least 16 bytes). */
+/**
+ * Reads the standard header at the start of `frame` (which must hold at least 16 bytes), with
+ * plain byte loads rather than a `DataView` built for every request.
+ */
 export function readHeader(frame: Uint8Array): MessageHeader {
-  const view = new DataView(frame.buffer, frame.byteOffset, HEADER_BYTES);
   return {
-    messageLength: view.getInt32(0, true),
-    requestId: view.getInt32(4, true),
-    responseTo: view.getInt32(8, true),
-    opCode: view.getInt32(12, true),
+    messageLength: getInt32LE(frame, 0),
+    requestId: getInt32LE(frame, 4),
+    responseTo: getInt32LE(frame, 8),
+    opCode: getInt32LE(frame, 12),
   };
+}
+
+/** The little-endian signed 32-bit integer at `offset` (four bytes there are required). */
+export function getInt32LE(source: Uint8Array, offset: number): number {
+  return source[offset]! | (source[offset + 1]! << 8) | (source[offset + 2]! << 16) | (source[offset + 3]! << 24);
 }
 
 /** Writes a standard header into the first 16 bytes of `target`. */
