@@ -8,6 +8,7 @@
 import { deserialize, type Document } from '../bson.js';
 import { BSONDecodeError } from '../bson_decode.js';
 import { ErrorCodes } from '../errors/codes.js';
+import { getInt32LE } from './message.js';
 import { WireError } from './wire_error.js';
 
 /** The context mongod's precise validator appends when no element was read yet. */
@@ -28,8 +29,7 @@ export function readBsonDocument(buf: Uint8Array, offset: number, limit: number,
     throw new WireError(code, prefix + reason, false);
   };
   if (limit < 5) fail(`BSON data has to be at least 5 bytes ${NO_ELEMENT_CONTEXT}`);
-  const size =
-    buf[offset]! | (buf[offset + 1]! << 8) | (buf[offset + 2]! << 16) | (buf[offset + 3]! << 24);
+  const size = getInt32LE(buf, offset);
   if (size < 5) fail(`BSON data has to be at least 5 bytes ${NO_ELEMENT_CONTEXT}`);
   if (size > limit) fail(`Incorrect BSON length ${NO_ELEMENT_CONTEXT}`);
   if (buf[offset + size - 1] !== 0) fail(`BSON object not terminated with EOO ${NO_ELEMENT_CONTEXT}`);
