@@ -215,7 +215,7 @@ export class Collection {
     if (next._id !== rec.doc._id && keyString(next._id) !== rec.id) {
       throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
-    const affected = changedFields === null ? this.secondary : this.secondary.filter((index) => index.dependsOn(changedFields));
+    const affected = changedFields === null || this.secondary.length === 0 ? this.secondary : this.secondary.filter((index) => index.dependsOn(changedFields));
     const newKeys = this.indexKeysFor(next, rec, nowMs, affected);
     affected.forEach((index, i) => index.replace(index.keysOf(rec.doc), newKeys[i]!, rec));
     // A versioned collection's row model records the change as versions; `rec.doc` is derived.
