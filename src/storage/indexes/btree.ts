@@ -80,12 +80,12 @@ export class BTree<K, V> {
     const path: Array<{ node: Inner<K, V>; child: number }> = [];
     let node = this.root;
     while (node instanceof Inner) {
-      const child = this.childFor(node, (k, v) => this.compare(k, v, key, val) > 0);
+      const child = this.childOf(node, key, val);
       path.push({ node, child });
       node = node.children[child]!;
     }
     const leaf = node;
-    const at = lowerIndex(leaf, (k, v) => this.compare(k, v, key, val) >= 0);
+    const at = this.lowerIndexOf(leaf, key, val);
     if (at < leaf.keys.length && this.compare(leaf.keys[at]!, leaf.vals[at]!, key, val) === 0) return false;
     insertAt(leaf.keys, at, key);
     insertAt(leaf.vals, at, val);
@@ -101,9 +101,7 @@ export class BTree<K, V> {
    * counters, timestamps): down the right edge, no search. False when the entry is not last.
    */
   private append(key: K, val: V): boolean {
-    let node = this.root;
-    while (node instanceof Inner) node = node.children[node.children.length - 1]!;
-    const leaf = node;
+    const leaf = this.lastLeaf();
     const last = leaf.keys.length - 1;
     if (last < 0 || this.compare(leaf.keys[last]!, leaf.vals[last]!, key, val) >= 0) return false;
     leaf.keys.push(key);
@@ -211,9 +209,8 @@ export class BTree<K, V> {
 
   /** The position of the last entry (index -1 when the tree is empty). */
   last(): BTreePosition<K, V> {
-    let node = this.root;
-    while (node instanceof Inner) node = node.children[node.children.length - 1]!;
-    return { leaf: node, index: node.keys.length - 1 };
+    const leaf = this.lastLeaf();
+    return { leaf, index: leaf.keys.length - 1 };
   }
 
   /** Builds the tree from entries already in order (replacing any content). */
