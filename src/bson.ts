@@ -34,8 +34,10 @@ import {
   deserialize as bsonDeserialize,
   EJSON,
 } from 'bson';
-import { decodeDocument } from './bson_decode.js';
-import { documentSize, encodeDocument } from './bson_encode.js';
+import { decodeDocument, decodeStored, decodeStoredFields } from './bson_decode.js';
+import { documentSize, encodeDocument, encodeStored, StoredBson } from './bson_encode.js';
+
+export { decodeStored, decodeStoredFields, encodeStored, StoredBson };
 
 export {
   Binary,
@@ -160,7 +162,39 @@ export function serialize(doc: Document): Buffer {
 
 /** js-bson's serialiser with Mayfly's options: the reference and fallback of src/bson_encode.ts. */
 export function serializeViaJsBson(doc: Document): Uint8Array {
-  return bsonSerialize(doc, { checkKeys: false, ignoreUndefined: false });
+  return bsonSerialize(withStoredDecoded(doc) as Document, { checkKeys: false, ignoreUndefined: false });
+}
+
+/** How deep `withStoredDecoded` looks for stored documents. */
+const STORED_DEPTH = 4;
+
+/**
+ * `value` with every `StoredBson` in it decoded (js-bson knows nothing of them); the same
+ * objects where there is none. Only on js-bson's path, which is rare. Replies hold stored
+ * documents a few levels down (`cursor.firstBatch.<i>`), so the walk stops below
+ * `STORED_DEPTH` (and cannot loop on a circular structure, which js-bson then refuses).
+ */
+function withStoredDecoded(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > STORED_DEPTH) return value;
+  if (value instanceof StoredBson) return decodeStored(value.bson);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v = withStoredDecoded(value[i], depth + 1);
+      if (v !== value[i]) (copy ??= value.slice())[i] = v;
+    }
+    return copy ?? value;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  let copy: Document | null = null;
+  for (const key in value as Document) {
+    const v = withStoredDecoded((value as Document)[key], depth + 1);
+    if (v === (value as Document)[key]) continue;
+    copy ??= { ...(value as Document) };
+    Object.defineProperty(copy, key, { value: v, writable: true, enumerable: true, configurable: true });
+  }
+  return copy ?? value;
 }
 
 /**
@@ -172,5 +206,5 @@ export function serializeViaJsBson(doc: Document): Uint8Array {
  */
 export function bsonSize(doc: Document): number {
   const size = documentSize(doc);
-  return size >= 0 ? size : calculateObjectSize(doc, { ignoreUndefined: false });
+  return size >= 0 ? size : calculateObjectSize(withStoredDecoded(doc) as Document, { ignoreUndefined: false });
 }

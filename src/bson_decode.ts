@@ -78,6 +78,11 @@ let rootDoc: Document = NO_DOC;
 const openedBy: number[] = [];
 /** How many Code scopes enclose the current position (DBPointers stay `DBRef`s inside). */
 let scopeDepth = 0;
+/**
+ * True while decoding a request: a Binary is then a view on the request's bytes, as js-bson makes
+ * it. A stored document is decoded from a shared scratch buffer, so its Binary values are copies.
+ */
+let binaryViews = true;
 
 let fatalDecoder: TextDecoder | undefined;
 
@@ -225,6 +230,166 @@ export function decodeDocument(bytes: Uint8Array): Document {
     // Do not keep the request's bytes alive past the call.
     buf = EMPTY;
     rootDoc = NO_DOC;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stored documents. A collection keeps each document as its BSON bytes in a latin1 string (one
+// byte per character: the cheapest byte container V8 has, 16 bytes of header). Reading one copies
+// the string into a scratch buffer and decodes it there; a filter that reads a few top-level
+// fields decodes only those and steps over the others.
+
+let stored: Buffer = Buffer.allocUnsafe(4096);
+
+/** Copies the stored document `bson` into the scratch buffer; returns its size. */
+function loadStored(bson: string): number {
+  const size = bson.length;
+  if (stored.length < size) stored = Buffer.allocUnsafe(Math.max(size, stored.length * 2));
+  stored.write(bson, 0, size, 'latin1');
+  buf = stored;
+  pos = 4;
+  scopeDepth = 0;
+  binaryViews = false;
+  objectIdInPlace ??= probeObjectIdInPlace();
+  return size;
+}
+
+/** Resets the module state after decoding a stored document. */
+function unloadStored(): void {
+  buf = EMPTY;
+  rootDoc = NO_DOC;
+  binaryViews = true;
+}
+
+/** The document whose BSON bytes are the latin1 string `bson` (made by `encodeStored`). */
+export function decodeStored(bson: string): Document {
+  const size = loadStored(bson);
+  try {
+    return readDocument(size, 0);
+  } finally {
+    unloadStored();
+  }
+}
+
+/**
+ * The top-level fields of the stored document `bson` named in `names`, in their stored order,
+ * as a document: what a filter that reads only those fields sees of it. The walk reads the
+ * string itself, stepping over the other elements; a wanted int32, boolean, null or ASCII
+ * string is read there too, and any other value is decoded from a copy in the scratch buffer.
+ */
+export function decodeStoredFields(bson: string, names: readonly string[]): Document {
+  const doc: Document = {};
+  let wanted = names.length;
+  let p = 4;
+  let type: number;
+  while (wanted > 0 && (type = bson.charCodeAt(p)) !== 0) {
+    const nameStart = p + 1;
+    let nameEnd = nameStart;
+    while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
+    const name = wantedName(bson, nameStart, nameEnd, names);
+    p = nameEnd + 1;
+    if (name === undefined) {
+      p = storedValueEnd(bson, type, p);
+      continue;
+    }
+    const value = storedValue(bson, type, p, nameStart);
+    if (name === '__proto__') Object.defineProperty(doc, name, { value, writable: true, enumerable: true, configurable: true });
+    else doc[name] = value;
+    p = storedValueEnd(bson, type, p);
+    wanted--;
+  }
+  return doc;
+}
+
+/** The name of `names` spelled by `bson[start, end)`, or undefined. */
+function wantedName(bson: string, start: number, end: number, names: readonly string[]): string | undefined {
+  const len = end - start;
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n]!;
+    if (name.length !== len) continue;
+    let i = 0;
+    while (i < len && name.charCodeAt(i) === bson.charCodeAt(start + i)) i++;
+    if (i === len) return name;
+  }
+  // A name holding non-ASCII characters is compared decoded (its UTF-8 bytes are chars here).
+  for (let i = start; i < end; i++) {
+    if (bson.charCodeAt(i) > 127) {
+      const decoded = Buffer.from(bson.slice(start, end), 'latin1').toString('utf8');
+      return names.includes(decoded) ? decoded : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The little-endian int32 at `p` of the stored document `bson`. */
+function storedInt32(bson: string, p: number): number {
+  return bson.charCodeAt(p) | (bson.charCodeAt(p + 1) << 8) | (bson.charCodeAt(p + 2) << 16) | (bson.charCodeAt(p + 3) << 24);
+}
+
+/** The value of type `type` at `p` of the stored document `bson` (its name at `nameStart`). */
+function storedValue(bson: string, type: number, p: number, nameStart: number): unknown {
+  switch (type) {
+    case 0x10:
+      return storedInt32(bson, p);
+    case 0x08:
+      return bson.charCodeAt(p) === 1;
+    case 0x0a:
+      return null;
+    case 0x02: {
+      const start = p + 4;
+      const end = start + storedInt32(bson, p) - 1;
+      let i = start;
+      while (i < end && bson.charCodeAt(i) < 128) i++;
+      if (i === end) return bson.slice(start, end);
+      break;
+    }
+  }
+  const size = loadStored(bson);
+  try {
+    pos = p;
+    return readValue(type, '', nameStart, size - 1, 0);
+  } finally {
+    unloadStored();
+  }
+}
+
+/** Where the value of type `type` at `p` of the stored document `bson` ends. */
+function storedValueEnd(bson: string, type: number, p: number): number {
+  switch (type) {
+    case 0x06:
+    case 0x0a:
+    case 0xff:
+    case 0x7f:
+      return p;
+    case 0x08:
+      return p + 1;
+    case 0x10:
+      return p + 4;
+    case 0x01:
+    case 0x09:
+    case 0x11:
+    case 0x12:
+      return p + 8;
+    case 0x07:
+      return p + 12;
+    case 0x13:
+      return p + 16;
+    case 0x02:
+    case 0x0d:
+    case 0x0e:
+      return p + 4 + storedInt32(bson, p);
+    case 0x03:
+    case 0x04:
+    case 0x0f:
+      return p + storedInt32(bson, p);
+    case 0x05:
+      return p + 5 + storedInt32(bson, p);
+    case 0x0b:
+      return bson.indexOf('\0', bson.indexOf('\0', p) + 1) + 1;
+    case 0x0c:
+      return p + 4 + storedInt32(bson, p) + 12;
+    default:
+      return fail(`Detected unknown BSON type ${type.toString(16)} in a stored document`);
   }
 }
 
@@ -420,7 +585,7 @@ function readBinary(limit: number): Binary {
     if (size < total - 4) fail('Binary type with subtype 0x02 contains too short binary size');
   }
   // Like js-bson, the value is a view on the request bytes, and a 16-byte subtype 4 a UUID.
-  const data = buf.subarray(pos, pos + size);
+  const data = binaryViews ? buf.subarray(pos, pos + size) : Buffer.from(buf.subarray(pos, pos + size));
   pos += size;
   return subType === 0x04 && size === 16 ? new UUID(data) : new Binary(data, subType);
 }

@@ -43,6 +43,15 @@ import {
 /** Nesting deeper than this is measured as -1 (js-bson then serialises it or finds the cycle). */
 export const MAX_WALK_DEPTH = 1000;
 
+/**
+ * A stored document's BSON bytes (a latin1 string, one byte per character: `encodeStored`),
+ * written into a reply as they are instead of being decoded and encoded again. It stands for
+ * an embedded document wherever a reply holds one (a cursor batch, findAndModify's `value`).
+ */
+export class StoredBson {
+  constructor(readonly bson: string) {}
+}
+
 /** js-bson's `Binary.SUBTYPE_VECTOR`: validated by js-bson on the way out, so left to it. */
 const SUBTYPE_VECTOR = 9;
 const TWO_PWR_32 = 4294967296;
@@ -61,6 +70,7 @@ function utf8Length(s: string): number {
  * value outside Mayfly's representation (js-bson must then measure or write it).
  */
 export function documentSize(doc: Document): number {
+  if (doc instanceof StoredBson) return doc.bson.length;
   return docSize(doc, 0);
 }
 
@@ -118,6 +128,7 @@ function valueSize(v: unknown, depth: number): number {
   if (proto === Object.prototype) return docSize(v as Document, depth + 1);
   if (proto === Double.prototype) return 8;
   if (proto === ObjectId.prototype) return 12;
+  if (proto === StoredBson.prototype) return (v as StoredBson).bson.length;
   if (v instanceof Date) return 8;
   if (proto === null) return docSize(v as Document, depth + 1);
   switch (bsonTag(v)) {
@@ -197,6 +208,23 @@ export function encodeDocument(doc: Document, before = 0, after = 0): Buffer {
   const target = Buffer.allocUnsafe(before + bytes.length + after);
   target.set(bytes, before);
   return target;
+}
+
+let storeScratch: Buffer = Buffer.allocUnsafe(4096);
+
+/**
+ * `doc`'s BSON bytes as a latin1 string (one byte per character), the form in which a
+ * collection keeps its documents (`decodeStored` reads it back). Written by the encoder above
+ * when it can, else by js-bson.
+ */
+export function encodeStored(doc: Document): string {
+  const size = documentSize(doc);
+  if (size >= 0) {
+    if (storeScratch.length < size) storeScratch = Buffer.allocUnsafe(Math.max(size, storeScratch.length * 2));
+    if (encodeDocumentInto(doc, storeScratch, 0) === size) return storeScratch.toString('latin1', 0, size);
+  }
+  const bytes = serializeViaJsBson(doc);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
 function writeInt32(n: number, p: number): number {
@@ -357,6 +385,11 @@ function writeObject(v: object, typeAt: number, p: number): number {
   if (proto === ObjectId.prototype) {
     b[typeAt] = 0x07;
     return writeObjectId(v as ObjectId, p);
+  }
+  if (proto === StoredBson.prototype) {
+    b[typeAt] = 0x03;
+    const bson = (v as StoredBson).bson;
+    return p + b.write(bson, p, bson.length, 'latin1');
   }
   if (v instanceof Date) {
     b[typeAt] = 0x09;

@@ -31,36 +31,7 @@ import { BSONDecodeError, MAX_BSON_DEPTH } from '../../../src/bson_decode.js';
 import { readBsonDocument } from '../../../src/wire/read_bson.js';
 import { WireError } from '../../../src/wire/wire_error.js';
 import { thrownBy } from '../thrown.js';
-import { mulberry32, i32, cstr, str, f64, i64, elem, doc, Gen } from './random_bson.js';
-
-// ---------------------------------------------------------------------------------------------
-// Comparing decoded values: same types, same classes, same key order, -0 and NaN exact.
-
-function differences(a: unknown, b: unknown, path = '$'): string[] {
-  if (typeof a !== typeof b) return [`${path}: ${typeof a} vs ${typeof b}`];
-  if (a === null || b === null || typeof a !== 'object') {
-    return Object.is(a, b) ? [] : [`${path}: ${String(a)} vs ${String(b)}`];
-  }
-  const ao = a as object;
-  const bo = b as object;
-  if (Object.getPrototypeOf(ao) !== Object.getPrototypeOf(bo)) {
-    return [`${path}: class ${ao.constructor?.name} vs ${bo.constructor?.name}`];
-  }
-  if (ao instanceof Date) return Object.is(ao.getTime(), (bo as Date).getTime()) ? [] : [`${path}: ${ao.getTime()} vs ${(bo as Date).getTime()}`];
-  if (ao instanceof Uint8Array) return Buffer.compare(ao, bo as Uint8Array) === 0 ? [] : [`${path}: bytes differ`];
-  if (ao instanceof ObjectId) return ao.equals(bo as ObjectId) ? [] : [`${path}: ${ao.toHexString()} vs ${(bo as ObjectId).toHexString()}`];
-  const ak = Reflect.ownKeys(ao);
-  const bk = Reflect.ownKeys(bo);
-  if (ak.join('\u0000') !== bk.join('\u0000')) return [`${path}: keys [${ak.map(String)}] vs [${bk.map(String)}]`];
-  const out: string[] = [];
-  for (const k of ak) {
-    const da = Object.getOwnPropertyDescriptor(ao, k)!;
-    const db = Object.getOwnPropertyDescriptor(bo, k)!;
-    if (da.enumerable !== db.enumerable) out.push(`${path}.${String(k)}: enumerability`);
-    out.push(...differences(da.value, db.value, `${path}.${String(k)}`));
-  }
-  return out;
-}
+import { mulberry32, i32, cstr, str, f64, i64, elem, doc, differences, Gen } from './random_bson.js';
 
 // ---------------------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
  * Random BSON for differential tests: a seeded PRNG and a byte-level BSON writer whose documents
  * cover every BSON type (DBPointer, duplicate names and odd array keys included).
  */
-import { Decimal128 } from '../../../src/bson.js';
+import { Decimal128, ObjectId } from '../../../src/bson.js';
 
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -179,4 +179,33 @@ export class Gen {
       }
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing decoded values: same types, same classes, same key order, -0 and NaN exact.
+
+export function differences(a: unknown, b: unknown, path = '$'): string[] {
+  if (typeof a !== typeof b) return [`${path}: ${typeof a} vs ${typeof b}`];
+  if (a === null || b === null || typeof a !== 'object') {
+    return Object.is(a, b) ? [] : [`${path}: ${String(a)} vs ${String(b)}`];
+  }
+  const ao = a as object;
+  const bo = b as object;
+  if (Object.getPrototypeOf(ao) !== Object.getPrototypeOf(bo)) {
+    return [`${path}: class ${ao.constructor?.name} vs ${bo.constructor?.name}`];
+  }
+  if (ao instanceof Date) return Object.is(ao.getTime(), (bo as Date).getTime()) ? [] : [`${path}: ${ao.getTime()} vs ${(bo as Date).getTime()}`];
+  if (ao instanceof Uint8Array) return Buffer.compare(ao, bo as Uint8Array) === 0 ? [] : [`${path}: bytes differ`];
+  if (ao instanceof ObjectId) return ao.equals(bo as ObjectId) ? [] : [`${path}: ${ao.toHexString()} vs ${(bo as ObjectId).toHexString()}`];
+  const ak = Reflect.ownKeys(ao);
+  const bk = Reflect.ownKeys(bo);
+  if (ak.join('\u0000') !== bk.join('\u0000')) return [`${path}: keys [${ak.map(String)}] vs [${bk.map(String)}]`];
+  const out: string[] = [];
+  for (const k of ak) {
+    const da = Object.getOwnPropertyDescriptor(ao, k)!;
+    const db = Object.getOwnPropertyDescriptor(bo, k)!;
+    if (da.enumerable !== db.enumerable) out.push(`${path}.${String(k)}: enumerability`);
+    out.push(...differences(da.value, db.value, `${path}.${String(k)}`));
+  }
+  return out;
 }
