@@ -34,7 +34,7 @@ export interface CappedHost<R> {
 }
 
 /** Sizes and order of a capped collection's records; evicts the oldest when over a bound. */
-export class CappedTracker<R extends { doc: Document }> {
+export class CappedTracker<R extends { readonly doc: Document; readonly bson?: string }> {
   limits: CappedLimits;
   private bytes = 0;
   /** Records in insertion order, with their BSON size. */
@@ -57,7 +57,7 @@ export class CappedTracker<R extends { doc: Document }> {
 
   /** Records a new document, then removes the oldest others until both bounds hold. */
   inserted(host: CappedHost<R>, rec: R): void {
-    const size = bsonSize(rec.doc);
+    const size = rec.bson?.length ?? bsonSize(rec.doc);
     this.sizes.set(rec, size);
     this.bytes += size;
     for (const old of this.sizes.keys()) {
@@ -71,7 +71,7 @@ export class CappedTracker<R extends { doc: Document }> {
   updated(rec: R): void {
     const old = this.sizes.get(rec);
     if (old === undefined) return;
-    const size = bsonSize(rec.doc);
+    const size = rec.bson?.length ?? bsonSize(rec.doc);
     this.sizes.set(rec, size);
     this.bytes += size - old;
   }

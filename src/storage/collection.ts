@@ -3,7 +3,7 @@
  * secondary indexes kept in step with every write, and the hooks through which the TTL engine
  * hides expired documents and learns of writes. Storage never sees bytes, sockets or replies.
  */
-import { ObjectId, UUID, bsonSize, type Document } from '../bson.js';
+import { ObjectId, StoredBson, UUID, bsonSize, decodeStored, decodeStoredFields, encodeStored, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
 import { CappedTracker, cappedLimitsOf } from './capped.js';
@@ -29,6 +29,60 @@ export interface StoredDocument {
    * record enters it; index entries with equal keys are ordered by it.
    */
   seq?: number;
+  /** The document's BSON bytes (`BsonRecord`); undefined for a record whose `doc` is derived. */
+  readonly bson?: string;
+}
+
+/**
+ * The record of an ordinary collection: its document kept as BSON bytes, one per character of a
+ * latin1 string (`encodeStored`), which takes about a third of the memory of the decoded objects
+ * and is copied into replies as it is. Reading `doc` decodes a fresh copy: changing that copy
+ * changes nothing stored.
+ */
+export class BsonRecord implements StoredDocument {
+  readonly id: string;
+  bson: string;
+  modifiedAtMs: number;
+  seq = 0;
+
+  /** A record of the stored document `bson` whose `_id` has canonical key `id`. */
+  constructor(id: string, bson: string, modifiedAtMs: number) {
+    this.id = id;
+    this.bson = bson;
+    this.modifiedAtMs = modifiedAtMs;
+  }
+
+  /** A decoded copy of the document. */
+  get doc(): Document {
+    return decodeStored(this.bson);
+  }
+
+  /** Stores `next` (measured by the caller: `Collection.update` checks its size). */
+  set doc(next: Document) {
+    this.bson = encodeStored(next);
+  }
+}
+
+/**
+ * The part of `rec`'s document a reader of only the top-level fields `fields` needs (a filter:
+ * `predicateFields`): those fields decoded, the others left as bytes; the whole document when
+ * `fields` is null or the record has no bytes.
+ */
+export function documentFields(rec: StoredDocument, fields: readonly string[] | null): Document {
+  const bson = rec.bson;
+  return bson === undefined || fields === null ? rec.doc : decodeStoredFields(bson, fields);
+}
+
+/** What a reply holds for `rec`'s document: its stored bytes, spliced in as they are, when it has them. */
+export function replyDocument(rec: StoredDocument): Document {
+  const bson = rec.bson;
+  return bson === undefined ? rec.doc : (new StoredBson(bson) as unknown as Document);
+}
+
+/** The BSON size of `rec`'s document. */
+export function storedSize(rec: StoredDocument): number {
+  const bson = rec.bson;
+  return bson === undefined ? bsonSize(rec.doc) : bson.length;
 }
 
 /** How the TTL engine plugs into a collection. Every hook is optional. */
@@ -61,6 +115,9 @@ export interface RowModel {
   checkIndex(spec: Document): void;
 }
 
+/** The one field the `_id_` index reads (`documentFields`). */
+const ID_FIELDS: readonly string[] = ['_id'];
+
 /** The keys of a document in a collection without secondary indexes (shared, never written). */
 const NO_INDEX_KEYS: IndexKeys[] = [];
 
@@ -78,7 +135,8 @@ export class Collection {
   private readonly secondary: Index[] = [];
   /**
    * The ordered `_id_` index (point lookups by `_id` use `records`; ranges and sorts use this).
-   * It has the collection's default collation, under which `_id`s are unique.
+   * It has the collection's default collation, under which `_id`s are unique. Without one, its
+   * entries are deferred until a read needs them (`Index.defer`), and kept from then on.
    */
   readonly idIndex: Index;
   /** The next record sequence number. */
@@ -97,6 +155,7 @@ export class Collection {
     this.options = options;
     const collation = options.collation as Document | undefined;
     this.idIndex = new Index(collation ? { ...ID_INDEX_SPEC, collation } : ID_INDEX_SPEC);
+    if (!collation) this.idIndex.defer(() => this.idEntries());
     const limits = cappedLimitsOf(options);
     this.capped = limits ? new CappedTracker(limits) : null;
   }
@@ -165,10 +224,17 @@ export class Collection {
     return this.records.get(id);
   }
 
+  /** Every record under its `_id` (the entries of a deferred `_id_` index). */
+  private idEntries(): Array<{ key: unknown; rec: StoredDocument }> {
+    const entries: Array<{ key: unknown; rec: StoredDocument }> = [];
+    for (const rec of this.records.values()) entries.push({ key: documentFields(rec, ID_FIELDS)._id, rec });
+    return entries;
+  }
+
   /** Total BSON size of the stored documents. */
   dataSize(): number {
     let size = 0;
-    for (const rec of this.records.values()) size += bsonSize(rec.doc);
+    for (const rec of this.records.values()) size += storedSize(rec);
     return size;
   }
 
@@ -182,7 +248,8 @@ export class Collection {
     const prepared = prepareForInsert(doc);
     // A document known to be small (it arrived in a small message) need not be measured; an
     // `_id` added here is 17 bytes at most.
-    if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkDocumentSize(prepared);
+    const bson = this.rowModel ? null : encodeStored(prepared);
+    if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkSize(bson === null ? bsonSize(prepared) : bson.length);
     this.capped?.checkInsert(prepared);
     const id = keyString(prepared._id);
     // An `_id` after every key of the `_id_` index (increasing ObjectIds, counters) is held by
@@ -197,8 +264,8 @@ export class Collection {
     }
     const keys = this.indexKeysFor(prepared, null, nowMs);
     // A versioned collection's row model turns the document into a row of versions.
-    const rec: StoredDocument = this.rowModel ? this.rowModel.create(id, prepared, nowMs) : { id, doc: prepared, modifiedAtMs: nowMs, seq: 0 };
-    this.enter(rec, keys);
+    const rec: StoredDocument = bson === null ? this.rowModel!.create(id, prepared, nowMs) : new BsonRecord(id, bson, nowMs);
+    this.enter(rec, keys, prepared._id);
     this.hooks.afterInsert?.(rec);
     this.capped?.inserted(this, rec); // a capped collection drops its oldest documents
     return rec;
@@ -207,20 +274,25 @@ export class Collection {
   /**
    * Replaces the document of `rec` by `next` (same `_id`), keeping its natural position.
    * `changedFields` (the top-level fields the update may have changed; null: any) lets indexes
-   * on other fields be left alone, as mongod does for updates that affect no index.
+   * on other fields be left alone, as mongod does for updates that affect no index. `before`,
+   * when given, is the document the update was computed from (`rec.doc`, already decoded).
    */
-  update(rec: StoredDocument, next: Document, nowMs: number, changedFields: readonly string[] | null = null): void {
-    checkDocumentSize(next);
+  update(rec: StoredDocument, next: Document, nowMs: number, changedFields: readonly string[] | null = null, before?: Document): void {
+    const bson = rec instanceof BsonRecord ? encodeStored(next) : null;
+    checkSize(bson === null ? bsonSize(next) : bson.length);
     // An operator update shares the (immutable) `_id` value; anything else is compared by key.
-    if (next._id !== rec.doc._id && keyString(next._id) !== rec.id) {
+    if (next._id !== before?._id && keyString(next._id) !== rec.id) {
       throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
     const affected = changedFields === null || this.secondary.length === 0 ? this.secondary : this.secondary.filter((index) => index.dependsOn(changedFields));
     const newKeys = this.indexKeysFor(next, rec, nowMs, affected);
-    affected.forEach((index, i) => index.replace(index.keysOf(rec.doc), newKeys[i]!, rec));
+    if (affected.length > 0) {
+      const old = before ?? rec.doc;
+      affected.forEach((index, i) => index.replace(index.keysOf(old), newKeys[i]!, rec));
+    }
     // A versioned collection's row model records the change as versions; `rec.doc` is derived.
-    if (this.rowModel) this.rowModel.modify(rec, next, nowMs);
-    else rec.doc = next;
+    if (bson !== null) (rec as BsonRecord).bson = bson;
+    else this.rowModel!.modify(rec, next, nowMs);
     rec.modifiedAtMs = nowMs;
     this.hooks.afterUpdate?.(rec);
     this.capped?.updated(rec);
@@ -232,8 +304,9 @@ export class Collection {
    */
   insertRecord(rec: StoredDocument): void {
     if (this.records.has(rec.id)) throw new Error(`record ${rec.id} is already held by ${this.ns}`);
-    const keys = this.indexKeysFor(rec.doc, null, rec.modifiedAtMs);
-    this.enter(rec, keys);
+    const doc = rec.doc;
+    const keys = this.indexKeysFor(doc, null, rec.modifiedAtMs);
+    this.enter(rec, keys, doc._id);
     this.hooks.afterInsert?.(rec);
   }
 
@@ -249,8 +322,13 @@ export class Collection {
   /** Removes `rec` (a client delete or the reaper). */
   remove(rec: StoredDocument): boolean {
     if (this.records.get(rec.id) !== rec) return false;
-    for (const index of this.secondary) index.remove(index.keysOf(rec.doc), rec);
-    this.idIndex.tree.delete(rec.doc._id, rec);
+    const idMaintained = this.idIndex.maintained;
+    if (this.secondary.length > 0 || idMaintained) {
+      // The document is decoded only as far as the indexes need.
+      const doc = this.secondary.length > 0 ? rec.doc : documentFields(rec, ID_FIELDS);
+      for (const index of this.secondary) index.remove(index.keysOf(doc), rec);
+      if (idMaintained) this.idIndex.tree.delete(doc._id, rec);
+    }
     this.records.delete(rec.id);
     this.hooks.afterDelete?.(rec);
     this.capped?.removed(rec);
@@ -338,10 +416,10 @@ export class Collection {
   }
 
   /** Stores a new record: its sequence number, the `_id` map and every index. */
-  private enter(rec: StoredDocument, keys: IndexKeys[]): void {
+  private enter(rec: StoredDocument, keys: IndexKeys[], id: unknown): void {
     rec.seq = this.nextSeq++;
     this.records.set(rec.id, rec);
-    this.idIndex.tree.insert(rec.doc._id, rec);
+    if (this.idIndex.maintained) this.idIndex.tree.insert(id, rec);
     const secondary = this.secondary;
     for (let i = 0; i < secondary.length; i++) secondary[i]!.add(keys[i]!, rec);
   }
@@ -428,7 +506,11 @@ export function validateId(id: unknown): void {
 
 /** Throws 10334 BSONObjectTooLarge for a document over 16 MiB. */
 export function checkDocumentSize(doc: Document): void {
-  const size = bsonSize(doc);
+  checkSize(bsonSize(doc));
+}
+
+/** Throws 10334 BSONObjectTooLarge for a document of `size` bytes over 16 MiB. */
+function checkSize(size: number): void {
   if (size > MAX_BSON_OBJECT_BYTES) {
     throw new CommandError('BSONObjectTooLarge', `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_BYTES}`);
   }

@@ -4,7 +4,7 @@
  * between two batches is not returned by the later one. Idle cursors time out.
  */
 import { Long, bsonSize, type Document } from '../bson.js';
-import type { StoredDocument } from './collection.js';
+import { replyDocument, type StoredDocument } from './collection.js';
 import { CommandError } from '../errors/command_error.js';
 
 /** mongod's default first batch: 101 documents. */
@@ -79,7 +79,7 @@ export function recordSource(
   project: ((doc: Document) => Document) | null,
   isLive: (rec: StoredDocument) => boolean,
 ): RevalidatingSource<StoredDocument> {
-  const docOf = project ? (rec: StoredDocument) => project(rec.doc) : (rec: StoredDocument) => rec.doc;
+  const docOf = project ? (rec: StoredDocument) => project(rec.doc) : replyDocument;
   return new RevalidatingSource(records, docOf, (rec) => rec, isLive);
 }
 

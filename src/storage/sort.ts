@@ -72,6 +72,17 @@ function validateFieldPath(path: string): void {
   }
 }
 
+/** The top-level fields a sort by `spec` (a valid one) reads: the first part of each path. */
+export function sortFields(spec: Document): string[] {
+  const fields: string[] = [];
+  for (const path in spec) {
+    const dot = path.indexOf('.');
+    const name = dot < 0 ? path : path.slice(0, dot);
+    if (!fields.includes(name)) fields.push(name);
+  }
+  return fields;
+}
+
 /**
  * Compiles a sort specification into a comparator (throws CommandError for a bad spec);
  * `collator` is the query's collation (null or absent: simple).

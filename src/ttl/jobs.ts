@@ -9,10 +9,10 @@
  * policy, the second by `Collection.remove`, which removes only the very record it is given. Policy changes (collMod, index drop) replace the job, so its entries never outlive it.
  */
 import type { Document } from '../bson.js';
-import type { Collection, StoredDocument } from '../storage/collection.js';
+import { documentFields, type Collection, type StoredDocument } from '../storage/collection.js';
 import type { Index } from '../storage/indexes/index.js';
 import { parsePath, type ParsedPath } from '../storage/values/paths.js';
-import { cosmosExpiryMs } from './policies/cosmos.js';
+import { COSMOS_FIELDS, cosmosExpiryMs } from './policies/cosmos.js';
 import { nativeExpiryMs } from './policies/native.js';
 import { ExpirySchedule } from './schedule.js';
 import type { VersionedStore } from '../storage/versioned/store.js';
@@ -121,7 +121,7 @@ export class CosmosJob extends ScheduledJob {
   }
 
   expiryMs(rec: StoredDocument): number {
-    return cosmosExpiryMs(rec.doc, rec.modifiedAtMs, this.containerTtl);
+    return cosmosExpiryMs(documentFields(rec, COSMOS_FIELDS), rec.modifiedAtMs, this.containerTtl);
   }
 }
 
@@ -143,8 +143,9 @@ export class NativeJob extends ScheduledJob {
 
   expiryMs(rec: StoredDocument): number {
     const filter = this.index.partialFilter;
-    if (filter && !filter(rec.doc)) return Infinity;
-    return nativeExpiryMs(rec.doc, this.path, this.expireAfterSeconds);
+    const doc = rec.doc;
+    if (filter && !filter(doc)) return Infinity;
+    return nativeExpiryMs(doc, this.path, this.expireAfterSeconds);
   }
 }
 

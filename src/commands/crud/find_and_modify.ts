@@ -141,7 +141,7 @@ export const findAndModify: CommandDefinition = {
         const result = parsed.update.apply(before, { now, isUpsertInsert: false, matchedField });
         if (result.modified) {
           enforceValidation(ctx, coll, result.doc, before, bypass);
-          coll.update(rec, result.doc, nowMs, parsed.update.changedFields);
+          coll.update(rec, result.doc, nowMs, parsed.update.changedFields, before);
         }
         return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? result.doc : before) };
       }

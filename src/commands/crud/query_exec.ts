@@ -7,10 +7,10 @@
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
-import type { Collection, StoredDocument } from '../../storage/collection.js';
+import { documentFields, type Collection, type StoredDocument } from '../../storage/collection.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { Collator } from '../../storage/values/collator.js';
-import type { Predicate } from '../../storage/query/compile_filter.js';
+import { predicateFields, type Predicate } from '../../storage/query/compile_filter.js';
 import { compileQuery, evaluateLet, type LetVariables } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
@@ -43,7 +43,8 @@ export interface ReadSpec {
 
 /** Records of `coll` matching `predicate`, lazily. */
 export function* matchingRecords(coll: Collection, filter: Document, predicate: Predicate, now: () => number): Generator<StoredDocument> {
-  for (const rec of candidateRecords(coll, filter, now)) if (predicate(rec.doc)) yield rec;
+  const fields = predicateFields(predicate);
+  for (const rec of candidateRecords(coll, filter, now)) if (predicate(documentFields(rec, fields))) yield rec;
 }
 
 /**

@@ -288,11 +288,12 @@ export function executeUpdate(ctx: CommandContext, db: string, name: string, spe
       const records = [...matches];
       for (const rec of records) {
         outcome.matched++;
-        const matchedField = parsed.matchKey ? parsed.matchKey(rec.doc) : undefined;
-        const result = parsed.update.apply(rec.doc, { now, isUpsertInsert: false, matchedField });
+        const doc = rec.doc;
+        const matchedField = parsed.matchKey ? parsed.matchKey(doc) : undefined;
+        const result = parsed.update.apply(doc, { now, isUpsertInsert: false, matchedField });
         if (result.modified) {
-          enforceValidation(ctx, coll, result.doc, rec.doc, bypassDocumentValidation);
-          coll.update(rec, result.doc, nowMs, parsed.update.changedFields);
+          enforceValidation(ctx, coll, result.doc, doc, bypassDocumentValidation);
+          coll.update(rec, result.doc, nowMs, parsed.update.changedFields, doc);
           outcome.modified++;
         }
       }

@@ -3,9 +3,9 @@
  * collection also reports `max` and `maxSize`. The same statistics are the `storageStats` of
  * the `$collStats` aggregation stage.
  */
-import { bsonSize, type Document } from '../../bson.js';
+import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
-import type { Collection } from '../../storage/collection.js';
+import { storedSize, type Collection } from '../../storage/collection.js';
 import { collectionArg, intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -15,7 +15,7 @@ export function storageStats(coll: Collection, now: number, scale: number): Docu
   let size = 0;
   for (const rec of coll.scan(() => now)) {
     count++;
-    size += bsonSize(rec.doc);
+    size += storedSize(rec);
   }
   const indexSizes: Document = {};
   for (const spec of coll.indexSpecs()) indexSizes[spec.name as string] = Math.floor((count * 16) / scale);

@@ -110,8 +110,10 @@ export class Index {
   readonly entryless: boolean;
   /** Orders keys. */
   readonly compareKeys: KeyComparator;
-  /** The entries. */
-  readonly tree: BTree<unknown, StoredDocument>;
+  /** The entries (`tree`). */
+  private readonly entries: BTree<unknown, StoredDocument>;
+  /** Gives every entry when the entries are deferred (`defer`) and not yet read; else null. */
+  private fill: (() => Array<{ key: unknown; rec: StoredDocument }>) | null = null;
   /** True once any document had an array on an indexed path (never reset, as in mongod). */
   multikey = false;
   /** Per field, the path components that held arrays. */
@@ -148,14 +150,40 @@ export class Index {
     this.compareKeys = keyComparator(this.directions, collator);
     this.signature = entrySignature(spec);
     if (shared && shared.signature === this.signature) {
-      this.tree = shared.tree;
+      this.entries = shared.tree;
       this.multikey = shared.multikey;
       this.multikeyComponents = shared.multikeyComponents;
     } else {
       const compareKeys = this.compareKeys;
-      this.tree = new BTree<unknown, StoredDocument>((ak, av, bk, bv) => compareKeys(ak, bk) || av.seq! - bv.seq!);
+      this.entries = new BTree<unknown, StoredDocument>((ak, av, bk, bv) => compareKeys(ak, bk) || av.seq! - bv.seq!);
       this.multikeyComponents = this.fields.map(() => new Set<number>());
     }
+  }
+
+  /** The entries, built first if they were deferred. */
+  get tree(): BTree<unknown, StoredDocument> {
+    if (this.fill !== null) {
+      const fill = this.fill;
+      this.fill = null;
+      this.load(fill());
+    }
+    return this.entries;
+  }
+
+  /**
+   * Keeps no entries until the first read of `tree`, which builds them from `fill` (every
+   * entry of the stored documents then). Meanwhile writes need not tell the index
+   * (`maintained` is false) and `add`/`remove` do nothing. The `_id_` index is deferred: point
+   * lookups by `_id` use the collection's map, so most collections never need its order.
+   */
+  defer(fill: () => Array<{ key: unknown; rec: StoredDocument }>): void {
+    this.entries.clear();
+    this.fill = fill;
+  }
+
+  /** False while the entries are deferred (`defer`): writes then need not compute keys. */
+  get maintained(): boolean {
+    return this.fill === null;
   }
 
   /**
@@ -239,16 +267,17 @@ export class Index {
    * smaller): then no entry has a key equal to `key`, under the index collation or without.
    */
   isAfterEveryKey(key: unknown): boolean {
-    const leaf = this.tree.lastLeaf();
+    if (this.fill !== null) return false; // unknown without building the entries
+    const leaf = this.entries.lastLeaf();
     const n = leaf.keys.length;
-    return n > 0 ? this.compareKeys(leaf.keys[n - 1], key) < 0 : this.tree.size === 0;
+    return n > 0 ? this.compareKeys(leaf.keys[n - 1], key) < 0 : this.entries.size === 0;
   }
 
   /** Records `rec` under each of `keys`. */
   add(keys: IndexKeys, rec: StoredDocument): void {
-    if (keys.keys.length === 0) return;
+    if (keys.keys.length === 0 || this.fill !== null) return;
     if (keys.multikeyComponents) this.noteMultikey(keys.multikeyComponents);
-    for (const key of keys.keys) this.tree.insert(key, rec);
+    for (const key of keys.keys) this.entries.insert(key, rec);
   }
 
   /** Moves `rec` from `oldKeys` to `newKeys` (nothing to do when they are the same keys). */
@@ -265,14 +294,15 @@ export class Index {
 
   /** Removes `rec` from each of `keys`. */
   remove(keys: IndexKeys, rec: StoredDocument): void {
-    for (const key of keys.keys) this.tree.delete(key, rec);
+    if (this.fill !== null) return;
+    for (const key of keys.keys) this.entries.delete(key, rec);
   }
 
   /** Replaces every entry by the sorted `entries` (an index build). */
   load(entries: Array<{ key: unknown; rec: StoredDocument }>): void {
     const compareKeys = this.compareKeys;
     entries.sort((a, b) => compareKeys(a.key, b.key) || a.rec.seq! - b.rec.seq!);
-    this.tree.load(entries.map((e) => e.key), entries.map((e) => e.rec));
+    this.entries.load(entries.map((e) => e.key), entries.map((e) => e.rec));
   }
 
   /** Marks the index multikey on the given path components. */
@@ -290,7 +320,7 @@ export class Index {
 
   /** Drops every entry. */
   clear(): void {
-    this.tree.clear();
+    this.entries.clear();
   }
 }
 

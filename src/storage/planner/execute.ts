@@ -5,10 +5,9 @@
  * tested against the full compiled filter, and a record is handed out only while it is still
  * stored and visible (an open cursor never returns a document deleted or expired meanwhile).
  */
-import { bsonSize } from '../../bson.js';
-import type { Collection, StoredDocument } from '../collection.js';
-import type { Predicate } from '../query/compile_filter.js';
-import { compileSort } from '../sort.js';
+import { documentFields, storedSize, type Collection, type StoredDocument } from '../collection.js';
+import { predicateFields, type Predicate } from '../query/compile_filter.js';
+import { compileSort, sortFields } from '../sort.js';
 import { keyString } from '../values/key_string.js';
 import { IndexScanCursor } from './index_scan.js';
 import type { CollScanNode, ExpressNode, FetchNode, IndexScanNode, OrNode, PlanNode, QueryPlan, SortNode, StageStats } from './plan.js';
@@ -100,11 +99,12 @@ function* run(node: PlanNode, ctx: ExecutionContext): Generator<StoredDocument> 
 
 function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, predicate, now } = ctx;
+  const fields = predicateFields(predicate);
   const records = node.direction === 1 ? coll.scan(now) : [...coll.scan(now)].reverse();
   for (const rec of records) {
     if (node.direction === -1 && !coll.isLive(rec, now())) continue;
     node.docsExamined++;
-    if (!predicate(rec.doc)) {
+    if (!predicate(documentFields(rec, fields))) {
       node.stats.needTime++;
       continue;
     }
@@ -125,13 +125,14 @@ function* indexScan(node: IndexScanNode): Generator<StoredDocument> {
 
 function* fetch(node: FetchNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, predicate, now } = ctx;
+  const fields = predicateFields(predicate);
   for (const rec of run(node.input, ctx)) {
     if (!coll.isLive(rec, now())) {
       node.stats.needTime++;
       continue;
     }
     node.docsExamined++;
-    if (!predicate(rec.doc)) {
+    if (!predicate(documentFields(rec, fields))) {
       node.stats.needTime++;
       continue;
     }
@@ -163,10 +164,13 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
   const { coll, now } = ctx;
   const compare = compileSort(node.pattern, node.collator);
   const all = [...run(node.input, ctx)];
-  if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += bsonSize(rec.doc);
-  all.sort((a, b) => compare(a.doc, b.doc));
-  const kept = node.limitAmount > 0 ? all.slice(0, node.limitAmount) : all;
-  for (const rec of kept) {
+  if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += storedSize(rec);
+  // Each record's sort fields are decoded once, not at every comparison.
+  const fields = sortFields(node.pattern);
+  const order = all.map((rec) => ({ rec, doc: documentFields(rec, fields) }));
+  order.sort((a, b) => compare(a.doc, b.doc));
+  const kept = node.limitAmount > 0 ? order.slice(0, node.limitAmount) : order;
+  for (const { rec } of kept) {
     // Re-check at hand-out time: the record may have expired or been removed since.
     if (!coll.isLive(rec, now())) continue;
     node.stats.advanced++;
@@ -182,6 +186,7 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
  */
 function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
   const { coll, predicate, now } = ctx;
+  const fields = predicateFields(predicate);
   const out: StoredDocument[] = [];
   if (node.index.isId) {
     const rec = coll.rawGet(keyString(node.value));
@@ -189,7 +194,7 @@ function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
       node.keysExamined++;
       if (coll.isVisible(rec, now())) {
         node.docsExamined++;
-        if (predicate(rec.doc)) out.push(rec);
+        if (predicate(documentFields(rec, fields))) out.push(rec);
       }
     }
   } else {
@@ -214,7 +219,7 @@ function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
       node.keysExamined++;
       if (!coll.isVisible(rec, now())) continue;
       node.docsExamined++;
-      if (!predicate(rec.doc)) continue;
+      if (!predicate(documentFields(rec, fields))) continue;
       out.push(rec);
       if (node.limitOne) break;
     }

@@ -116,6 +116,54 @@ const PATHLESS_OPERATORS: ReadonlySet<string> = new Set([
 ]);
 
 const ALWAYS_TRUE: Predicate = () => true;
+(ALWAYS_TRUE as NotedPredicate).fields = [];
+
+/** A compiled filter that notes the top-level fields it reads (`predicateFields`). */
+interface NotedPredicate extends Predicate {
+  fields?: readonly string[] | null;
+}
+
+/**
+ * The top-level fields a compiled filter reads (the first part of each path it names), or null
+ * when it may read any ($expr, $where, $jsonSchema, $text, or a predicate made elsewhere). A
+ * document holding only those fields of a stored one matches exactly when the whole does, so a
+ * reader decodes only them (`documentFields`).
+ */
+export function predicateFields(predicate: Predicate): readonly string[] | null {
+  return (predicate as NotedPredicate).fields ?? null;
+}
+
+/** `predicate`, noting that it reads `fields` (null: any). */
+function noteFields(predicate: Predicate, fields: readonly string[] | null): Predicate {
+  (predicate as NotedPredicate).fields = fields;
+  return predicate;
+}
+
+/** The top-level fields `filter` (a valid, parsed filter) reads; null when it may read any. */
+function filterFields(filter: Document, into: string[] = []): string[] | null {
+  for (const key in filter) {
+    if (key.charCodeAt(0) !== 36 /* $ */) {
+      const dot = key.indexOf('.');
+      const name = dot < 0 ? key : key.slice(0, dot);
+      if (!into.includes(name)) into.push(name);
+      continue;
+    }
+    switch (key) {
+      case '$comment':
+      case '$alwaysTrue':
+      case '$alwaysFalse':
+        continue;
+      case '$and':
+      case '$or':
+      case '$nor':
+        for (const clause of filter[key] as Document[]) if (filterFields(clause, into) === null) return null;
+        continue;
+      default:
+        return null;
+    }
+  }
+  return into;
+}
 
 /**
  * The field of a filter that is one equality with a plain value (`{k: 5}`, `{_id: ObjectId(..)}`,
@@ -149,13 +197,13 @@ export function compileFilter(filter: Document, options: FilterOptions = {}): Pr
   if (isEmptyFilter(filter)) return ALWAYS_TRUE;
   const plain = plainEqualityField(filter);
   // What the parser below makes of `{field: value}`, without building the parser.
-  if (plain !== undefined) return clausePredicate(plain, parseComparison('$eq', plain, filter[plain], options.collator ?? null));
+  if (plain !== undefined) return noteFields(clausePredicate(plain, parseComparison('$eq', plain, filter[plain], options.collator ?? null)), filterFields(filter));
   const ctx: ParseContext = {
     whereAllowed: options.whereAllowed ?? true,
     compileExpr: options.compileExpr,
     collator: options.collator ?? null,
   };
-  return new FilterParser(ctx).parseDocument(filter, ParseLevel.predicateTop);
+  return noteFields(new FilterParser(ctx).parseDocument(filter, ParseLevel.predicateTop), filterFields(filter));
 }
 
 /** True for a filter that matches every document ({} or only $comment). */

@@ -18,6 +18,8 @@ import { INT32_MAX, INT32_MIN, exactInt32 } from '../seconds.js';
 export const COSMOS_TS_FIELD = '_ts';
 /** The root field holding a document's own TTL. */
 export const COSMOS_TTL_FIELD = 'ttl';
+/** The top-level fields the Cosmos policy reads of a document (`documentFields`). */
+export const COSMOS_FIELDS: readonly string[] = [COSMOS_TTL_FIELD];
 /** A container or document TTL meaning "never expires". */
 export const NEVER = -1;
 

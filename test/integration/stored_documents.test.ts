@@ -1,0 +1,104 @@
+/**
+ * Documents are stored as their BSON bytes and spliced into replies; filters decode only the
+ * top-level fields they read; the `_id_` index keeps no entries until a query needs its order.
+ * Checked through the official driver: the bytes a client gets back, filters over every kind of
+ * field, and `_id` ranges before and after the index is built and then kept through writes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Binary, BSON, BSONRegExp, Code, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'mongodb';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('stored documents through the driver', () => {
+  it('come back byte for byte as inserted (_id first), with every BSON type', async () => {
+    const coll = h.db.collection('types');
+    const doc = {
+      _id: new ObjectId('65a1b2c3d4e5f60718293a4b'),
+      dbl: new Double(1),
+      frac: 2.5,
+      int: new Int32(7),
+      long: Long.fromString('9007199254740993'),
+      dec: Decimal128.fromString('1.10'),
+      str: 'héllo wörld',
+      bin: new Binary(Buffer.from([1, 2, 3]), 0x80),
+      date: new Date(1700000000000),
+      ts: new Timestamp({ t: 5, i: 6 }),
+      re: new BSONRegExp('^a', 'mi'),
+      code: new Code('f()', { x: 1 }),
+      min: new MinKey(),
+      max: new MaxKey(),
+      nil: null,
+      arr: [1, 'two', { three: 3 }, [4]],
+      sub: { a: { b: [{ c: 1 }] } },
+    };
+    await coll.insertOne(doc);
+    const raw = (await coll.findOne({ _id: doc._id }, { raw: true })) as unknown as Buffer;
+    expect(Buffer.from(raw).toString('hex')).toBe(Buffer.from(BSON.serialize(doc)).toString('hex'));
+    // Read through filters on single fields of several types (each decoded alone).
+    expect(await coll.countDocuments({ str: 'héllo wörld' })).toBe(1);
+    expect(await coll.countDocuments({ dbl: 1, long: { $gt: 9007199254740992 } })).toBe(1);
+    expect(await coll.countDocuments({ 'sub.a.b.c': 1 })).toBe(1);
+    expect(await coll.countDocuments({ arr: 'two' })).toBe(1);
+    expect(await coll.countDocuments({ $or: [{ nope: 1 }, { 'arr.three': 3 }] })).toBe(1);
+    expect(await coll.countDocuments({ $expr: { $eq: ['$int', 7] } })).toBe(1);
+    expect(await coll.countDocuments({ missing: { $exists: false }, frac: { $lt: 3 } })).toBe(1);
+    expect(await coll.countDocuments({ str: 'hello world' })).toBe(0);
+  });
+
+  it('answer updates and projections from the stored bytes', async () => {
+    const coll = h.db.collection('upd');
+    await coll.insertMany([
+      { _id: 1, a: 1, s: 'x' },
+      { _id: 2, a: 2, s: 'y' },
+    ]);
+    await coll.updateOne({ _id: 1 }, { $inc: { a: 10 }, $set: { t: 'new' } });
+    expect(await coll.find({}, { projection: { s: 0 } }).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, a: 11, t: 'new' },
+      { _id: 2, a: 2 },
+    ]);
+    await coll.replaceOne({ _id: 2 }, { b: 'replaced' });
+    expect(await coll.findOne({ _id: 2 })).toEqual({ _id: 2, b: 'replaced' });
+    const err = await coll.replaceOne({ _id: 2 }, { _id: 3, b: 1 }).catch((e: { code: number }) => e);
+    expect((err as { code: number }).code).toBe(66);
+  });
+});
+
+describe('the _id_ index, built on the first query that needs its order', () => {
+  it('answers _id ranges and sorts before and after later writes', async () => {
+    const coll = h.db.collection('ids');
+    const ids = Array.from({ length: 300 }, (_, i) => (i * 7919) % 300); // every id 0..299, shuffled
+    await coll.insertMany(ids.map((_id) => ({ _id, v: _id * 2 })));
+    const range = async (): Promise<unknown[]> => (await coll.find({ _id: { $gte: 100, $lt: 105 } }).toArray()).map((d) => d._id);
+    expect(await range()).toEqual([100, 101, 102, 103, 104]);
+    const plan = await coll.find({ _id: { $gte: 100, $lt: 105 } }).explain('executionStats');
+    expect(plan.queryPlanner.winningPlan.inputStage.stage).toBe('IXSCAN');
+    expect(plan.queryPlanner.winningPlan.inputStage.indexName).toBe('_id_');
+    expect(plan.executionStats.totalKeysExamined).toBe(5);
+    // Writes after the build keep the entries.
+    await coll.deleteOne({ _id: 101 });
+    await coll.insertOne({ _id: 102.5, v: 0 });
+    await coll.updateOne({ _id: 103 }, { $set: { v: -1 } });
+    expect(await range()).toEqual([100, 102, 102.5, 103, 104]);
+    expect((await coll.find().sort({ _id: -1 }).limit(3).toArray()).map((d) => d._id)).toEqual([299, 298, 297]);
+    expect(await coll.findOne({ _id: 103 })).toEqual({ _id: 103, v: -1 });
+  });
+
+  it('refuses a duplicate _id whether or not its entries are built', async () => {
+    const coll = h.db.collection('dups');
+    await coll.insertOne({ _id: 'a' });
+    const before = await coll.insertOne({ _id: 'a' }).catch((e: { code: number }) => e.code);
+    expect(before).toBe(11000);
+    expect(await coll.find({ _id: { $gt: '' } }).toArray()).toEqual([{ _id: 'a' }]);
+    const after = await coll.insertOne({ _id: 'a' }).catch((e: { code: number }) => e.code);
+    expect(after).toBe(11000);
+    await coll.insertOne({ _id: 'b' });
+    expect((await coll.find({ _id: { $gt: '' } }).toArray()).map((d) => d._id)).toEqual(['a', 'b']);
+  });
+});
