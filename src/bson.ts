@@ -34,10 +34,10 @@ import {
   deserialize as bsonDeserialize,
   EJSON,
 } from 'bson';
-import { decodeDocument, decodeStored, decodeStoredFields } from './bson_decode.js';
+import { decodeDocument, decodeStored, decodeStoredFields, storedInt32 } from './bson_decode.js';
 import { documentSize, encodeDocument, encodeStored, StoredBson } from './bson_encode.js';
 
-export { decodeStored, decodeStoredFields, encodeStored, StoredBson };
+export { decodeStored, decodeStoredFields, encodeStored, storedInt32, StoredBson };
 
 export {
   Binary,

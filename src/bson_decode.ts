@@ -322,7 +322,7 @@ function wantedName(bson: string, start: number, end: number, names: readonly st
 }
 
 /** The little-endian int32 at `p` of the stored document `bson`. */
-function storedInt32(bson: string, p: number): number {
+export function storedInt32(bson: string, p: number): number {
   return bson.charCodeAt(p) | (bson.charCodeAt(p + 1) << 8) | (bson.charCodeAt(p + 2) << 16) | (bson.charCodeAt(p + 3) << 24);
 }
 

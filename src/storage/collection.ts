@@ -8,9 +8,9 @@ import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
 import { CappedTracker, cappedLimitsOf } from './capped.js';
 import { Index, type IndexKeys } from './indexes/index.js';
-import { RecordTable } from './record_table.js';
+import { hashOf, RecordTable, type Keying } from './record_table.js';
 import type { Collator } from './values/collator.js';
-import { keyString } from './values/key_string.js';
+import { keyString, storedIdHasKey, storedIdKey, storedIdKeyHash } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
 import { assign } from './values/paths.js';
 
@@ -40,16 +40,19 @@ export interface StoredDocument {
  * changes nothing stored.
  */
 export class BsonRecord implements StoredDocument {
-  readonly id: string;
   bson: string;
   modifiedAtMs: number;
   seq = 0;
 
-  /** A record of the stored document `bson` whose `_id` has canonical key `id`. */
-  constructor(id: string, bson: string, modifiedAtMs: number) {
-    this.id = id;
+  /** A record of the stored document `bson` (its first element is its `_id`). */
+  constructor(bson: string, modifiedAtMs: number) {
     this.bson = bson;
     this.modifiedAtMs = modifiedAtMs;
+  }
+
+  /** The canonical key of the document's `_id`, read from its bytes (the record keeps no copy). */
+  get id(): string {
+    return storedIdKey(this.bson);
   }
 
   /** A decoded copy of the document. */
@@ -78,6 +81,12 @@ export function replyDocument(rec: StoredDocument): Document {
   const bson = rec.bson;
   return bson === undefined ? rec.doc : (new StoredBson(bson) as unknown as Document);
 }
+
+/** How the record table reads a record's key: a `BsonRecord` reads it from its bytes. */
+const RECORD_KEYING: Keying<StoredDocument> = {
+  hashOf: (rec) => (rec.bson === undefined ? hashOf(rec.id) : storedIdKeyHash(rec.bson)),
+  hasKey: (rec, key) => (rec.bson === undefined ? rec.id === key : storedIdHasKey(rec.bson, key)),
+};
 
 /** The BSON size of `rec`'s document. */
 export function storedSize(rec: StoredDocument): number {
@@ -131,7 +140,7 @@ export class Collection {
   readonly uuid = new UUID();
   /** Options given to `create` (shown by listCollections). */
   options: Document;
-  private readonly records = new RecordTable<StoredDocument>();
+  private readonly records = new RecordTable<StoredDocument>(RECORD_KEYING);
   private readonly secondary: Index[] = [];
   /**
    * The ordered `_id_` index (point lookups by `_id` use `records`; ranges and sorts use this).
@@ -182,7 +191,7 @@ export class Collection {
 
   /** True when `rec` is still stored (not removed or replaced) and readable at `nowMs`. */
   isLive(rec: StoredDocument, nowMs: number): boolean {
-    return this.rawGet(rec.id) === rec && this.isVisible(rec, nowMs);
+    return this.records.hasRecord(rec) && this.isVisible(rec, nowMs);
   }
 
   /** True when `rec` is readable at `nowMs`. */
@@ -217,6 +226,11 @@ export class Collection {
   /** Every index, `_id_` first (the planner's candidates). */
   allIndexes(): readonly Index[] {
     return [this.idIndex, ...this.secondary];
+  }
+
+  /** True when the collection holds `rec` itself (not removed, not replaced). */
+  holds(rec: StoredDocument): boolean {
+    return this.records.hasRecord(rec);
   }
 
   /** Records by id, without a visibility check. */
@@ -264,8 +278,8 @@ export class Collection {
     }
     const keys = this.indexKeysFor(prepared, null, nowMs);
     // A versioned collection's row model turns the document into a row of versions.
-    const rec: StoredDocument = bson === null ? this.rowModel!.create(id, prepared, nowMs) : new BsonRecord(id, bson, nowMs);
-    this.enter(rec, keys, prepared._id);
+    const rec: StoredDocument = bson === null ? this.rowModel!.create(id, prepared, nowMs) : new BsonRecord(bson, nowMs);
+    this.enter(rec, keys, id, prepared._id);
     this.hooks.afterInsert?.(rec);
     this.capped?.inserted(this, rec); // a capped collection drops its oldest documents
     return rec;
@@ -281,7 +295,7 @@ export class Collection {
     const bson = rec instanceof BsonRecord ? encodeStored(next) : null;
     checkSize(bson === null ? bsonSize(next) : bson.length);
     // An operator update shares the (immutable) `_id` value; anything else is compared by key.
-    if (next._id !== before?._id && keyString(next._id) !== rec.id) {
+    if (next._id !== before?._id && !RECORD_KEYING.hasKey(rec, keyString(next._id))) {
       throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
     const affected = changedFields === null || this.secondary.length === 0 ? this.secondary : this.secondary.filter((index) => index.dependsOn(changedFields));
@@ -306,7 +320,7 @@ export class Collection {
     if (this.records.has(rec.id)) throw new Error(`record ${rec.id} is already held by ${this.ns}`);
     const doc = rec.doc;
     const keys = this.indexKeysFor(doc, null, rec.modifiedAtMs);
-    this.enter(rec, keys, doc._id);
+    this.enter(rec, keys, rec.id, doc._id);
     this.hooks.afterInsert?.(rec);
   }
 
@@ -321,7 +335,8 @@ export class Collection {
 
   /** Removes `rec` (a client delete or the reaper). */
   remove(rec: StoredDocument): boolean {
-    if (this.records.get(rec.id) !== rec) return false;
+    // Only a record this collection holds (the table finds that very object).
+    if (!this.records.deleteRecord(rec)) return false;
     const idMaintained = this.idIndex.maintained;
     if (this.secondary.length > 0 || idMaintained) {
       // The document is decoded only as far as the indexes need.
@@ -329,7 +344,6 @@ export class Collection {
       for (const index of this.secondary) index.remove(index.keysOf(doc), rec);
       if (idMaintained) this.idIndex.tree.delete(doc._id, rec);
     }
-    this.records.delete(rec.id);
     this.hooks.afterDelete?.(rec);
     this.capped?.removed(rec);
     return true;
@@ -416,9 +430,9 @@ export class Collection {
   }
 
   /** Stores a new record: its sequence number, the `_id` map and every index. */
-  private enter(rec: StoredDocument, keys: IndexKeys[], id: unknown): void {
+  private enter(rec: StoredDocument, keys: IndexKeys[], key: string, id: unknown): void {
     rec.seq = this.nextSeq++;
-    this.records.set(rec.id, rec);
+    this.records.set(key, rec);
     if (this.idIndex.maintained) this.idIndex.tree.insert(id, rec);
     const secondary = this.secondary;
     for (let i = 0; i < secondary.length; i++) secondary[i]!.add(keys[i]!, rec);

@@ -57,6 +57,24 @@ export interface Keyed {
   readonly id: string;
 }
 
+/**
+ * How a table reads the key of a record it holds: when renumbering the record (its hash), and
+ * when a lookup's hash matches (its key). A record need not carry its key as a string: a
+ * collection's records read theirs from their stored bytes.
+ */
+export interface Keying<R> {
+  /** `hashOf` the key `rec` is stored under. */
+  hashOf(rec: R): number;
+  /** True when `rec` is stored under `key`. */
+  hasKey(rec: R, key: string): boolean;
+}
+
+/** The keying of records that carry their key as `id`. */
+export const BY_ID: Keying<Keyed> = {
+  hashOf: (rec) => hashOf(rec.id),
+  hasKey: (rec, key) => rec.id === key,
+};
+
 /** log2 of `CHUNK_POSITIONS`. */
 const CHUNK_SHIFT = 10;
 /** Order slots per chunk: the most pairs one call renumbers (see module comment). */
@@ -99,7 +117,7 @@ interface Chunk<R> {
 }
 
 /** Records by key in insertion order (see module comment). */
-export class RecordTable<R extends Keyed> {
+export class RecordTable<R> {
   /** Each listed chunk's `order` by chunk id (null for a free id): what lookups read. */
   private orders: Array<Array<R | null> | null> = [];
   /** Each listed chunk by id (null for a free id). */
@@ -119,7 +137,8 @@ export class RecordTable<R extends Keyed> {
   private renumberedMax = 0;
   private shrinkRehashedMax = 0;
 
-  constructor() {
+  /** An empty table of records whose keys `keying` reads (by default their `id`). */
+  constructor(private readonly keying: Keying<R> = BY_ID as unknown as Keying<R>) {
     this.head = this.tail = this.openChunk(null);
   }
 
@@ -164,11 +183,11 @@ export class RecordTable<R extends Keyed> {
   }
 
   /**
-   * Stores `rec` under `key`, which must be `rec.id`: last in insertion order when new, in the
+   * Stores `rec` under `key`, which must be its key: last in insertion order when new, in the
    * place of the record it replaces otherwise.
    */
   set(key: string, rec: R): this {
-    if (key !== rec.id) throw new Error(`record table: key ${JSON.stringify(key)} is not the record's id`);
+    if (!this.keying.hasKey(rec, key)) throw new Error(`record table: key ${JSON.stringify(key)} is not the record's key`);
     const hash = hashOf(key);
     const at = this.find(key, hash);
     if (at >= 0) {
@@ -190,6 +209,41 @@ export class RecordTable<R extends Keyed> {
   delete(key: string): boolean {
     const at = this.find(key, hashOf(key));
     if (at < 0) return false;
+    this.deleteAt(at);
+    return true;
+  }
+
+  /** True when the table holds `rec` itself (found by its key's hash, without reading its key). */
+  hasRecord(rec: R): boolean {
+    return this.findRecord(rec) >= 0;
+  }
+
+  /** Removes `rec` itself (as `hasRecord` finds it); false when it is not held. */
+  deleteRecord(rec: R): boolean {
+    const at = this.findRecord(rec);
+    if (at < 0) return false;
+    this.deleteAt(at);
+    return true;
+  }
+
+  /** The index in `slots` of the pair of `rec` itself; -1 when it is not held. */
+  private findRecord(rec: R): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    const orders = this.orders;
+    const hash = this.keying.hashOf(rec);
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
+      const stored = slots[2 * i + 1]!;
+      if (stored === 0) return -1;
+      if (slots[2 * i] === hash) {
+        const position = stored - 1;
+        if (orders[position >>> CHUNK_SHIFT]![position & CHUNK_MASK] === rec) return 2 * i;
+      }
+    }
+  }
+
+  /** Removes the record of the pair at `at` of `slots`. */
+  private deleteAt(at: number): void {
     const slots = this.slots;
     const position = slots[at + 1]! - 1;
     const id = position >>> CHUNK_SHIFT;
@@ -221,7 +275,6 @@ export class RecordTable<R extends Keyed> {
       this.settle(this.chunks[id]!);
     }
     if (SHRINK_RATIO * this.live < mask + 1 && mask + 1 > MIN_CAPACITY) this.shrink();
-    return true;
   }
 
   /** Removes every record. */
@@ -259,7 +312,7 @@ export class RecordTable<R extends Keyed> {
       if (stored === 0) return -1;
       if (slots[2 * i] === hash) {
         const position = stored - 1;
-        if ((orders[position >>> CHUNK_SHIFT]![position & CHUNK_MASK] as R).id === key) return 2 * i;
+        if (this.keying.hasKey(orders[position >>> CHUNK_SHIFT]![position & CHUNK_MASK] as R, key)) return 2 * i;
       }
     }
   }
@@ -419,10 +472,11 @@ export class RecordTable<R extends Keyed> {
     const toBase = (to.id << CHUNK_SHIFT) + movedAt;
     // Hashing every record first lets the processor fetch several records and keys at once.
     const hashes = MOVED_HASHES;
+    const keying = this.keying;
     for (let i = 0; i < order.length; i++) {
       const rec = order[i];
       if (rec == null) continue;
-      hashes[kept.length] = hashOf(rec.id);
+      hashes[kept.length] = keying.hashOf(rec);
       kept.push(i);
     }
     const k = kept.length;
@@ -459,7 +513,7 @@ function retire<R>(chunk: Chunk<R>, to: Chunk<R>, movedAt: number, kept: readonl
  * place), or was emptied (and leads to the chunk after it at the time): it never misses a
  * record that was stored, and not yet deleted, after its place.
  */
-class RecordIterator<R extends Keyed> implements IterableIterator<R> {
+class RecordIterator<R> implements IterableIterator<R> {
   private chunk: Chunk<R> | null;
   private index = 0;
 
@@ -516,8 +570,25 @@ function countBelow(sorted: readonly number[], n: number): number {
 
 /** The hash of a key: FNV-1a over its UTF-16 code units, then murmur3's 32-bit finaliser. */
 export function hashOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return finishHash(hashChars(HASH_SEED, key, 0, key.length));
+}
+
+/** The FNV-1a state before any character (`hashOf` in steps: `hashChars`, then `finishHash`). */
+export const HASH_SEED = 0x811c9dc5;
+
+/** The FNV-1a state `h` after the characters `s[start, end)`. */
+export function hashChars(h: number, s: string, start: number, end: number): number {
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** The FNV-1a state `h` after the character code `c`. */
+export function hashChar(h: number, c: number): number {
+  return Math.imul(h ^ c, 0x01000193);
+}
+
+/** The hash of the key whose FNV-1a state is `h` (murmur3's 32-bit finaliser). */
+export function finishHash(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

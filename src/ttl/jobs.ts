@@ -200,7 +200,7 @@ export class VersionedJob implements TtlJob {
     let versions = 0;
     for (let popped = 0; popped < maxEntries && schedule.peekKey() <= nowMs; popped++) {
       const rec = schedule.pop()!;
-      if (this.coll.rawGet(rec.id) !== rec) continue; // removed since it was scheduled
+      if (!this.coll.holds(rec)) continue; // removed since it was scheduled
       if (this.store.purgeDueMs(rec, nowMs) > nowMs) continue; // a later entry exists
       const purged = this.store.purge(rec, nowMs);
       if (this.store.versionCount(rec) === 0) {

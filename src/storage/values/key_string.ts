@@ -6,7 +6,8 @@
  * Under a collation (`collator`), strings, nested ones included, encode by their collation
  * class (`Collator.key`), so that strings equal under it share a key.
  */
-import { bsonTag, type Binary, type BSONRegExp, type Code, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson.js';
+import { bsonTag, decodeStoredFields, storedInt32, type Binary, type BSONRegExp, type Code, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson.js';
+import { finishHash, hashChar, hashChars, hashOf, HASH_SEED } from '../record_table.js';
 import type { Collator } from './collator.js';
 import { exactParts } from './compare.js';
 import { doubleToExactParts, normaliseParts, compareParts, roundParts, type DecimalParts } from './decimal.js';
@@ -168,4 +169,66 @@ function exactNumberKey(p: DecimalParts): string {
   }
   const n = normaliseParts(p) as Extract<DecimalParts, { kind: 'finite' }>;
   return 'x' + (n.negative ? '-' : '') + n.coefficient.toString() + 'e' + n.exponent;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The key of a stored document's `_id`, read from its bytes (`encodeStored`: one byte per
+// character). A stored document's first element is its `_id` (https://bsonspec.org/spec.html:
+// type byte at 4, the name `_id` and its NUL at 5-8, the value from 9). An ObjectId, an int32 or
+// an ASCII string is read in place (the key is 'o' and the 12 bytes, 'n' and the number, or 's'
+// and the string); any other `_id` is decoded and keyed.
+
+const ID_FIELDS: readonly string[] = ['_id'];
+
+/** True when the stored document `bson` starts with an `_id` element. */
+function startsWithId(bson: string): boolean {
+  return bson.charCodeAt(5) === 95 && bson.charCodeAt(6) === 105 && bson.charCodeAt(7) === 100 && bson.charCodeAt(8) === 0;
+}
+
+/** End of the stored string `_id` of `bson` when it is ASCII, else -1 (its characters from 13). */
+function asciiStringIdEnd(bson: string): number {
+  const end = 13 + storedInt32(bson, 9) - 1;
+  for (let i = 13; i < end; i++) if (bson.charCodeAt(i) > 127) return -1;
+  return end;
+}
+
+/** `keyString` of the `_id` of the stored document `bson`. */
+export function storedIdKey(bson: string): string {
+  return keyString(decodeStoredFields(bson, ID_FIELDS)._id);
+}
+
+/** `hashOf(storedIdKey(bson))`, without decoding an ObjectId, int32 or ASCII string `_id`. */
+export function storedIdKeyHash(bson: string): number {
+  if (startsWithId(bson)) {
+    const type = bson.charCodeAt(4);
+    if (type === 0x07) return finishHash(hashChars(hashChar(HASH_SEED, 111), bson, 9, 21));
+    if (type === 0x10) return hashOf(numberKey(storedInt32(bson, 9)));
+    if (type === 0x02) {
+      const end = asciiStringIdEnd(bson);
+      if (end >= 0) return finishHash(hashChars(hashChar(HASH_SEED, 115), bson, 13, end));
+    }
+  }
+  return hashOf(storedIdKey(bson));
+}
+
+/** `storedIdKey(bson) === key`, without decoding an ObjectId, int32 or ASCII string `_id`. */
+export function storedIdHasKey(bson: string, key: string): boolean {
+  if (startsWithId(bson)) {
+    const type = bson.charCodeAt(4);
+    if (type === 0x07) {
+      if (key.length !== 13 || key.charCodeAt(0) !== 111) return false;
+      for (let i = 0; i < 12; i++) if (key.charCodeAt(1 + i) !== bson.charCodeAt(9 + i)) return false;
+      return true;
+    }
+    if (type === 0x10) return key === numberKey(storedInt32(bson, 9));
+    if (type === 0x02) {
+      const end = asciiStringIdEnd(bson);
+      if (end >= 0) {
+        if (key.length !== end - 12 || key.charCodeAt(0) !== 115) return false;
+        for (let i = 13; i < end; i++) if (key.charCodeAt(i - 12) !== bson.charCodeAt(i)) return false;
+        return true;
+      }
+    }
+  }
+  return storedIdKey(bson) === key;
 }

@@ -66,8 +66,34 @@ describe('RecordTable', () => {
 
   test('set refuses a key other than the record id', () => {
     const t = new RecordTable<Rec>();
-    expect(() => t.set('x', { id: 'y', v: 0 })).toThrow('record table: key "x" is not the record\'s id');
+    expect(() => t.set('x', { id: 'y', v: 0 })).toThrow('record table: key "x" is not the record\'s key');
     expect(t.size).toBe(0);
+  });
+
+  test('hasRecord and deleteRecord find that very record, not another under its key', () => {
+    const t = new RecordTable<Rec>();
+    const a = { id: 'a', v: 1 };
+    const twin = { id: 'a', v: 1 };
+    t.set('a', a);
+    expect([t.hasRecord(a), t.hasRecord(twin), t.deleteRecord(twin), t.size]).toEqual([true, false, false, 1]);
+    expect([t.deleteRecord(a), t.hasRecord(a), t.size, t.get('a')]).toEqual([true, false, 0, undefined]);
+  });
+
+  test('a keying reads keys that records do not carry', () => {
+    // Records holding their key reversed: the table reads it through the keying only.
+    interface Rev {
+      readonly rev: string;
+    }
+    const key = (r: Rev): string => [...r.rev].reverse().join('');
+    const t = new RecordTable<Rev>({ hashOf: (r) => hashOf(key(r)), hasKey: (r, k) => key(r) === k });
+    const recs = Array.from({ length: 3000 }, (_, i) => ({ rev: [...('k' + i)].reverse().join('') }));
+    for (const r of recs) t.set(key(r), r);
+    // Deleting most of them compacts and merges chunks: records are renumbered by their keying hash.
+    for (let i = 0; i < 3000; i++) if (i % 7 !== 0) expect(t.deleteRecord(recs[i]!)).toBe(true);
+    expect(t.size).toBe(429);
+    for (let i = 0; i < 3000; i++) expect(t.get('k' + i)).toBe(i % 7 === 0 ? recs[i] : undefined);
+    expect([...t.values()]).toEqual(recs.filter((_, i) => i % 7 === 0));
+    expect(() => t.set('zz', { rev: 'yy' })).toThrow('record table: key "zz" is not the record\'s key');
   });
 
   test('two keys with the same full hash are both stored, found and deleted', () => {
