@@ -235,17 +235,64 @@ export function decodeDocument(bytes: Uint8Array): Document {
 
 // ---------------------------------------------------------------------------------------------
 // Stored documents. A collection keeps each document as its BSON bytes in a latin1 string (one
-// byte per character: the cheapest byte container V8 has, 16 bytes of header). Reading one copies
-// the string into a scratch buffer and decodes it there; a filter that reads a few top-level
-// fields decodes only those and steps over the others.
+// byte per character: the cheapest byte container V8 has, 16 bytes of header), in a compact
+// form that `encodeStored` writes (src/bson_encode.ts):
+//
+//   [type of _id] [_id value] [the other elements] [modification time: float64 LE, 8 bytes]
+//
+// The document's first element is always its `_id`: its name, the document's length and its
+// terminating NUL are not kept (9 bytes less), and the record's modification time rides along.
+// Reading one rebuilds the BSON in a scratch buffer and decodes it there; a filter that reads a
+// few top-level fields walks the string itself and decodes only those.
+
+/** Characters of the modification time at the end of a stored document. */
+export const STORED_TIME_CHARS = 8;
+/** Where a stored document's `_id` value starts (after its type byte). */
+export const STORED_ID_VALUE_AT = 1;
+/** BSON bytes a stored document leaves out (length, `_id` name and NUL, terminator). */
+const STORED_OMITTED = 9;
+
+/** The BSON size of the stored document `bson`. */
+export function storedSize(bson: string): number {
+  return bson.length - STORED_TIME_CHARS + STORED_OMITTED;
+}
+
+/** The modification time kept with the stored document `bson` (ms since the epoch). */
+export function storedTime(bson: string): number {
+  const at = bson.length - STORED_TIME_CHARS;
+  const b = F64_BYTES;
+  for (let i = 0; i < 8; i++) b[BIG_ENDIAN ? 7 - i : i] = bson.charCodeAt(at + i);
+  return F64[0]!;
+}
+
+/**
+ * Writes the BSON of the stored document `bson` at `offset` of `target` (which has room for its
+ * `storedSize`); returns the offset after it.
+ */
+export function writeStoredBson(bson: string, target: Buffer, offset: number): number {
+  const size = storedSize(bson);
+  // Type and the other bytes land from offset + 8, then the header is written over the type.
+  target.write(bson, offset + 8, bson.length - STORED_TIME_CHARS, 'latin1');
+  target[offset] = size;
+  target[offset + 1] = size >>> 8;
+  target[offset + 2] = size >>> 16;
+  target[offset + 3] = size >>> 24;
+  target[offset + 4] = bson.charCodeAt(0);
+  target[offset + 5] = 95; // _
+  target[offset + 6] = 105; // i
+  target[offset + 7] = 100; // d
+  target[offset + 8] = 0;
+  target[offset + size - 1] = 0;
+  return offset + size;
+}
 
 let stored: Buffer = Buffer.allocUnsafe(4096);
 
-/** Copies the stored document `bson` into the scratch buffer; returns its size. */
+/** Rebuilds the stored document `bson` as BSON in the scratch buffer; returns its size. */
 function loadStored(bson: string): number {
-  const size = bson.length;
+  const size = storedSize(bson);
   if (stored.length < size) stored = Buffer.allocUnsafe(Math.max(size, stored.length * 2));
-  stored.write(bson, 0, size, 'latin1');
+  writeStoredBson(bson, stored, 0);
   buf = stored;
   pos = 4;
   scopeDepth = 0;
@@ -261,7 +308,7 @@ function unloadStored(): void {
   binaryViews = true;
 }
 
-/** The document whose BSON bytes are the latin1 string `bson` (made by `encodeStored`). */
+/** The document kept as the stored form `bson` (made by `encodeStored`). */
 export function decodeStored(bson: string): Document {
   const size = loadStored(bson);
   try {
@@ -271,18 +318,30 @@ export function decodeStored(bson: string): Document {
   }
 }
 
+/** The name of the first element of every stored document. */
+const ID_NAME = '_id';
+
 /**
  * The top-level fields of the stored document `bson` named in `names`, in their stored order,
  * as a document: what a filter that reads only those fields sees of it. The walk reads the
  * string itself, stepping over the other elements; a wanted int32, boolean, null or ASCII
- * string is read there too, and any other value is decoded from a copy in the scratch buffer.
+ * string is read there too, and any other value is decoded from the BSON rebuilt in the scratch
+ * buffer.
  */
 export function decodeStoredFields(bson: string, names: readonly string[]): Document {
   const doc: Document = {};
   let wanted = names.length;
-  let p = 4;
-  let type: number;
-  while (wanted > 0 && (type = bson.charCodeAt(p)) !== 0) {
+  const end = bson.length - STORED_TIME_CHARS;
+  // The `_id` element: its type at 0, its value from 1 (its name is not stored).
+  let type = bson.charCodeAt(0);
+  let p = STORED_ID_VALUE_AT;
+  if (wanted > 0 && names.includes(ID_NAME)) {
+    doc._id = storedValue(bson, type, p);
+    wanted--;
+  }
+  p = storedValueEnd(bson, type, p);
+  while (wanted > 0 && p < end) {
+    type = bson.charCodeAt(p);
     const nameStart = p + 1;
     let nameEnd = nameStart;
     while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
@@ -292,7 +351,7 @@ export function decodeStoredFields(bson: string, names: readonly string[]): Docu
       p = storedValueEnd(bson, type, p);
       continue;
     }
-    const value = storedValue(bson, type, p, nameStart);
+    const value = storedValue(bson, type, p);
     if (name === '__proto__') Object.defineProperty(doc, name, { value, writable: true, enumerable: true, configurable: true });
     else doc[name] = value;
     p = storedValueEnd(bson, type, p);
@@ -326,8 +385,8 @@ export function storedInt32(bson: string, p: number): number {
   return bson.charCodeAt(p) | (bson.charCodeAt(p + 1) << 8) | (bson.charCodeAt(p + 2) << 16) | (bson.charCodeAt(p + 3) << 24);
 }
 
-/** The value of type `type` at `p` of the stored document `bson` (its name at `nameStart`). */
-function storedValue(bson: string, type: number, p: number, nameStart: number): unknown {
+/** The value of type `type` at `p` of the stored document `bson`. */
+function storedValue(bson: string, type: number, p: number): unknown {
   switch (type) {
     case 0x10:
       return storedInt32(bson, p);
@@ -344,10 +403,11 @@ function storedValue(bson: string, type: number, p: number, nameStart: number): 
       break;
     }
   }
+  // In the rebuilt BSON, a stored character at p (p >= 1) is at p + 8.
   const size = loadStored(bson);
   try {
-    pos = p;
-    return readValue(type, '', nameStart, size - 1, 0);
+    pos = p + 8;
+    return readValue(type, '', 4, size - 1, 0);
   } finally {
     unloadStored();
   }

@@ -39,14 +39,15 @@ import {
   type Document,
   type ObjectIdWords,
 } from './bson.js';
+import { storedSize, writeStoredBson } from './bson_decode.js';
 
 /** Nesting deeper than this is measured as -1 (js-bson then serialises it or finds the cycle). */
 export const MAX_WALK_DEPTH = 1000;
 
 /**
- * A stored document's BSON bytes (a latin1 string, one byte per character: `encodeStored`),
- * written into a reply as they are instead of being decoded and encoded again. It stands for
- * an embedded document wherever a reply holds one (a cursor batch, findAndModify's `value`).
+ * A stored document (its compact stored form, `encodeStored`), written into a reply as its BSON
+ * bytes instead of being decoded and encoded again. It stands for an embedded document wherever
+ * a reply holds one (a cursor batch, findAndModify's `value`).
  */
 export class StoredBson {
   constructor(readonly bson: string) {}
@@ -70,7 +71,7 @@ function utf8Length(s: string): number {
  * value outside Mayfly's representation (js-bson must then measure or write it).
  */
 export function documentSize(doc: Document): number {
-  if (doc instanceof StoredBson) return doc.bson.length;
+  if (doc instanceof StoredBson) return storedSize(doc.bson);
   return docSize(doc, 0);
 }
 
@@ -128,7 +129,7 @@ function valueSize(v: unknown, depth: number): number {
   if (proto === Object.prototype) return docSize(v as Document, depth + 1);
   if (proto === Double.prototype) return 8;
   if (proto === ObjectId.prototype) return 12;
-  if (proto === StoredBson.prototype) return (v as StoredBson).bson.length;
+  if (proto === StoredBson.prototype) return storedSize((v as StoredBson).bson);
   if (v instanceof Date) return 8;
   if (proto === null) return docSize(v as Document, depth + 1);
   switch (bsonTag(v)) {
@@ -179,11 +180,16 @@ const BIG_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
  * and the caller serialises the whole document with js-bson instead.
  */
 export function encodeDocumentInto(doc: Document, target: Uint8Array, offset: number): number {
+  return encodeInto(doc, target, offset, false);
+}
+
+/** `encodeDocumentInto`, with the `_id` field first when `idFirst`. */
+function encodeInto(doc: Document, target: Uint8Array, offset: number, idFirst: boolean): number {
   const proto: unknown = Object.getPrototypeOf(doc);
   if (proto !== Object.prototype && proto !== null) return -1;
   out = Buffer.isBuffer(target) ? target : Buffer.from(target.buffer, target.byteOffset, target.byteLength);
   try {
-    return writeDocument(doc, offset);
+    return idFirst ? writeDocumentIdFirst(doc, offset) : writeDocument(doc, offset);
   } catch (err) {
     if (err === FALLBACK) return -1;
     throw err;
@@ -213,18 +219,46 @@ export function encodeDocument(doc: Document, before = 0, after = 0): Buffer {
 let storeScratch: Buffer = Buffer.allocUnsafe(4096);
 
 /**
- * `doc`'s BSON bytes as a latin1 string (one byte per character), the form in which a
- * collection keeps its documents (`decodeStored` reads it back). Written by the encoder above
- * when it can, else by js-bson.
+ * The stored form of `doc`, which must have an `_id`, modified at `modifiedAtMs`: the form in
+ * which a collection keeps its documents (src/bson_decode.ts, "Stored documents"), read back by
+ * `decodeStored`. Its BSON, `_id` first as mongod stores it, is written by the encoder above when
+ * it can, else by js-bson.
  */
-export function encodeStored(doc: Document): string {
-  const size = documentSize(doc);
-  if (size >= 0) {
-    if (storeScratch.length < size) storeScratch = Buffer.allocUnsafe(Math.max(size, storeScratch.length * 2));
-    if (encodeDocumentInto(doc, storeScratch, 0) === size) return storeScratch.toString('latin1', 0, size);
+export function encodeStored(doc: Document, modifiedAtMs: number): string {
+  if (!Object.hasOwn(doc, '_id')) throw new Error('a stored document must have an _id');
+  // The BSON is written at 4, so that its `_id` value (at 13) follows the byte at 12, where its
+  // type is copied; the time overwrites the terminator.
+  let total = documentSize(doc);
+  if (total >= 0) room(total);
+  if (total < 0 || encodeInto(doc, storeScratch, 4, true) !== 4 + total) total = storeViaJsBson(doc);
+  storeScratch[12] = storeScratch[8]!;
+  const end = 4 + total - 1;
+  if (BIG_ENDIAN) storeScratch.writeDoubleLE(modifiedAtMs, end);
+  else {
+    F64[0] = modifiedAtMs;
+    for (let i = 0; i < 8; i++) storeScratch[end + i] = F64_BYTES[i]!;
   }
-  const bytes = serializeViaJsBson(doc);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return storeScratch.toString('latin1', 12, end + 8);
+}
+
+/** Writes `doc`'s BSON, `_id` first, at 4 of the scratch buffer with js-bson; returns its size. */
+function storeViaJsBson(doc: Document): number {
+  const rest: Document = { ...doc };
+  delete rest._id;
+  const id = serializeViaJsBson({ _id: doc._id });
+  const others = serializeViaJsBson(rest);
+  const total = id.length + others.length - 5;
+  room(total);
+  // The `_id` document without its terminator, then the others' elements and terminator.
+  storeScratch.set(id.subarray(0, id.length - 1), 4);
+  storeScratch.set(others.subarray(4), 4 + id.length - 1);
+  storeScratch.writeInt32LE(total, 4);
+  return total;
+}
+
+/** Grows the scratch buffer of `encodeStored` to hold a document of `size` bytes. */
+function room(size: number): void {
+  if (storeScratch.length < size + 12) storeScratch = Buffer.allocUnsafe(Math.max(size + 12, storeScratch.length * 2));
 }
 
 function writeInt32(n: number, p: number): number {
@@ -302,6 +336,16 @@ function writeDocument(doc: Document, start: number): number {
   for (const key in doc) {
     const v = doc[key];
     p = writeValue(v, p, writeCString(key, p + 1));
+  }
+  return finish(start, p);
+}
+
+/** `writeDocument` with the `_id` field first (JS orders integer-like keys before every other). */
+function writeDocumentIdFirst(doc: Document, start: number): number {
+  let p = writeValue(doc._id, start + 4, writeCString('_id', start + 5));
+  for (const key in doc) {
+    if (key === '_id') continue;
+    p = writeValue(doc[key], p, writeCString(key, p + 1));
   }
   return finish(start, p);
 }
@@ -388,8 +432,7 @@ function writeObject(v: object, typeAt: number, p: number): number {
   }
   if (proto === StoredBson.prototype) {
     b[typeAt] = 0x03;
-    const bson = (v as StoredBson).bson;
-    return p + b.write(bson, p, bson.length, 'latin1');
+    return writeStoredBson((v as StoredBson).bson, b, p);
   }
   if (v instanceof Date) {
     b[typeAt] = 0x09;

@@ -13,6 +13,7 @@
  * mongo/src/mongo/db/catalog/collection_options.cpp (adjustCappedMaxDocs).
  */
 import { bsonSize, type Document } from '../bson.js';
+import { recordSize, type StoredDocument } from './collection.js';
 import { CommandError } from '../errors/command_error.js';
 import { isNumber, toDouble } from './values/bson_type.js';
 
@@ -34,7 +35,7 @@ export interface CappedHost<R> {
 }
 
 /** Sizes and order of a capped collection's records; evicts the oldest when over a bound. */
-export class CappedTracker<R extends { readonly doc: Document; readonly bson?: string }> {
+export class CappedTracker<R extends StoredDocument> {
   limits: CappedLimits;
   private bytes = 0;
   /** Records in insertion order, with their BSON size. */
@@ -57,7 +58,7 @@ export class CappedTracker<R extends { readonly doc: Document; readonly bson?: s
 
   /** Records a new document, then removes the oldest others until both bounds hold. */
   inserted(host: CappedHost<R>, rec: R): void {
-    const size = rec.bson?.length ?? bsonSize(rec.doc);
+    const size = recordSize(rec);
     this.sizes.set(rec, size);
     this.bytes += size;
     for (const old of this.sizes.keys()) {
@@ -71,7 +72,7 @@ export class CappedTracker<R extends { readonly doc: Document; readonly bson?: s
   updated(rec: R): void {
     const old = this.sizes.get(rec);
     if (old === undefined) return;
-    const size = rec.bson?.length ?? bsonSize(rec.doc);
+    const size = recordSize(rec);
     this.sizes.set(rec, size);
     this.bytes += size - old;
   }

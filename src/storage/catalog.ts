@@ -159,8 +159,7 @@ export class Catalog {
         moved.insertRecord(moved.rowModel.adopt(rec));
         continue;
       }
-      const copy = moved.insert(rec.doc, rec.modifiedAtMs);
-      copy.modifiedAtMs = rec.modifiedAtMs;
+      moved.insert(rec.doc, rec.modifiedAtMs);
     }
     from.clear();
     for (const l of this.listeners) l.collectionDropped?.(from);

@@ -3,7 +3,7 @@
  * secondary indexes kept in step with every write, and the hooks through which the TTL engine
  * hides expired documents and learns of writes. Storage never sees bytes, sockets or replies.
  */
-import { ObjectId, StoredBson, UUID, bsonSize, decodeStored, decodeStoredFields, encodeStored, type Document } from '../bson.js';
+import { ObjectId, StoredBson, UUID, bsonSize, decodeStored, decodeStoredFields, encodeStored, storedSize, storedTime, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
 import { CappedTracker, cappedLimitsOf } from './capped.js';
@@ -35,19 +35,28 @@ export interface StoredDocument {
 
 /**
  * The record of an ordinary collection: its document kept as BSON bytes, one per character of a
- * latin1 string (`encodeStored`), which takes about a third of the memory of the decoded objects
- * and is copied into replies as it is. Reading `doc` decodes a fresh copy: changing that copy
- * changes nothing stored.
+ * latin1 string, in the compact stored form that also holds the modification time
+ * (`encodeStored`), which takes about a third of the memory of the decoded objects and is copied
+ * into replies as it is. Reading `doc` decodes a fresh copy: changing that copy changes nothing
+ * stored.
  */
 export class BsonRecord implements StoredDocument {
   bson: string;
-  modifiedAtMs: number;
   seq = 0;
 
-  /** A record of the stored document `bson` (its first element is its `_id`). */
-  constructor(bson: string, modifiedAtMs: number) {
+  /** A record of the stored form `bson`. */
+  constructor(bson: string) {
     this.bson = bson;
-    this.modifiedAtMs = modifiedAtMs;
+  }
+
+  /** The modification time kept in the stored form. */
+  get modifiedAtMs(): number {
+    return storedTime(this.bson);
+  }
+
+  /** Stores the document again with another modification time. */
+  set modifiedAtMs(ms: number) {
+    this.bson = encodeStored(this.doc, ms);
   }
 
   /** The canonical key of the document's `_id`, read from its bytes (the record keeps no copy). */
@@ -62,7 +71,7 @@ export class BsonRecord implements StoredDocument {
 
   /** Stores `next` (measured by the caller: `Collection.update` checks its size). */
   set doc(next: Document) {
-    this.bson = encodeStored(next);
+    this.bson = encodeStored(next, this.modifiedAtMs);
   }
 }
 
@@ -89,9 +98,9 @@ const RECORD_KEYING: Keying<StoredDocument> = {
 };
 
 /** The BSON size of `rec`'s document. */
-export function storedSize(rec: StoredDocument): number {
+export function recordSize(rec: StoredDocument): number {
   const bson = rec.bson;
-  return bson === undefined ? bsonSize(rec.doc) : bson.length;
+  return bson === undefined ? bsonSize(rec.doc) : storedSize(bson);
 }
 
 /** How the TTL engine plugs into a collection. Every hook is optional. */
@@ -248,7 +257,7 @@ export class Collection {
   /** Total BSON size of the stored documents. */
   dataSize(): number {
     let size = 0;
-    for (const rec of this.records.values()) size += storedSize(rec);
+    for (const rec of this.records.values()) size += recordSize(rec);
     return size;
   }
 
@@ -262,8 +271,8 @@ export class Collection {
     const prepared = prepareForInsert(doc);
     // A document known to be small (it arrived in a small message) need not be measured; an
     // `_id` added here is 17 bytes at most.
-    const bson = this.rowModel ? null : encodeStored(prepared);
-    if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkSize(bson === null ? bsonSize(prepared) : bson.length);
+    const bson = this.rowModel ? null : encodeStored(prepared, nowMs);
+    if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkSize(bson === null ? bsonSize(prepared) : storedSize(bson));
     this.capped?.checkInsert(prepared);
     const id = keyString(prepared._id);
     // An `_id` after every key of the `_id_` index (increasing ObjectIds, counters) is held by
@@ -278,7 +287,7 @@ export class Collection {
     }
     const keys = this.indexKeysFor(prepared, null, nowMs);
     // A versioned collection's row model turns the document into a row of versions.
-    const rec: StoredDocument = bson === null ? this.rowModel!.create(id, prepared, nowMs) : new BsonRecord(bson, nowMs);
+    const rec: StoredDocument = bson === null ? this.rowModel!.create(id, prepared, nowMs) : new BsonRecord(bson);
     this.enter(rec, keys, id, prepared._id);
     this.hooks.afterInsert?.(rec);
     this.capped?.inserted(this, rec); // a capped collection drops its oldest documents
@@ -292,8 +301,8 @@ export class Collection {
    * when given, is the document the update was computed from (`rec.doc`, already decoded).
    */
   update(rec: StoredDocument, next: Document, nowMs: number, changedFields: readonly string[] | null = null, before?: Document): void {
-    const bson = rec instanceof BsonRecord ? encodeStored(next) : null;
-    checkSize(bson === null ? bsonSize(next) : bson.length);
+    const bson = rec instanceof BsonRecord ? encodeStored(next, nowMs) : null;
+    checkSize(bson === null ? bsonSize(next) : storedSize(bson));
     // An operator update shares the (immutable) `_id` value; anything else is compared by key.
     if (next._id !== before?._id && !RECORD_KEYING.hasKey(rec, keyString(next._id))) {
       throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
@@ -305,9 +314,11 @@ export class Collection {
       affected.forEach((index, i) => index.replace(index.keysOf(old), newKeys[i]!, rec));
     }
     // A versioned collection's row model records the change as versions; `rec.doc` is derived.
-    if (bson !== null) (rec as BsonRecord).bson = bson;
-    else this.rowModel!.modify(rec, next, nowMs);
-    rec.modifiedAtMs = nowMs;
+    if (bson !== null) (rec as BsonRecord).bson = bson; // with the new time
+    else {
+      this.rowModel!.modify(rec, next, nowMs);
+      rec.modifiedAtMs = nowMs;
+    }
     this.hooks.afterUpdate?.(rec);
     this.capped?.updated(rec);
   }

@@ -5,7 +5,7 @@
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
-import { storedSize, type Collection } from '../../storage/collection.js';
+import { recordSize, type Collection } from '../../storage/collection.js';
 import { collectionArg, intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -15,7 +15,7 @@ export function storageStats(coll: Collection, now: number, scale: number): Docu
   let size = 0;
   for (const rec of coll.scan(() => now)) {
     count++;
-    size += storedSize(rec);
+    size += recordSize(rec);
   }
   const indexSizes: Document = {};
   for (const spec of coll.indexSpecs()) indexSizes[spec.name as string] = Math.floor((count * 16) / scale);

@@ -1,6 +1,6 @@
 /** `dbStats`: collections, objects and sizes of a database (scaled by `scale`). */
 import { makeDouble } from '../../bson.js';
-import { storedSize } from '../../storage/collection.js';
+import { recordSize } from '../../storage/collection.js';
 import { CommandError } from '../../errors/command_error.js';
 import { intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
@@ -23,7 +23,7 @@ export const dbStats: CommandDefinition = {
       indexes += coll.indexSpecs().length;
       for (const rec of coll.scan(() => now)) {
         objects++;
-        dataSize += storedSize(rec);
+        dataSize += recordSize(rec);
       }
     }
     const indexSize = objects * 16 * (indexes > 0 ? 1 : 0);

@@ -5,7 +5,7 @@
  * tested against the full compiled filter, and a record is handed out only while it is still
  * stored and visible (an open cursor never returns a document deleted or expired meanwhile).
  */
-import { documentFields, storedSize, type Collection, type StoredDocument } from '../collection.js';
+import { documentFields, recordSize, type Collection, type StoredDocument } from '../collection.js';
 import { predicateFields, type Predicate } from '../query/compile_filter.js';
 import { compileSort, sortFields } from '../sort.js';
 import { keyString } from '../values/key_string.js';
@@ -164,7 +164,7 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
   const { coll, now } = ctx;
   const compare = compileSort(node.pattern, node.collator);
   const all = [...run(node.input, ctx)];
-  if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += storedSize(rec);
+  if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += recordSize(rec);
   // Each record's sort fields are decoded once, not at every comparison.
   const fields = sortFields(node.pattern);
   const order = all.map((rec) => ({ rec, doc: documentFields(rec, fields) }));

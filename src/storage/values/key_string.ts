@@ -6,7 +6,7 @@
  * Under a collation (`collator`), strings, nested ones included, encode by their collation
  * class (`Collator.key`), so that strings equal under it share a key.
  */
-import { bsonTag, decodeStoredFields, storedInt32, type Binary, type BSONRegExp, type Code, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson.js';
+import { bsonTag, decodeStoredFields, STORED_ID_VALUE_AT, storedInt32, type Binary, type BSONRegExp, type Code, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson.js';
 import { finishHash, hashChar, hashChars, hashOf, HASH_SEED } from '../record_table.js';
 import type { Collator } from './collator.js';
 import { exactParts } from './compare.js';
@@ -172,23 +172,18 @@ function exactNumberKey(p: DecimalParts): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The key of a stored document's `_id`, read from its bytes (`encodeStored`: one byte per
-// character). A stored document's first element is its `_id` (https://bsonspec.org/spec.html:
-// type byte at 4, the name `_id` and its NUL at 5-8, the value from 9). An ObjectId, an int32 or
-// an ASCII string is read in place (the key is 'o' and the 12 bytes, 'n' and the number, or 's'
-// and the string); any other `_id` is decoded and keyed.
+// The key of a stored document's `_id`, read from its stored form (`encodeStored`: one byte per
+// character, the `_id` element first, its type at 0 and its value from STORED_ID_VALUE_AT). An
+// ObjectId, an int32 or an ASCII string is read in place (the key is 'o' and the 12 bytes, 'n'
+// and the number, or 's' and the string); any other `_id` is decoded and keyed.
 
 const ID_FIELDS: readonly string[] = ['_id'];
+const AT = STORED_ID_VALUE_AT;
 
-/** True when the stored document `bson` starts with an `_id` element. */
-function startsWithId(bson: string): boolean {
-  return bson.charCodeAt(5) === 95 && bson.charCodeAt(6) === 105 && bson.charCodeAt(7) === 100 && bson.charCodeAt(8) === 0;
-}
-
-/** End of the stored string `_id` of `bson` when it is ASCII, else -1 (its characters from 13). */
+/** End of the stored string `_id` of `bson` when it is ASCII, else -1 (its characters from AT + 4). */
 function asciiStringIdEnd(bson: string): number {
-  const end = 13 + storedInt32(bson, 9) - 1;
-  for (let i = 13; i < end; i++) if (bson.charCodeAt(i) > 127) return -1;
+  const end = AT + 4 + storedInt32(bson, AT) - 1;
+  for (let i = AT + 4; i < end; i++) if (bson.charCodeAt(i) > 127) return -1;
   return end;
 }
 
@@ -199,13 +194,14 @@ export function storedIdKey(bson: string): string {
 
 /** `hashOf(storedIdKey(bson))`, without decoding an ObjectId, int32 or ASCII string `_id`. */
 export function storedIdKeyHash(bson: string): number {
-  if (startsWithId(bson)) {
-    const type = bson.charCodeAt(4);
-    if (type === 0x07) return finishHash(hashChars(hashChar(HASH_SEED, 111), bson, 9, 21));
-    if (type === 0x10) return hashOf(numberKey(storedInt32(bson, 9)));
-    if (type === 0x02) {
+  switch (bson.charCodeAt(0)) {
+    case 0x07:
+      return finishHash(hashChars(hashChar(HASH_SEED, 111), bson, AT, AT + 12));
+    case 0x10:
+      return hashOf(numberKey(storedInt32(bson, AT)));
+    case 0x02: {
       const end = asciiStringIdEnd(bson);
-      if (end >= 0) return finishHash(hashChars(hashChar(HASH_SEED, 115), bson, 13, end));
+      if (end >= 0) return finishHash(hashChars(hashChar(HASH_SEED, 115), bson, AT + 4, end));
     }
   }
   return hashOf(storedIdKey(bson));
@@ -213,21 +209,21 @@ export function storedIdKeyHash(bson: string): number {
 
 /** `storedIdKey(bson) === key`, without decoding an ObjectId, int32 or ASCII string `_id`. */
 export function storedIdHasKey(bson: string, key: string): boolean {
-  if (startsWithId(bson)) {
-    const type = bson.charCodeAt(4);
-    if (type === 0x07) {
+  switch (bson.charCodeAt(0)) {
+    case 0x07: {
       if (key.length !== 13 || key.charCodeAt(0) !== 111) return false;
-      for (let i = 0; i < 12; i++) if (key.charCodeAt(1 + i) !== bson.charCodeAt(9 + i)) return false;
+      for (let i = 0; i < 12; i++) if (key.charCodeAt(1 + i) !== bson.charCodeAt(AT + i)) return false;
       return true;
     }
-    if (type === 0x10) return key === numberKey(storedInt32(bson, 9));
-    if (type === 0x02) {
+    case 0x10:
+      return key === numberKey(storedInt32(bson, AT));
+    case 0x02: {
       const end = asciiStringIdEnd(bson);
-      if (end >= 0) {
-        if (key.length !== end - 12 || key.charCodeAt(0) !== 115) return false;
-        for (let i = 13; i < end; i++) if (key.charCodeAt(i - 12) !== bson.charCodeAt(i)) return false;
-        return true;
-      }
+      if (end < 0) break;
+      const start = AT + 4;
+      if (key.length !== end - start + 1 || key.charCodeAt(0) !== 115) return false;
+      for (let i = start; i < end; i++) if (key.charCodeAt(i - start + 1) !== bson.charCodeAt(i)) return false;
+      return true;
     }
   }
   return storedIdKey(bson) === key;

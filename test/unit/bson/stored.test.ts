@@ -1,14 +1,30 @@
 /**
- * Stored documents (src/bson_decode.ts, src/bson_encode.ts): a collection keeps each document as
- * its BSON bytes in a latin1 string (`encodeStored`), reads it back whole (`decodeStored`) or
- * only the top-level fields a filter reads (`decodeStoredFields`), and splices it into replies
- * (`StoredBson`). Checked on thousands of seeded random documents of every BSON type against
- * the request decoder and encoder.
+ * Stored documents (src/bson_decode.ts, "Stored documents"; src/bson_encode.ts): a collection
+ * keeps each document in a compact stored form (its BSON without length, `_id` name and
+ * terminator, one byte per character of a latin1 string, then its modification time), reads it
+ * back whole (`decodeStored`) or only the top-level fields a filter reads
+ * (`decodeStoredFields`), and splices it into replies (`StoredBson`). Checked on thousands of
+ * seeded random documents of every BSON type against the request decoder and the encoder.
  */
 import { describe, expect, it } from 'vitest';
-import { Binary, Code, decodeStored, decodeStoredFields, deserialize, encodeStored, Long, serialize, StoredBson, type Document } from '../../../src/bson.js';
+import {
+  Binary,
+  Code,
+  decodeStored,
+  decodeStoredFields,
+  deserialize,
+  encodeStored,
+  Long,
+  serialize,
+  StoredBson,
+  storedSize,
+  storedTime,
+  type Document,
+} from '../../../src/bson.js';
+import { writeStoredBson } from '../../../src/bson_decode.js';
 import { documentSize, encodeDocument } from '../../../src/bson_encode.js';
-import { differences, Gen } from './random_bson.js';
+import { bson, el } from '../wire/fixtures.js';
+import { differences, elem, Gen, str } from './random_bson.js';
 
 /** `doc` restricted to `names`, in its own order (what a partial decode must give). */
 function restricted(doc: Document, names: readonly string[]): Document {
@@ -20,17 +36,41 @@ function restricted(doc: Document, names: readonly string[]): Document {
   return out;
 }
 
+/** A random document of every BSON type, `_id` first (as every stored document is). */
+function randomDocument(gen: Gen, i: number): Document {
+  return { _id: i, ...deserialize(gen.document(0, 8)) };
+}
+
+/** The BSON a stored form stands for. */
+function bsonOf(stored: string): Buffer {
+  const out = Buffer.alloc(storedSize(stored));
+  expect(writeStoredBson(stored, out, 0)).toBe(out.length);
+  return out;
+}
+
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
+/**
+ * True when JS enumerates a key of `doc` before its `_id` (integer-like keys come first): its
+ * stored BSON has `_id` first and so differs in order from `serialize(doc)`.
+ */
+const reordered = (doc: Document): boolean => Object.keys(doc)[0] !== '_id';
+const TIMES = [0, 1700000000123, -5, 2 ** 53, 1.5];
+
 describe('stored documents', () => {
-  it('keep the bytes the encoder writes and decode to what the request decoder gives', () => {
+  it('stand for the bytes the encoder writes, keep their time, and decode as the request decoder does', () => {
     const gen = new Gen(20261130);
     for (let i = 0; i < 3000; i++) {
-      const doc = deserialize(gen.document(0, 8));
-      const stored = encodeStored(doc);
-      expect(stored.length).toBe(documentSize(doc) >= 0 ? documentSize(doc) : serialize(doc).length);
-      expect(hex(Buffer.from(stored, 'latin1'))).toBe(hex(serialize(doc)));
-      expect(differences(decodeStored(stored), deserialize(Buffer.from(stored, 'latin1')))).toEqual([]);
+      const doc = randomDocument(gen, i);
+      const time = TIMES[i % TIMES.length]!;
+      const stored = encodeStored(doc, time);
+      const bytes = serialize(doc);
+      expect(stored.length).toBe(bytes.length - 1); // 9 bytes left out, 8 of time added
+      expect(storedSize(stored)).toBe(bytes.length);
+      if (!reordered(doc)) expect(hex(bsonOf(stored))).toBe(hex(bytes));
+      expect(storedTime(stored)).toBe(time);
+      expect(differences(decodeStored(stored), deserialize(bytes))).toEqual([]);
+      expect(differences(decodeStored(stored), deserialize(bsonOf(stored)))).toEqual([]);
     }
   });
 
@@ -38,7 +78,7 @@ describe('stored documents', () => {
     const gen = new Gen(99);
     let partial = 0;
     for (let i = 0; i < 3000; i++) {
-      const stored = encodeStored(deserialize(gen.document(0, 8)));
+      const stored = encodeStored(randomDocument(gen, i), 0);
       const whole = decodeStored(stored);
       const keys = Object.keys(whole);
       const names = keys.filter(() => gen.int(2) === 0);
@@ -50,25 +90,47 @@ describe('stored documents', () => {
     expect(partial).toBeGreaterThan(1000);
   });
 
+  it('read every kind of _id, alone or with other fields', () => {
+    for (const id of [7, 'héllo', 'abc', { a: [1, { b: 2 }] }, new Binary(Buffer.from([1, 2])), Long.fromNumber(3), null]) {
+      const stored = encodeStored({ _id: id, x: 1 }, 0);
+      expect(differences(decodeStoredFields(stored, ['_id']), { _id: id })).toEqual([]);
+      expect(differences(decodeStoredFields(stored, ['x', '_id']), { _id: id, x: 1 })).toEqual([]);
+      expect(decodeStoredFields(stored, ['x'])).toEqual({ x: 1 });
+    }
+  });
+
+  it('put _id first, also before the integer-like keys JS enumerates first', () => {
+    // JS orders the object as '0', 'a', '_id'; mongod stores `_id` first.
+    const stored = encodeStored({ a: 1, _id: 2, '0': 3 }, 0);
+    expect(hex(bsonOf(stored))).toBe(hex(bson(el.int32('_id', 2), el.int32('0', 3), el.int32('a', 1))));
+    // The same through js-bson's path (a Code value is written by js-bson).
+    const viaJsBson = encodeStored({ a: new Code('f()'), _id: 2, '1': 'x' }, 0);
+    expect(hex(bsonOf(viaJsBson))).toBe(hex(bson(el.int32('_id', 2), el.string('1', 'x'), elem(0x0d, 'a', str('f()')))));
+  });
+
+  it('refuse a document without _id', () => {
+    expect(() => encodeStored({ a: 1 }, 0)).toThrow('a stored document must have an _id');
+  });
+
   it('read a field named __proto__ as an own field', () => {
-    const doc: Document = { a: 1 };
+    const doc: Document = { _id: 1 };
     Object.defineProperty(doc, '__proto__', { value: { x: 2 }, writable: true, enumerable: true, configurable: true });
-    const got = decodeStoredFields(encodeStored(doc), ['__proto__']);
+    const got = decodeStoredFields(encodeStored(doc, 0), ['__proto__']);
     expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
     expect(Object.keys(got)).toEqual(['__proto__']);
     expect(Object.getOwnPropertyDescriptor(got, '__proto__')!.value).toEqual({ x: 2 });
   });
 
   it('read non-ASCII names and strings through UTF-8', () => {
-    const stored = encodeStored({ _id: 1, héllo: 'wörld', '😀': '日本語', plain: 'ascii' });
+    const stored = encodeStored({ _id: 1, héllo: 'wörld', '😀': '日本語', plain: 'ascii' }, 0);
     expect(decodeStoredFields(stored, ['héllo', '😀'])).toStrictEqual({ héllo: 'wörld', '😀': '日本語' });
     expect(decodeStoredFields(stored, ['plain'])).toStrictEqual({ plain: 'ascii' });
   });
 
   it('give Binary values of their own, not views on a reused buffer', () => {
-    const first = decodeStored(encodeStored({ b: new Binary(Buffer.from([1, 2, 3])) }));
-    decodeStored(encodeStored({ b: new Binary(Buffer.from([9, 9, 9, 9, 9, 9, 9, 9])) }));
-    decodeStoredFields(encodeStored({ c: 0, b: new Binary(Buffer.from([7, 7, 7])) }), ['b']);
+    const first = decodeStored(encodeStored({ _id: 1, b: new Binary(Buffer.from([1, 2, 3])) }, 0));
+    decodeStored(encodeStored({ _id: 2, b: new Binary(Buffer.from([9, 9, 9, 9, 9, 9, 9, 9])) }, 0));
+    decodeStoredFields(encodeStored({ _id: 3, c: 0, b: new Binary(Buffer.from([7, 7, 7])) }, 0), ['b']);
     expect(hex((first.b as Binary).value())).toBe('010203');
   });
 });
@@ -77,25 +139,26 @@ describe('a stored document in a reply', () => {
   it('is spliced as the same bytes the decoded document would be written as', () => {
     const gen = new Gen(5);
     for (let i = 0; i < 1000; i++) {
-      const doc = deserialize(gen.document(0, 6));
-      const stored = encodeStored(doc);
+      const doc = randomDocument(gen, i);
+      if (reordered(doc)) continue; // covered by 'put _id first, ...'
+      const stored = encodeStored(doc, 1);
       const reply = (batch: unknown[]): Document => ({ cursor: { firstBatch: batch, id: Long.ZERO, ns: 'db.c' }, ok: 1 });
-      const spliced = reply([new StoredBson(stored), { n: 1 }]);
-      const decoded = reply([decodeStored(stored), { n: 1 }]);
+      const spliced = reply([new StoredBson(stored), { n: 1 }, new StoredBson(stored)]);
+      const decoded = reply([decodeStored(stored), { n: 1 }, decodeStored(stored)]);
       expect(hex(encodeDocument(spliced))).toBe(hex(serialize(decoded)));
       expect(documentSize(spliced)).toBe(serialize(decoded).length);
     }
   });
 
   it('is decoded for js-bson when the reply holds a value only js-bson writes', () => {
-    const stored = encodeStored({ _id: 1, a: 'x' });
+    const stored = encodeStored({ _id: 1, a: 'x' }, 0);
     const reply = { cursor: { firstBatch: [new StoredBson(stored)], code: new Code('f()') }, ok: 1 };
     const expected = serialize({ cursor: { firstBatch: [{ _id: 1, a: 'x' }], code: new Code('f()') }, ok: 1 });
     expect(hex(serialize(reply as unknown as Document))).toBe(hex(expected));
   });
 
-  it('measures as its stored size', () => {
-    const stored = encodeStored({ _id: 1, a: 'xyz' });
-    expect(documentSize(new StoredBson(stored) as unknown as Document)).toBe(stored.length);
+  it('measures as its BSON size', () => {
+    const stored = encodeStored({ _id: 1, a: 'xyz' }, 0);
+    expect(documentSize(new StoredBson(stored) as unknown as Document)).toBe(serialize({ _id: 1, a: 'xyz' }).length);
   });
 });

@@ -36,7 +36,7 @@ const ids: unknown[] = [
 describe('stored _id keys', () => {
   it('give the key, hash and equality of keyString of the _id', () => {
     for (const id of ids) {
-      const bson = encodeStored({ _id: id, other: 'x' } as Document);
+      const bson = encodeStored({ _id: id, other: 'x' } as Document, 0);
       const key = keyString(id);
       expect(storedIdKey(bson)).toBe(key);
       expect(storedIdKeyHash(bson)).toBe(hashOf(key));
@@ -49,9 +49,9 @@ describe('stored _id keys', () => {
   });
 
   it('treat numerically equal _ids of different types as one key', () => {
-    const int = encodeStored({ _id: 7 });
+    const int = encodeStored({ _id: 7 }, 0);
     expect(storedIdHasKey(int, keyString(Long.fromNumber(7)))).toBe(true);
     expect(storedIdHasKey(int, keyString(new Double(7)))).toBe(true);
-    expect(storedIdKeyHash(encodeStored({ _id: new Double(7) }))).toBe(storedIdKeyHash(int));
+    expect(storedIdKeyHash(encodeStored({ _id: new Double(7) }, 0))).toBe(storedIdKeyHash(int));
   });
 });
