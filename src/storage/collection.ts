@@ -268,7 +268,8 @@ export class Collection {
    * duplicate key held by a visible document; an expired holder is removed first.
    */
   insert(doc: Document, nowMs: number, maxBytes = Number.POSITIVE_INFINITY): StoredDocument {
-    const prepared = prepareForInsert(doc);
+    // A versioned row takes its columns in the document's order, `_id` first.
+    const prepared = prepareForInsert(doc, this.rowModel !== null);
     // A document known to be small (it arrived in a small message) need not be measured; an
     // `_id` added here is 17 bytes at most.
     const bson = this.rowModel ? null : encodeStored(prepared, nowMs);
@@ -491,11 +492,16 @@ export class Collection {
   }
 }
 
-/** Checks `_id` and moves it first, generating an ObjectId when absent. */
-export function prepareForInsert(doc: Document): Document {
+/**
+ * Checks `_id` and moves it first, generating an ObjectId when absent (in a copy: `doc` is not
+ * changed). With `idFirst` false a given `_id` stays where it is: the stored form puts it first
+ * itself (`encodeStored`), which spares a copy of each document a driver sent with its `_id` last.
+ */
+export function prepareForInsert(doc: Document, idFirst = true): Document {
   const id = doc._id;
   if (id === undefined) return withIdFirst(new ObjectId(), doc);
   validateId(id);
+  if (!idFirst) return doc;
   for (const first in doc) return first === '_id' ? doc : withIdFirst(id, doc);
   return doc;
 }

@@ -52,6 +52,18 @@ describe('stored documents through the driver', () => {
     expect(await coll.countDocuments({ str: 'hello world' })).toBe(0);
   });
 
+  it('keep _id first when the driver appends it, as mongod does', async () => {
+    const coll = h.db.collection('appended');
+    const docs = [{ a: 1, s: 'x' }, { b: 2 }];
+    await coll.insertMany(docs); // the driver adds each _id as the last field
+    expect(Object.keys(docs[0]!)).toEqual(['a', 's', '_id']);
+    const raw = (await coll.find({}, { raw: true }).sort({ a: -1 }).toArray()) as unknown as Buffer[];
+    expect(raw.map((b) => Buffer.from(b).subarray(4, 9).toString('hex'))).toEqual(['075f696400', '075f696400']);
+    expect(await coll.find({}, { projection: { _id: 0 } }).sort({ a: -1 }).toArray()).toEqual([{ a: 1, s: 'x' }, { b: 2 }]);
+    const first = await coll.findOne({ a: 1 });
+    expect(Object.keys(first!)).toEqual(['_id', 'a', 's']);
+  });
+
   it('answer updates and projections from the stored bytes', async () => {
     const coll = h.db.collection('upd');
     await coll.insertMany([
