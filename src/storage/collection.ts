@@ -81,9 +81,13 @@ export class BsonRecord implements StoredDocument {
  * `fields` is null or the record has no bytes.
  */
 export function documentFields(rec: StoredDocument, fields: readonly string[] | null): Document {
+  if (fields !== null && fields.length === 0) return NO_FIELDS;
   const bson = rec.bson;
   return bson === undefined || fields === null ? rec.doc : decodeStoredFields(bson, fields);
 }
+
+/** What a reader of no field sees of any document (shared, frozen). */
+const NO_FIELDS: Document = Object.freeze({});
 
 /** What a reply holds for `rec`'s document: its stored bytes, spliced in as they are, when it has them. */
 export function replyDocument(rec: StoredDocument): Document {

@@ -9,8 +9,7 @@ import type { Collection, StoredDocument } from './collection.js';
 import type { Collator } from './values/collator.js';
 import { executePlan } from './planner/execute.js';
 import { planQuery } from './planner/plan.js';
-
-const ANY = (): boolean => true;
+import { ALWAYS_TRUE } from './query/compile_filter.js';
 
 /**
  * Records that may match `filter` (a superset of the matches), in the plan's order; `hint` as
@@ -18,5 +17,5 @@ const ANY = (): boolean => true;
  */
 export function* candidateRecords(coll: Collection, filter: Document, nowMs: () => number, hint?: unknown, collator?: Collator | null): Generator<StoredDocument> {
   const plan = planQuery(coll, { filter, hint, collator });
-  yield* executePlan(plan, { coll, predicate: ANY, now: nowMs });
+  yield* executePlan(plan, { coll, predicate: ALWAYS_TRUE, now: nowMs });
 }

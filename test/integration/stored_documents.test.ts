@@ -82,6 +82,37 @@ describe('stored documents through the driver', () => {
   });
 });
 
+describe('an aggregation whose first stage is $match', () => {
+  it('gives what the whole documents give, with the fields it reads decoded first', async () => {
+    const coll = h.db.collection('agg');
+    await coll.insertMany(
+      Array.from({ length: 60 }, (_, i) => ({ _id: i, n: i % 5, s: i % 2 === 0 ? 'even' : 'odd', sub: { v: i % 3 }, tags: i % 4 === 0 ? ['x', 'y'] : ['z'] })),
+    );
+    const group = { $group: { _id: '$n', c: { $sum: 1 }, ids: { $push: '$_id' } } };
+    const run = async (match: object): Promise<unknown[]> => coll.aggregate([{ $match: match }, group, { $sort: { _id: 1 } }]).toArray();
+    expect(await run({ n: 2, s: 'even' })).toEqual([{ _id: 2, c: 6, ids: [2, 12, 22, 32, 42, 52] }]);
+    expect(await run({ 'sub.v': 0, tags: 'x' })).toEqual([
+      { _id: 0, c: 1, ids: [0] },
+      { _id: 1, c: 1, ids: [36] },
+      { _id: 2, c: 1, ids: [12] },
+      { _id: 3, c: 1, ids: [48] },
+      { _id: 4, c: 1, ids: [24] },
+    ]);
+    expect(await run({ $or: [{ n: 4 }, { _id: { $lt: 2 } }], s: 'odd' })).toEqual([
+      { _id: 1, c: 1, ids: [1] },
+      { _id: 4, c: 6, ids: [9, 19, 29, 39, 49, 59] },
+    ]);
+    // $expr reads the whole document.
+    expect(await run({ $expr: { $eq: ['$n', '$sub.v'] } })).toEqual([
+      { _id: 0, c: 4, ids: [0, 15, 30, 45] },
+      { _id: 1, c: 4, ids: [1, 16, 31, 46] },
+      { _id: 2, c: 4, ids: [2, 17, 32, 47] },
+    ]);
+    expect(await coll.countDocuments({ n: { $gte: 3 }, s: 'even' })).toBe(12);
+    expect(await coll.countDocuments({})).toBe(60);
+  });
+});
+
 describe('the _id_ index, built on the first query that needs its order', () => {
   it('answers _id ranges and sorts before and after later writes', async () => {
     const coll = h.db.collection('ids');

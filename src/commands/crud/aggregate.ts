@@ -4,7 +4,10 @@ import { CommandError } from '../../errors/command_error.js';
 import { compilePipeline } from '../../storage/aggregation/pipeline.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
-import type { StoredDocument } from '../../storage/collection.js';
+import { documentFields, type StoredDocument } from '../../storage/collection.js';
+import type { PipelineContext } from '../../storage/aggregation/pipeline.js';
+import { compileMatchFilter } from '../../storage/aggregation/stages/match.js';
+import { isEmptyFilter, predicateFields } from '../../storage/query/compile_filter.js';
 import { revalidatingSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { IdlRules, checkCursorOptions, docArg, intArg } from '../args.js';
@@ -121,7 +124,7 @@ export const aggregate: CommandDefinition = {
     checkHint(coll, cmd.hint);
     const start = typeof target === 'string' ? collStatsSource(ctx, target, inner) : collectionlessSource(inner, ctx.server, nowMs, variables);
     if (writeStage) checkOutputTarget(writeStage, catalog);
-    const pipeline = compilePipeline(start ? start.rest : view ? [...view.pipeline, ...inner] : inner, {
+    const pipelineContext: PipelineContext = {
       now: new Date(nowMs),
       variables,
       collator,
@@ -129,16 +132,22 @@ export const aggregate: CommandDefinition = {
         const other = catalog.get(ctx.db, name);
         return other ? (function* () { for (const rec of other.scan(ctx.now)) yield rec.doc; })() : [];
       },
-    });
-    // A leading $match narrows the candidates (an _id or index lookup); the stage still runs.
+    };
+    const pipeline = compilePipeline(start ? start.rest : view ? [...view.pipeline, ...inner] : inner, pipelineContext);
+    // A leading $match narrows the candidates (an _id or index lookup), and is tested first on
+    // only the fields it reads, so that a document it refuses is never decoded whole; the stage
+    // still runs on the documents it lets through.
     const first = (view?.pipeline[0] ?? stages[0]) as Document | undefined;
     const narrowing = first && bsonTypeOf(first.$match) === 'object' ? (first.$match as Document) : {};
+    const prefilter = isEmptyFilter(narrowing) ? null : compileMatchFilter(narrowing, pipelineContext);
+    const fields = prefilter ? predicateFields(prefilter) : null;
     let lastRec: StoredDocument | undefined;
     const source: Iterable<Document> = start
       ? start.source
       : coll
       ? (function* () {
           for (const rec of candidateRecords(coll, narrowing, ctx.now, cmd.hint, collator)) {
+            if (fields !== null && !prefilter!(documentFields(rec, fields))) continue;
             lastRec = rec;
             yield rec.doc;
           }

@@ -115,7 +115,8 @@ const PATHLESS_OPERATORS: ReadonlySet<string> = new Set([
   '$where',
 ]);
 
-const ALWAYS_TRUE: Predicate = () => true;
+/** The predicate of an empty filter: true for every document, reading none of its fields. */
+export const ALWAYS_TRUE: Predicate = () => true;
 (ALWAYS_TRUE as NotedPredicate).fields = [];
 
 /** A compiled filter that notes the top-level fields it reads (`predicateFields`). */
