@@ -4,7 +4,8 @@
  * between two batches is not returned by the later one. Idle cursors time out.
  */
 import { Long, bsonSize, type Document } from '../bson.js';
-import { replyDocument, type StoredDocument } from './collection.js';
+import { documentFields, replyDocument, type StoredDocument } from './collection.js';
+import { projectorFields } from './projection/compile_projection.js';
 import { CommandError } from '../errors/command_error.js';
 
 /** mongod's default first batch: 101 documents. */
@@ -79,7 +80,8 @@ export function recordSource(
   project: ((doc: Document) => Document) | null,
   isLive: (rec: StoredDocument) => boolean,
 ): RevalidatingSource<StoredDocument> {
-  const docOf = project ? (rec: StoredDocument) => project(rec.doc) : replyDocument;
+  const fields = project ? projectorFields(project) : null;
+  const docOf = project ? (rec: StoredDocument) => project(documentFields(rec, fields)) : replyDocument;
   return new RevalidatingSource(records, docOf, (rec) => rec, isLive);
 }
 

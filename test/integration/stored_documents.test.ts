@@ -64,6 +64,20 @@ describe('stored documents through the driver', () => {
     expect(Object.keys(first!)).toEqual(['_id', 'a', 's']);
   });
 
+  it('project inclusions from the fields they name, other projections from whole documents', async () => {
+    const coll = h.db.collection('proj');
+    await coll.insertOne({ z: 0, _id: 1, a: { b: 1, c: [1, 2] }, s: 'x', arr: [{ k: 1 }, { k: 2 }] });
+    const one = async (projection: object): Promise<unknown> => coll.findOne({ _id: 1 }, { projection });
+    expect(await one({ s: 1 })).toEqual({ _id: 1, s: 'x' });
+    expect(await one({ 'a.c': 1, _id: 0 })).toEqual({ a: { c: [1, 2] } });
+    expect(await one({ missing: 1, z: true })).toEqual({ _id: 1, z: 0 });
+    expect(await one({ s: 0, a: 0 })).toEqual({ _id: 1, z: 0, arr: [{ k: 1 }, { k: 2 }] });
+    expect(await one({ arr: { $elemMatch: { k: 2 } } })).toEqual({ _id: 1, arr: [{ k: 2 }] });
+    expect(await one({ total: { $size: '$arr' } })).toEqual({ _id: 1, total: 2 });
+    expect(await coll.distinct('a.c')).toEqual([1, 2]);
+    expect(await coll.distinct('arr.k', { s: 'x' })).toEqual([1, 2]);
+  });
+
   it('answer updates and projections from the stored bytes', async () => {
     const coll = h.db.collection('upd');
     await coll.insertMany([

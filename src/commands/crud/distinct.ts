@@ -1,5 +1,6 @@
 /** `distinct`: the distinct values of a field among matching documents, arrays unwound. */
 import { CommandError } from '../../errors/command_error.js';
+import { documentFields } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compareValues } from '../../storage/values/compare.js';
 import { collationKeyString } from '../../storage/values/key_string.js';
@@ -53,11 +54,12 @@ export const distinct: CommandDefinition = {
     ctx.server.counters.opcounters.command++;
     if (!coll) return { values: [] };
     const parts = key.split('.');
+    const fields = [parts[0]!]; // only the key's top-level field is decoded
     // Values equal under the collation are one value (the first one met).
     const seen = new Map<string, unknown>();
     for (const rec of orderedRecords(coll, { filter, predicate, collator, hint: cmd.hint }, ctx.now)) {
       const found: unknown[] = [];
-      valuesAt(rec.doc, parts, 0, found);
+      valuesAt(documentFields(rec, fields), parts, 0, found);
       for (const v of found) {
         const ks = collationKeyString(v, collator);
         if (!seen.has(ks)) seen.set(ks, v);

@@ -14,6 +14,44 @@ import type { Collator } from '../values/collator.js';
 /** A compiled projection: returns a NEW document, never mutates its input. */
 export type Projector = (doc: Document) => Document;
 
+/** A projector that notes the top-level fields it reads (`projectorFields`). */
+interface NotedProjector extends Projector {
+  fields?: readonly string[] | null;
+}
+
+/**
+ * The top-level fields a compiled projection reads, or null when it may read any (an exclusion,
+ * an expression, `$slice`, `$elemMatch`, the positional `a.$`). A document holding only those
+ * fields of a stored one projects exactly as the whole does, so a reader decodes only them
+ * (`documentFields`).
+ */
+export function projectorFields(project: Projector): readonly string[] | null {
+  return (project as NotedProjector).fields ?? null;
+}
+
+/**
+ * The top-level fields of an inclusion projection made only of 1/true (and `_id` 0/false): each
+ * included path's first part, and `_id` unless excluded; null for any other projection.
+ */
+function inclusionFields(spec: Document): string[] | null {
+  const fields: string[] = [];
+  let idIncluded = true;
+  for (const path in spec) {
+    const v = spec[path];
+    if (path === '_id' && (v === 0 || v === false)) {
+      idIncluded = false;
+      continue;
+    }
+    if ((v !== 1 && v !== true) || path.includes('$')) return null;
+    const dot = path.indexOf('.');
+    const name = dot < 0 ? path : path.slice(0, dot);
+    if (!fields.includes(name)) fields.push(name);
+  }
+  if (fields.length === 0) return null; // `{_id: 0}` alone excludes
+  if (idIncluded && !fields.includes('_id')) fields.push('_id');
+  return fields;
+}
+
 /** Options of `compileProjection`. */
 export interface ProjectionOptions {
   /** The value of `$$NOW` in computed fields (defaults to the Unix epoch). */
@@ -32,8 +70,9 @@ export function compileProjection(spec: Document, options: ProjectionOptions = {
   const parsed = parseProjection(spec, 'find', collator);
   const apply = buildProjection(parsed, 'find', compilePositionalMatcher(options.query ?? {}, collator));
   const now = options.now ?? EPOCH;
-  if (collator === null) return (doc) => apply(doc, { root: doc, now });
-  return (doc) => apply(doc, { root: doc, now, collator });
+  const project: NotedProjector = collator === null ? (doc) => apply(doc, { root: doc, now }) : (doc) => apply(doc, { root: doc, now, collator });
+  project.fields = inclusionFields(spec);
+  return project;
 }
 
 /** True when a find projection leaves documents as they are (absent or `{}`). */
