@@ -125,6 +125,32 @@ describe('an aggregation whose first stage is $match', () => {
     expect(await coll.countDocuments({ n: { $gte: 3 }, s: 'even' })).toBe(12);
     expect(await coll.countDocuments({})).toBe(60);
   });
+
+  it('reads only the fields a pipeline needs and gives what the whole documents give', async () => {
+    const coll = h.db.collection('agg');
+    // Fields the pipelines below do not name are absent from what they read; the results show none missing.
+    expect(await coll.aggregate([{ $unwind: '$tags' }, { $group: { _id: '$tags', c: { $sum: 1 } } }, { $sort: { _id: 1 } }]).toArray()).toEqual([
+      { _id: 'x', c: 15 },
+      { _id: 'y', c: 15 },
+      { _id: 'z', c: 45 },
+    ]);
+    expect(await coll.aggregate([{ $sort: { _id: -1 } }, { $group: { _id: '$sub.v', last: { $first: '$_id' }, first: { $last: '$s' } } }, { $sort: { _id: 1 } }]).toArray()).toEqual([
+      { _id: 0, last: 57, first: 'even' },
+      { _id: 1, last: 58, first: 'odd' },
+      { _id: 2, last: 59, first: 'even' },
+    ]);
+    expect(await coll.aggregate([{ $match: { _id: { $lt: 2 } } }, { $project: { n: 1, sub: { v: 1 }, label: { $concat: ['$s', '-', '$s'] } } }]).toArray()).toEqual([
+      { _id: 0, n: 0, sub: { v: 0 }, label: 'even-even' },
+      { _id: 1, n: 1, sub: { v: 1 }, label: 'odd-odd' },
+    ]);
+    // Whole documents: $$ROOT, and a pipeline that returns them.
+    expect(await coll.aggregate([{ $match: { _id: 5 } }, { $group: { _id: null, docs: { $push: '$$ROOT' } } }]).toArray()).toEqual([
+      { _id: null, docs: [{ _id: 5, n: 0, s: 'odd', sub: { v: 2 }, tags: ['z'] }] },
+    ]);
+    expect(await coll.aggregate([{ $match: { _id: 8 } }, { $set: { m: { $multiply: ['$n', 2] } } }]).toArray()).toEqual([
+      { _id: 8, n: 3, s: 'even', sub: { v: 2 }, tags: ['x', 'y'], m: 6 },
+    ]);
+  });
 });
 
 describe('the _id_ index, built on the first query that needs its order', () => {

@@ -7,6 +7,7 @@ import { isDocument } from '../../storage/values/paths.js';
 import { documentFields, type StoredDocument } from '../../storage/collection.js';
 import type { PipelineContext } from '../../storage/aggregation/pipeline.js';
 import { compileMatchFilter } from '../../storage/aggregation/stages/match.js';
+import { pipelineFields } from '../../storage/aggregation/dependencies.js';
 import { isEmptyFilter, predicateFields } from '../../storage/query/compile_filter.js';
 import { revalidatingSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
@@ -133,7 +134,10 @@ export const aggregate: CommandDefinition = {
         return other ? (function* () { for (const rec of other.scan(ctx.now)) yield rec.doc; })() : [];
       },
     };
-    const pipeline = compilePipeline(start ? start.rest : view ? [...view.pipeline, ...inner] : inner, pipelineContext);
+    const effective = start ? start.rest : view ? [...view.pipeline, ...inner] : inner;
+    const pipeline = compilePipeline(effective, pipelineContext);
+    // The fields the pipeline reads of each document, when known: only those are decoded.
+    const needed = pipelineFields(effective);
     // A leading $match narrows the candidates (an _id or index lookup), and is tested first on
     // only the fields it reads, so that a document it refuses is never decoded whole; the stage
     // still runs on the documents it lets through.
@@ -149,7 +153,7 @@ export const aggregate: CommandDefinition = {
           for (const rec of candidateRecords(coll, narrowing, ctx.now, cmd.hint, collator)) {
             if (fields !== null && !prefilter!(documentFields(rec, fields))) continue;
             lastRec = rec;
-            yield rec.doc;
+            yield documentFields(rec, needed);
           }
         })()
       : [];

@@ -140,8 +140,11 @@ function noteFields(predicate: Predicate, fields: readonly string[] | null): Pre
   return predicate;
 }
 
-/** The top-level fields `filter` (a valid, parsed filter) reads; null when it may read any. */
-function filterFields(filter: Document, into: string[] = []): string[] | null {
+/**
+ * The top-level fields `filter` (a valid filter) reads, added to `into`; null when it may read
+ * any ($expr, $where, $jsonSchema, $text, ...).
+ */
+export function filterFields(filter: Document, into: string[] = []): string[] | null {
   for (const key in filter) {
     if (key.charCodeAt(0) !== 36 /* $ */) {
       const dot = key.indexOf('.');
