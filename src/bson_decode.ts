@@ -259,9 +259,13 @@ export function storedSize(bson: string): number {
 
 /** The modification time kept with the stored document `bson` (ms since the epoch). */
 export function storedTime(bson: string): number {
-  const at = bson.length - STORED_TIME_CHARS;
+  return storedDouble(bson, bson.length - STORED_TIME_CHARS);
+}
+
+/** The little-endian double at `p` of the stored document `bson`. */
+function storedDouble(bson: string, p: number): number {
   const b = F64_BYTES;
-  for (let i = 0; i < 8; i++) b[BIG_ENDIAN ? 7 - i : i] = bson.charCodeAt(at + i);
+  for (let i = 0; i < 8; i++) b[BIG_ENDIAN ? 7 - i : i] = bson.charCodeAt(p + i);
   return F64[0]!;
 }
 
@@ -324,9 +328,9 @@ const ID_NAME = '_id';
 /**
  * The top-level fields of the stored document `bson` named in `names`, in their stored order,
  * as a document: what a filter that reads only those fields sees of it. The walk reads the
- * string itself, stepping over the other elements; a wanted int32, boolean, null or ASCII
- * string is read there too, and any other value is decoded from the BSON rebuilt in the scratch
- * buffer.
+ * string itself, stepping over the other elements; a wanted int32, double, date, boolean,
+ * null or ASCII string is read there too, and any other value is decoded from the BSON rebuilt
+ * in the scratch buffer.
  */
 export function decodeStoredFields(bson: string, names: readonly string[]): Document {
   const doc: Document = {};
@@ -394,6 +398,10 @@ function storedValue(bson: string, type: number, p: number): unknown {
       return bson.charCodeAt(p) === 1;
     case 0x0a:
       return null;
+    case 0x01:
+      return makeDouble(storedDouble(bson, p));
+    case 0x09:
+      return new Date(storedInt32(bson, p + 4) * TWO_PWR_32 + (storedInt32(bson, p) >>> 0));
     case 0x02: {
       const start = p + 4;
       const end = start + storedInt32(bson, p) - 1;
