@@ -34,10 +34,10 @@ import {
   deserialize as bsonDeserialize,
   EJSON,
 } from 'bson';
-import { decodeDocument, decodeStored, decodeStoredFields, STORED_ID_VALUE_AT, storedInt32, storedSize, storedTime } from './bson_decode.js';
+import { decodeDocument, decodeStored, decodeStoredFields, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime } from './bson_decode.js';
 import { documentSize, encodeDocument, encodeStored, StoredBson } from './bson_encode.js';
 
-export { decodeStored, decodeStoredFields, encodeStored, STORED_ID_VALUE_AT, storedInt32, storedSize, storedTime, StoredBson };
+export { decodeStored, decodeStoredFields, encodeStored, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime, StoredBson };
 
 export {
   Binary,

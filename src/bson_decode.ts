@@ -364,6 +364,57 @@ export function decodeStoredFields(bson: string, names: readonly string[]): Docu
   return doc;
 }
 
+/**
+ * Whether the top-level field `name` (ASCII) of the stored document `bson` equals `value` (an
+ * ASCII string, or a number other than NaN) under a query's `$eq`, when its bytes tell: false
+ * when the field is missing or holds a value of another kind, the comparison for a string or an
+ * int32 or double; undefined when a full test must tell (an array, whose elements may match; a
+ * symbol, an int64 or a decimal, which compare across types).
+ */
+export function storedFieldEquals(bson: string, name: string, value: string | number): boolean | undefined {
+  const end = bson.length - STORED_TIME_CHARS;
+  let type = bson.charCodeAt(0);
+  let p = STORED_ID_VALUE_AT;
+  if (name !== ID_NAME) {
+    p = storedValueEnd(bson, type, p);
+    const len = name.length;
+    for (;;) {
+      if (p >= end) return false; // missing: not equal to a string or a number
+      type = bson.charCodeAt(p);
+      let i = 0;
+      while (i < len && bson.charCodeAt(p + 1 + i) === name.charCodeAt(i)) i++;
+      const nameEnd = p + 1 + i;
+      if (i === len && bson.charCodeAt(nameEnd) === 0) {
+        p = nameEnd + 1;
+        break;
+      }
+      let e = nameEnd;
+      while (bson.charCodeAt(e) !== 0) e++;
+      p = storedValueEnd(bson, type, e + 1);
+    }
+  }
+  switch (type) {
+    case 0x04: // an array: its elements
+    case 0x0e: // a symbol equals a string
+    case 0x12: // int64 and decimal compare with numbers exactly: the full test
+    case 0x13:
+      return undefined;
+    case 0x02: {
+      if (typeof value !== 'string') return false;
+      const start = p + 4;
+      if (storedInt32(bson, p) - 1 !== value.length) return false;
+      for (let i = 0; i < value.length; i++) if (bson.charCodeAt(start + i) !== value.charCodeAt(i)) return false;
+      return true;
+    }
+    case 0x10:
+      return typeof value === 'number' && storedInt32(bson, p) === value;
+    case 0x01:
+      return typeof value === 'number' && storedDouble(bson, p) === value;
+    default:
+      return false;
+  }
+}
+
 /** The name of `names` spelled by `bson[start, end)`, or undefined. */
 function wantedName(bson: string, start: number, end: number, names: readonly string[]): string | undefined {
   const len = end - start;

@@ -1,7 +1,9 @@
 /**
  * One collection: documents in natural (insertion) order keyed by their canonical `_id`, the
  * secondary indexes kept in step with every write, and the hooks through which the TTL engine
- * hides expired documents and learns of writes. Storage never sees bytes, sockets or replies.
+ * hides expired documents and learns of writes. Documents are kept in their stored form (their
+ * BSON bytes, made and read by src/bson.ts: README, "How documents are stored"); storage never
+ * sees sockets or replies.
  */
 import { ObjectId, StoredBson, UUID, bsonSize, decodeStored, decodeStoredFields, encodeStored, storedSize, storedTime, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';

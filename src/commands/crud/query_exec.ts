@@ -7,16 +7,16 @@
  */
 import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
-import { documentFields, type Collection, type StoredDocument } from '../../storage/collection.js';
+import type { Collection, StoredDocument } from '../../storage/collection.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { Collator } from '../../storage/values/collator.js';
-import { predicateFields, type Predicate } from '../../storage/query/compile_filter.js';
+import type { Predicate } from '../../storage/query/compile_filter.js';
 import { compileQuery, evaluateLet, type LetVariables } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { recordSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
-import { executePlan } from '../../storage/planner/execute.js';
+import { executePlan, recordMatcher } from '../../storage/planner/execute.js';
 import { naturalDirection, planQuery, resolveHint } from '../../storage/planner/plan.js';
 
 /** What a read asks for. */
@@ -43,8 +43,8 @@ export interface ReadSpec {
 
 /** Records of `coll` matching `predicate`, lazily. */
 export function* matchingRecords(coll: Collection, filter: Document, predicate: Predicate, now: () => number): Generator<StoredDocument> {
-  const fields = predicateFields(predicate);
-  for (const rec of candidateRecords(coll, filter, now)) if (predicate(documentFields(rec, fields))) yield rec;
+  const matches = recordMatcher(predicate);
+  for (const rec of candidateRecords(coll, filter, now)) if (matches(rec)) yield rec;
 }
 
 /**

@@ -6,7 +6,7 @@
  * stored and visible (an open cursor never returns a document deleted or expired meanwhile).
  */
 import { documentFields, recordSize, type Collection, type StoredDocument } from '../collection.js';
-import { predicateFields, type Predicate } from '../query/compile_filter.js';
+import { predicateFields, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
 import { compileSort, sortFields } from '../sort.js';
 import { keyString } from '../values/key_string.js';
 import { IndexScanCursor } from './index_scan.js';
@@ -20,6 +20,22 @@ export interface ExecutionContext {
   readonly now: () => number;
   /** Also measure what only explain shows (sorted data sizes). */
   readonly explain?: boolean;
+}
+
+/**
+ * A test of records by `predicate` that reads their stored bytes as little as it can: a test of
+ * the bytes themselves when the filter has one (`predicateStoredTest`), else the filter on the
+ * top-level fields it reads (`predicateFields`).
+ */
+export function recordMatcher(predicate: Predicate): (rec: StoredDocument) => boolean {
+  const fields = predicateFields(predicate);
+  const storedTest = predicateStoredTest(predicate);
+  if (storedTest === null) return (rec) => predicate(documentFields(rec, fields));
+  return (rec) => {
+    const bson = rec.bson;
+    const answer = bson === undefined ? undefined : storedTest(bson);
+    return answer ?? predicate(documentFields(rec, fields));
+  };
 }
 
 /** The records `plan` produces, lazily, in plan order. */
@@ -99,12 +115,12 @@ function* run(node: PlanNode, ctx: ExecutionContext): Generator<StoredDocument> 
 
 function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, predicate, now } = ctx;
-  const fields = predicateFields(predicate);
+  const matches = recordMatcher(predicate);
   const records = node.direction === 1 ? coll.scan(now) : [...coll.scan(now)].reverse();
   for (const rec of records) {
     if (node.direction === -1 && !coll.isLive(rec, now())) continue;
     node.docsExamined++;
-    if (!predicate(documentFields(rec, fields))) {
+    if (!matches(rec)) {
       node.stats.needTime++;
       continue;
     }
@@ -125,14 +141,14 @@ function* indexScan(node: IndexScanNode): Generator<StoredDocument> {
 
 function* fetch(node: FetchNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, predicate, now } = ctx;
-  const fields = predicateFields(predicate);
+  const matches = recordMatcher(predicate);
   for (const rec of run(node.input, ctx)) {
     if (!coll.isLive(rec, now())) {
       node.stats.needTime++;
       continue;
     }
     node.docsExamined++;
-    if (!predicate(documentFields(rec, fields))) {
+    if (!matches(rec)) {
       node.stats.needTime++;
       continue;
     }
@@ -186,7 +202,7 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
  */
 function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
   const { coll, predicate, now } = ctx;
-  const fields = predicateFields(predicate);
+  const matches = recordMatcher(predicate);
   const out: StoredDocument[] = [];
   if (node.index.isId) {
     const rec = coll.rawGet(keyString(node.value));
@@ -194,7 +210,7 @@ function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
       node.keysExamined++;
       if (coll.isVisible(rec, now())) {
         node.docsExamined++;
-        if (predicate(documentFields(rec, fields))) out.push(rec);
+        if (matches(rec)) out.push(rec);
       }
     }
   } else {
@@ -219,7 +235,7 @@ function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
       node.keysExamined++;
       if (!coll.isVisible(rec, now())) continue;
       node.docsExamined++;
-      if (!predicate(documentFields(rec, fields))) continue;
+      if (!matches(rec)) continue;
       out.push(rec);
       if (node.limitOne) break;
     }

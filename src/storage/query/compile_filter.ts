@@ -7,7 +7,7 @@
  * Operators live in `operators/` by kind: comparison, logical, element, evaluation, array,
  * bitwise, geo, json_schema.
  */
-import { bsonTag, type Document } from '../../bson.js';
+import { bsonTag, storedFieldEquals, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { formatValue } from '../values/bson_to_string.js';
 import { cloneValue } from '../values/clone.js';
@@ -122,6 +122,36 @@ export const ALWAYS_TRUE: Predicate = () => true;
 /** A compiled filter that notes the top-level fields it reads (`predicateFields`). */
 interface NotedPredicate extends Predicate {
   fields?: readonly string[] | null;
+  storedTest?: StoredTest;
+}
+
+/**
+ * A test of a stored document's bytes (src/bson.ts's stored form) that answers a filter without
+ * decoding anything when it can: true or false, or undefined when the filter must be run.
+ */
+export type StoredTest = (bson: string) => boolean | undefined;
+
+/** The stored-bytes test a compiled filter carries (a top-level equality with a string or a number), or null. */
+export function predicateStoredTest(predicate: Predicate): StoredTest | null {
+  return (predicate as NotedPredicate).storedTest ?? null;
+}
+
+/**
+ * The stored-bytes test of the plain equality `{field: value}`: a top-level ASCII field name,
+ * an ASCII string or a number other than NaN, compared without a collation; else undefined.
+ */
+function plainEqualityStoredTest(field: string, value: unknown, collator: unknown): StoredTest | undefined {
+  if (collator !== null || !isAscii(field) || field.includes('.')) return undefined;
+  if ((typeof value === 'string' && isAscii(value)) || (typeof value === 'number' && !Number.isNaN(value))) {
+    return (bson) => storedFieldEquals(bson, field, value);
+  }
+  return undefined;
+}
+
+/** True when `s` is ASCII. */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) return false;
+  return true;
 }
 
 /**
@@ -201,7 +231,11 @@ export function compileFilter(filter: Document, options: FilterOptions = {}): Pr
   if (isEmptyFilter(filter)) return ALWAYS_TRUE;
   const plain = plainEqualityField(filter);
   // What the parser below makes of `{field: value}`, without building the parser.
-  if (plain !== undefined) return noteFields(clausePredicate(plain, parseComparison('$eq', plain, filter[plain], options.collator ?? null)), filterFields(filter));
+  if (plain !== undefined) {
+    const predicate = noteFields(clausePredicate(plain, parseComparison('$eq', plain, filter[plain], options.collator ?? null)), filterFields(filter));
+    (predicate as NotedPredicate).storedTest = plainEqualityStoredTest(plain, filter[plain], options.collator ?? null);
+    return predicate;
+  }
   const ctx: ParseContext = {
     whereAllowed: options.whereAllowed ?? true,
     compileExpr: options.compileExpr,

@@ -162,3 +162,46 @@ describe('a stored document in a reply', () => {
     expect(documentSize(new StoredBson(stored) as unknown as Document)).toBe(serialize({ _id: 1, a: 'xyz' }).length);
   });
 });
+
+describe('a stored field compared with a string or a number', () => {
+  it('answers as $eq does on the decoded document, or leaves it to the full test', async () => {
+    const { compileFilter, predicateStoredTest } = await import('../../../src/storage/query/compile_filter.js');
+    const gen = new Gen(31);
+    const values: Array<string | number> = ['', 'a', 'user', 'x'.repeat(40), 0, -0, 1, -1, 1.5, 2147483648, Infinity, 12];
+    let answered = 0;
+    let left = 0;
+    for (let i = 0; i < 2000; i++) {
+      const doc = randomDocument(gen, i);
+      const stored = encodeStored(doc, 0);
+      const whole = decodeStored(stored);
+      const names = [...Object.keys(whole), 'missing', '_id'];
+      const name = gen.pick(names);
+      if ([...name].some((c) => c.charCodeAt(0) > 127) || name.includes('.') || name.startsWith('$')) continue;
+      const value = gen.pick(values);
+      const predicate = compileFilter({ [name]: value });
+      const test = predicateStoredTest(predicate);
+      expect(test).not.toBeNull();
+      const answer = test!(stored);
+      if (answer === undefined) left++;
+      else {
+        answered++;
+        expect(answer, `${JSON.stringify(name)} = ${String(value)} in document ${i}`).toBe(predicate(whole));
+      }
+    }
+    expect(answered).toBeGreaterThan(1000);
+    expect(left).toBeGreaterThan(10);
+  });
+
+  it('is offered only for an ASCII top-level name, an ASCII string or a number, without a collation', async () => {
+    const { compileFilter, predicateStoredTest } = await import('../../../src/storage/query/compile_filter.js');
+    expect(predicateStoredTest(compileFilter({ a: 'x' }))).not.toBeNull();
+    expect(predicateStoredTest(compileFilter({ a: 5 }))).not.toBeNull();
+    expect(predicateStoredTest(compileFilter({ 'a.b': 'x' }))).toBeNull();
+    expect(predicateStoredTest(compileFilter({ a: 'é' }))).toBeNull();
+    expect(predicateStoredTest(compileFilter({ é: 'x' }))).toBeNull();
+    expect(predicateStoredTest(compileFilter({ a: NaN }))).toBeNull();
+    expect(predicateStoredTest(compileFilter({ a: true }))).toBeNull();
+    expect(predicateStoredTest(compileFilter({ a: 'x', b: 1 }))).toBeNull();
+    expect(predicateStoredTest(compileFilter({ a: { $gt: 1 } }))).toBeNull();
+  });
+});
