@@ -447,10 +447,13 @@ export class Collection {
     this.secondary[i] = next;
   }
 
-  /** Stores a new record: its sequence number, the `_id` map and every index. */
+  /**
+   * Stores a new record under `key`, which no record holds (`insert` and `insertRecord` have
+   * just checked): its sequence number, the `_id` map and every index.
+   */
   private enter(rec: StoredDocument, keys: IndexKeys[], key: string, id: unknown): void {
     rec.seq = this.nextSeq++;
-    this.records.set(key, rec);
+    this.records.add(key, rec);
     if (this.idIndex.maintained) this.idIndex.tree.insert(id, rec);
     const secondary = this.secondary;
     for (let i = 0; i < secondary.length; i++) secondary[i]!.add(keys[i]!, rec);

@@ -195,6 +195,19 @@ export class RecordTable<R> {
       this.orders[position >>> CHUNK_SHIFT]![position & CHUNK_MASK] = rec;
       return this;
     }
+    return this.append(hash, rec);
+  }
+
+  /**
+   * Stores `rec` under `key`, last in insertion order, without looking `key` up: the caller knows
+   * no record is stored under it (it has just asked `get` or `has`). `set` otherwise.
+   */
+  add(key: string, rec: R): this {
+    return this.append(hashOf(key), rec);
+  }
+
+  /** Stores `rec`, whose key hashes to `hash` and is not held, last in insertion order. */
+  private append(hash: number, rec: R): this {
     if (2 * (this.live + 1) > this.mask + 1) this.resize(2 * (this.mask + 1));
     let tail = this.tail;
     if (tail.order.length === CHUNK_POSITIONS) tail = this.closeTail();

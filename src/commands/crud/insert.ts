@@ -24,11 +24,13 @@ export const insert: CommandDefinition = {
     // A view takes no writes: each statement fails with 166.
     const coll = !catalog.get(ctx.db, name) && catalog.view(ctx.db, name) ? undefined : catalog.getOrCreate(ctx.db, name).coll;
     const bypass = bypassArg(cmd);
+    // One time for the command's documents (the clock is read once, not per document).
+    const nowMs = ctx.now();
     let n = 0;
     const writeErrors = runBatch(documents, cmd.ordered !== false, (doc) => {
       ctx.server.counters.opcounters.insert++;
       if (!coll) throw viewNotCollectionError(ctx.db, name);
-      coll.insert(validatedInsert(ctx, coll, doc, bypass), ctx.now(), ctx.requestBytes);
+      coll.insert(validatedInsert(ctx, coll, doc, bypass), nowMs, ctx.requestBytes);
       n++;
     });
     return writeErrors.length > 0 ? { n, writeErrors } : { n };

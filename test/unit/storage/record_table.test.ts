@@ -70,6 +70,18 @@ describe('RecordTable', () => {
     expect(t.size).toBe(0);
   });
 
+  test('add stores records under new keys, in insertion order, through chunk closes and resizes', () => {
+    const t = new RecordTable<Rec>();
+    const recs = Array.from({ length: 5000 }, (_, i) => ({ id: 'k' + i, v: i }));
+    for (const r of recs) t.add(r.id, r);
+    expect(t.size).toBe(5000);
+    expect(recs.every((r) => t.get(r.id) === r)).toBe(true);
+    expect([...t.values()].map((r) => r.v)).toEqual(recs.map((r) => r.v));
+    for (let i = 0; i < 5000; i += 2) expect(t.delete('k' + i)).toBe(true);
+    t.add('k0', recs[0]!);
+    expect([t.size, t.get('k0'), [...t.values()].at(-1)]).toEqual([2501, recs[0], recs[0]]);
+  });
+
   test('hasRecord and deleteRecord find that very record, not another under its key', () => {
     const t = new RecordTable<Rec>();
     const a = { id: 'a', v: 1 };
