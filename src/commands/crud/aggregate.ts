@@ -11,6 +11,7 @@ import { pipelineFields } from '../../storage/aggregation/dependencies.js';
 import { isEmptyFilter, predicateFields } from '../../storage/query/compile_filter.js';
 import { revalidatingSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
+import { recordMatcher } from '../../storage/planner/execute.js';
 import { IdlRules, checkCursorOptions, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
@@ -144,14 +145,15 @@ export const aggregate: CommandDefinition = {
     const first = (view?.pipeline[0] ?? stages[0]) as Document | undefined;
     const narrowing = first && bsonTypeOf(first.$match) === 'object' ? (first.$match as Document) : {};
     const prefilter = isEmptyFilter(narrowing) ? null : compileMatchFilter(narrowing, pipelineContext);
-    const fields = prefilter ? predicateFields(prefilter) : null;
+    // Only when it reads some fields: a filter that reads the whole document is left to the stage.
+    const prematch = prefilter && predicateFields(prefilter) !== null ? recordMatcher(prefilter) : null;
     let lastRec: StoredDocument | undefined;
     const source: Iterable<Document> = start
       ? start.source
       : coll
       ? (function* () {
           for (const rec of candidateRecords(coll, narrowing, ctx.now, cmd.hint, collator)) {
-            if (fields !== null && !prefilter!(documentFields(rec, fields))) continue;
+            if (prematch !== null && !prematch(rec)) continue;
             lastRec = rec;
             yield documentFields(rec, needed);
           }
