@@ -11,7 +11,7 @@ import { isNumber, toDouble } from './values/bson_type.js';
 import { formatElement } from './values/bson_to_string.js';
 import type { Collator } from './values/collator.js';
 import { compareValues } from './values/compare.js';
-import { arrayOffsetOf, isDocument } from './values/paths.js';
+import { addTopLevelField, arrayOffsetOf, isDocument } from './values/paths.js';
 
 /** Orders two documents: negative, zero or positive. */
 export type Comparator = (a: Document, b: Document) => number;
@@ -75,11 +75,7 @@ function validateFieldPath(path: string): void {
 /** The top-level fields a sort by `spec` (a valid one) reads: the first part of each path. */
 export function sortFields(spec: Document): string[] {
   const fields: string[] = [];
-  for (const path in spec) {
-    const dot = path.indexOf('.');
-    const name = dot < 0 ? path : path.slice(0, dot);
-    if (!fields.includes(name)) fields.push(name);
-  }
+  for (const path in spec) addTopLevelField(fields, path);
   return fields;
 }
 

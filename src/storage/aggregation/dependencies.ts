@@ -16,6 +16,7 @@ import type { Document } from '../../bson.js';
 import { filterFields } from '../query/compile_filter.js';
 import { sortFields } from '../sort.js';
 import { isNumber, toDouble } from '../values/bson_type.js';
+import { addTopLevelField } from '../values/paths.js';
 import { isDocument } from './value.js';
 
 /** Operators whose reads an expression walk cannot see. */
@@ -33,7 +34,7 @@ export function pipelineFields(stages: readonly Document[]): string[] | null {
         break;
       case '$sort':
         if (!isDocument(spec)) return null;
-        for (const f of sortFields(spec)) add(fields, f);
+        for (const f of sortFields(spec)) addTopLevelField(fields, f);
         break;
       case '$limit':
       case '$skip':
@@ -62,13 +63,6 @@ export function pipelineFields(stages: readonly Document[]): string[] | null {
   return null; // the input documents reach the output
 }
 
-/** Adds the top-level field of the path `path` to `fields`. */
-function add(fields: string[], path: string): void {
-  const dot = path.indexOf('.');
-  const name = dot < 0 ? path : path.slice(0, dot);
-  if (!fields.includes(name)) fields.push(name);
-}
-
 /** Adds the fields `expr` reads to `fields`; false when it may read the whole document. */
 function expressionFields(expr: unknown, fields: string[]): boolean {
   if (typeof expr === 'string') {
@@ -78,10 +72,10 @@ function expressionFields(expr: unknown, fields: string[]): boolean {
       const root = dot < 0 ? variable : variable.slice(0, dot);
       if (root !== 'ROOT' && root !== 'CURRENT') return true; // $$NOW, $$this, a `let` name...
       if (dot < 0) return false;
-      add(fields, variable.slice(dot + 1));
+      addTopLevelField(fields, variable.slice(dot + 1));
       return true;
     }
-    if (expr.startsWith('$')) add(fields, expr.slice(1));
+    if (expr.startsWith('$')) addTopLevelField(fields, expr.slice(1));
     return true;
   }
   if (Array.isArray(expr)) return expr.every((e) => expressionFields(e, fields));
@@ -106,7 +100,7 @@ function groupFields(spec: Document, fields: string[]): boolean {
     if (!isDocument(value)) return false;
     for (const op in value) {
       const arg = value[op];
-      if (isDocument(arg) && isDocument(arg.sortBy)) for (const f of sortFields(arg.sortBy)) add(fields, f);
+      if (isDocument(arg) && isDocument(arg.sortBy)) for (const f of sortFields(arg.sortBy)) addTopLevelField(fields, f);
       if (OPAQUE_OPERATORS.has(op) || !expressionFields(arg, fields)) return false;
     }
   }
@@ -143,15 +137,15 @@ function projectFields(spec: Document, fields: string[]): boolean {
       continue;
     }
     included = true;
-    if (flag === true) add(fields, key);
+    if (flag === true) addTopLevelField(fields, key);
     else if (isDocument(value) && !isOperator(value)) {
       // A nested specification ({a: {b: 1}}): the field, unless it excludes something.
       if (!inclusionOnly(value)) return false;
-      add(fields, key);
+      addTopLevelField(fields, key);
       if (!expressionFields(value, fields)) return false;
     } else if (!expressionFields(value, fields)) return false;
   }
   if (!included) return false;
-  if (idIncluded) add(fields, '_id');
+  if (idIncluded) addTopLevelField(fields, '_id');
   return true;
 }

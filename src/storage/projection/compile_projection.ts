@@ -10,6 +10,7 @@ import { parseProjection } from './projection_ast.js';
 import { buildProjection } from './projection_executor.js';
 import { compilePositionalMatcher } from '../update/positional_match.js';
 import type { Collator } from '../values/collator.js';
+import { addTopLevelField } from '../values/paths.js';
 
 /** A compiled projection: returns a NEW document, never mutates its input. */
 export type Projector = (doc: Document) => Document;
@@ -43,9 +44,7 @@ function inclusionFields(spec: Document): string[] | null {
       continue;
     }
     if ((v !== 1 && v !== true) || path.includes('$')) return null;
-    const dot = path.indexOf('.');
-    const name = dot < 0 ? path : path.slice(0, dot);
-    if (!fields.includes(name)) fields.push(name);
+    addTopLevelField(fields, path);
   }
   if (fields.length === 0) return null; // `{_id: 0}` alone excludes
   if (idIncluded && !fields.includes('_id')) fields.push('_id');

@@ -11,7 +11,7 @@ import { bsonTag, storedFieldEquals, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { formatValue } from '../values/bson_to_string.js';
 import { cloneValue } from '../values/clone.js';
-import { isDocument, parsePath, setField } from '../values/paths.js';
+import { addTopLevelField, isDocument, parsePath, setField } from '../values/paths.js';
 import { parseAll, parseElemMatch, parseSize, type SubParser } from './operators/array.js';
 import { parseBitTest, type BitOp } from './operators/bitwise.js';
 import {
@@ -177,9 +177,7 @@ function noteFields(predicate: Predicate, fields: readonly string[] | null): Pre
 export function filterFields(filter: Document, into: string[] = []): string[] | null {
   for (const key in filter) {
     if (key.charCodeAt(0) !== 36 /* $ */) {
-      const dot = key.indexOf('.');
-      const name = dot < 0 ? key : key.slice(0, dot);
-      if (!into.includes(name)) into.push(name);
+      addTopLevelField(into, key);
       continue;
     }
     switch (key) {

@@ -50,6 +50,16 @@ export function parsePath(dotted: string): ParsedPath {
   return parsed;
 }
 
+/**
+ * Adds the top-level field of the dotted path `path` (its first part) to `fields`, once: what a
+ * reader of `path` needs decoded of a stored document (`documentFields`).
+ */
+export function addTopLevelField(fields: string[], path: string): void {
+  const dot = path.indexOf('.');
+  const name = dot < 0 ? path : path.slice(0, dot);
+  if (!fields.includes(name)) fields.push(name);
+}
+
 /** The array index a path component names (digits without leading zero), else -1. */
 export function arrayOffsetOf(part: string): number {
   const n = part.length;
