@@ -336,32 +336,55 @@ export function decodeStoredFields(bson: string, names: readonly string[]): Docu
   const doc: Document = {};
   let wanted = names.length;
   const end = bson.length - STORED_TIME_CHARS;
-  // The `_id` element: its type at 0, its value from 1 (its name is not stored).
-  let type = bson.charCodeAt(0);
-  let p = STORED_ID_VALUE_AT;
-  if (wanted > 0 && names.includes(ID_NAME)) {
-    doc._id = storedValue(bson, type, p);
-    wanted--;
-  }
-  p = storedValueEnd(bson, type, p);
-  while (wanted > 0 && p < end) {
-    type = bson.charCodeAt(p);
-    const nameStart = p + 1;
-    let nameEnd = nameStart;
-    while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
-    const name = wantedName(bson, nameStart, nameEnd, names);
-    p = nameEnd + 1;
-    if (name === undefined) {
-      p = storedValueEnd(bson, type, p);
-      continue;
+  rebuiltSize = -1;
+  try {
+    // The `_id` element: its type at 0, its value from 1 (its name is not stored).
+    let type = bson.charCodeAt(0);
+    let p = STORED_ID_VALUE_AT;
+    if (wanted > 0 && names.includes(ID_NAME)) {
+      doc._id = fieldValue(bson, type, p);
+      wanted--;
     }
-    const value = storedValue(bson, type, p);
-    if (name === '__proto__') Object.defineProperty(doc, name, { value, writable: true, enumerable: true, configurable: true });
-    else doc[name] = value;
     p = storedValueEnd(bson, type, p);
-    wanted--;
+    while (wanted > 0 && p < end) {
+      type = bson.charCodeAt(p);
+      const nameStart = p + 1;
+      let nameEnd = nameStart;
+      while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
+      const name = wantedName(bson, nameStart, nameEnd, names);
+      p = nameEnd + 1;
+      if (name === undefined) {
+        p = storedValueEnd(bson, type, p);
+        continue;
+      }
+      const value = fieldValue(bson, type, p);
+      if (name === '__proto__') Object.defineProperty(doc, name, { value, writable: true, enumerable: true, configurable: true });
+      else doc[name] = value;
+      p = storedValueEnd(bson, type, p);
+      wanted--;
+    }
+    return doc;
+  } finally {
+    if (rebuiltSize >= 0) unloadStored();
   }
-  return doc;
+}
+
+/** What `storedValue` answers for a value it leaves to the decoder. */
+const REBUILD: unique symbol = Symbol('bson_decode.rebuild');
+
+/**
+ * The size of the BSON `decodeStoredFields` rebuilt in the scratch buffer (once per call, for
+ * the values the string walk does not read itself); -1 until it does.
+ */
+let rebuiltSize = -1;
+
+/** The value of type `type` at `p` of the stored document `bson` (`decodeStoredFields`). */
+function fieldValue(bson: string, type: number, p: number): unknown {
+  const value = storedValue(bson, type, p);
+  if (value !== REBUILD) return value;
+  if (rebuiltSize < 0) rebuiltSize = loadStored(bson);
+  pos = p + 8; // a stored character at p (p >= 1) is at p + 8 of the rebuilt BSON
+  return readValue(type, '', 4, rebuiltSize - 1, 0);
 }
 
 /**
@@ -440,7 +463,10 @@ export function storedInt32(bson: string, p: number): number {
   return bson.charCodeAt(p) | (bson.charCodeAt(p + 1) << 8) | (bson.charCodeAt(p + 2) << 16) | (bson.charCodeAt(p + 3) << 24);
 }
 
-/** The value of type `type` at `p` of the stored document `bson`. */
+/**
+ * The value of type `type` at `p` of the stored document `bson`, read from the string, or
+ * REBUILD for one the decoder must read from the rebuilt BSON.
+ */
 function storedValue(bson: string, type: number, p: number): unknown {
   switch (type) {
     case 0x10:
@@ -462,14 +488,7 @@ function storedValue(bson: string, type: number, p: number): unknown {
       break;
     }
   }
-  // In the rebuilt BSON, a stored character at p (p >= 1) is at p + 8.
-  const size = loadStored(bson);
-  try {
-    pos = p + 8;
-    return readValue(type, '', 4, size - 1, 0);
-  } finally {
-    unloadStored();
-  }
+  return REBUILD;
 }
 
 /** Where the value of type `type` at `p` of the stored document `bson` ends. */

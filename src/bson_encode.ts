@@ -189,7 +189,7 @@ function encodeInto(doc: Document, target: Uint8Array, offset: number, idFirst: 
   if (proto !== Object.prototype && proto !== null) return -1;
   out = Buffer.isBuffer(target) ? target : Buffer.from(target.buffer, target.byteOffset, target.byteLength);
   try {
-    return idFirst ? writeDocumentIdFirst(doc, offset) : writeDocument(doc, offset);
+    return writeDocument(doc, offset, idFirst);
   } catch (err) {
     if (err === FALLBACK) return -1;
     throw err;
@@ -339,21 +339,16 @@ function writeString(s: string, at: number): number {
   return p + 1;
 }
 
-/** Elements of a plain object, framed by its length and terminator. */
-function writeDocument(doc: Document, start: number): number {
+/**
+ * Elements of a plain object in key order, framed by its length and terminator; with
+ * `idFirst`, its `_id` first (JS orders integer-like keys before every other, and mongod stores
+ * `_id` first).
+ */
+function writeDocument(doc: Document, start: number, idFirst = false): number {
   let p = start + 4;
+  if (idFirst) p = writeValue(doc._id, p, writeCString('_id', p + 1));
   for (const key in doc) {
-    const v = doc[key];
-    p = writeValue(v, p, writeCString(key, p + 1));
-  }
-  return finish(start, p);
-}
-
-/** `writeDocument` with the `_id` field first (JS orders integer-like keys before every other). */
-function writeDocumentIdFirst(doc: Document, start: number): number {
-  let p = writeValue(doc._id, start + 4, writeCString('_id', start + 5));
-  for (const key in doc) {
-    if (key === '_id') continue;
+    if (idFirst && key === '_id') continue;
     p = writeValue(doc[key], p, writeCString(key, p + 1));
   }
   return finish(start, p);
