@@ -14,7 +14,7 @@ import { hashOf, RecordTable, type Keying } from './record_table.js';
 import type { Collator } from './values/collator.js';
 import { keyString, storedIdHasKey, storedIdKey, storedIdKeyHash } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
-import { assign } from './values/paths.js';
+import { addTopLevelField, assign } from './values/paths.js';
 
 /** The largest document mongod stores (16 MiB). */
 export const MAX_BSON_OBJECT_BYTES = 16 * 1024 * 1024;
@@ -157,6 +157,11 @@ export class Collection {
   options: Document;
   private readonly records = new RecordTable<StoredDocument>(RECORD_KEYING);
   private readonly secondary: Index[] = [];
+  /**
+   * The top-level fields `remove` decodes to find a document's index entries, without and with
+   * `_id` (read when `_id_` keeps entries); null: the whole document. Reset when indexes change.
+   */
+  private removalFields: [readonly string[] | null, readonly string[] | null] | null = null;
   /**
    * The ordered `_id_` index (point lookups by `_id` use `records`; ranges and sorts use this).
    * It has the collection's default collation, under which `_id`s are unique. Without one, its
@@ -358,13 +363,26 @@ export class Collection {
     const idMaintained = this.idIndex.maintained;
     if (this.secondary.length > 0 || idMaintained) {
       // The document is decoded only as far as the indexes need.
-      const doc = this.secondary.length > 0 ? rec.doc : documentFields(rec, ID_FIELDS);
+      const doc = documentFields(rec, this.fieldsForRemoval(idMaintained));
       for (const index of this.secondary) index.remove(index.keysOf(doc), rec);
       if (idMaintained) this.idIndex.tree.delete(doc._id, rec);
     }
     this.hooks.afterDelete?.(rec);
     this.capped?.removed(rec);
     return true;
+  }
+
+  /** The top-level fields `remove` decodes (`removalFields`). */
+  private fieldsForRemoval(withId: boolean): readonly string[] | null {
+    if (this.removalFields === null) {
+      let fields: string[] | null = [];
+      for (const index of this.secondary) {
+        if (index.keyFields === null) fields = null;
+        else if (fields !== null) for (const field of index.keyFields) addTopLevelField(fields, field);
+      }
+      this.removalFields = [fields, fields && (fields.includes('_id') ? fields : [...fields, '_id'])];
+    }
+    return this.removalFields[withId ? 1 : 0];
   }
 
   /** Removes every document. */
@@ -400,6 +418,7 @@ export class Collection {
     }
     this.build(index);
     this.secondary.push(index);
+    this.removalFields = null;
     return index;
   }
 
@@ -434,6 +453,7 @@ export class Collection {
     const i = this.secondary.findIndex((x) => x.name === name);
     if (i < 0) return false;
     this.secondary.splice(i, 1);
+    this.removalFields = null;
     return true;
   }
 
@@ -445,6 +465,7 @@ export class Collection {
     const next = old.withSpec(spec);
     if (!old.sharesEntriesWith(spec)) this.build(next);
     this.secondary[i] = next;
+    this.removalFields = null;
   }
 
   /**

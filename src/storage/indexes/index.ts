@@ -125,6 +125,11 @@ export class Index {
    * null when a change anywhere may matter (a partial filter: its paths decide membership).
    */
   private readonly topLevelFields: ReadonlySet<string> | null;
+  /**
+   * The top-level fields `keysOf` reads: none for an entryless index, null (the whole document)
+   * under a partial filter.
+   */
+  readonly keyFields: readonly string[] | null;
 
   /** Builds an empty index from a validated spec (`{ v, key, name, ...options }`). */
   constructor(spec: Document, shared?: Index) {
@@ -147,6 +152,7 @@ export class Index {
     this.entryless = systemTime || (this.kind !== IndexKinds.btree && this.kind !== IndexKinds.hashed);
     this.generator = this.entryless ? null : new KeyGenerator(this.fields, this.sparse);
     this.topLevelFields = this.partialFilter ? null : new Set(this.fields.map((f) => f.split('.', 1)[0]!));
+    this.keyFields = this.generator === null ? [] : this.topLevelFields && [...this.topLevelFields];
     this.compareKeys = keyComparator(this.directions, collator);
     this.signature = entrySignature(spec);
     if (shared && shared.signature === this.signature) {

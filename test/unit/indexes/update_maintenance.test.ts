@@ -1,7 +1,8 @@
 /**
  * Index maintenance on update: an update that changes only fields no index depends on leaves
  * those indexes alone (`CompiledUpdate.changedFields`, `Index.dependsOn`), and every index still
- * finds exactly the documents a collection scan finds.
+ * finds exactly the documents a collection scan finds. On removal: a stored document is decoded
+ * only as far as the indexes read (`Index.keyFields`), and each index loses exactly its entries.
  */
 import { describe, expect, test } from 'vitest';
 import type { Document } from '../../../src/bson.js';
@@ -74,6 +75,58 @@ describe('Index.dependsOn', () => {
   });
   test('an entryless index depends on nothing', () => {
     expect(new Index({ v: 2, key: { t: 'text' }, name: 't_text' }).dependsOn(['t'])).toBe(false);
+  });
+});
+
+describe('Index.keyFields: what a removal decodes of a stored document', () => {
+  test('the first components of the key fields, once each', () => {
+    expect(new Index({ v: 2, key: { 'a.b': 1, k: -1, 'a.c': 1 }, name: 'x' }).keyFields).toEqual(['a', 'k']);
+  });
+  test('a partial index reads the whole document (its filter decides membership)', () => {
+    expect(new Index({ v: 2, key: { k: 1 }, name: 'k_1', partialFilterExpression: { n: { $gt: 1 } } }).keyFields).toBeNull();
+  });
+  test('an entryless index reads nothing: text, and the Cosmos `_ts` TTL index', () => {
+    expect(new Index({ v: 2, key: { t: 'text' }, name: 't_text' }).keyFields).toEqual([]);
+    expect(new Index({ v: 2, key: { _ts: 1 }, name: '_ts_1', expireAfterSeconds: 60 }).keyFields).toEqual([]);
+  });
+});
+
+describe('index entries after removals', () => {
+  test('dotted, compound, partial and entryless indexes and a built `_id_` index lose exactly the removed document', () => {
+    const coll = collectionWith(
+      { key: { 'a.b': 1 }, name: 'ab_1' },
+      { key: { n: 1, k: -1 }, name: 'n_k' },
+      { key: { k: 1 }, name: 'k_partial', partialFilterExpression: { n: { $gt: 1 } } },
+      { key: { _ts: 1 }, name: '_ts_1', expireAfterSeconds: 60 },
+    );
+    coll.insert({ _id: 3, k: 30, n: 3, a: { b: 4 } }, NOW);
+    expect(entries(coll, '_id_')).toEqual([[1, 1], [2, 2], [3, 3]]); // builds the deferred `_id_` entries
+    expect(coll.remove(coll.getById(keyString(2), NOW)!)).toBe(true);
+    expect(entries(coll, '_id_')).toEqual([[1, 1], [3, 3]]);
+    expect(entries(coll, 'ab_1')).toEqual([[4, 3], [5, 1]]);
+    expect(entries(coll, 'n_k')).toEqual([[[1, 10], 1], [[3, 30], 3]]);
+    expect(entries(coll, 'k_partial')).toEqual([[30, 3]]);
+    expect(entries(coll, '_ts_1')).toEqual([]);
+  });
+  test('a built `_id_` index loses its entry when the other indexes read only other fields', () => {
+    const coll = collectionWith({ key: { k: 1 }, name: 'k_1' });
+    expect(entries(coll, '_id_')).toEqual([[1, 1], [2, 2]]);
+    coll.remove(coll.getById(keyString(1), NOW)!);
+    expect(entries(coll, '_id_')).toEqual([[2, 2]]);
+    expect(entries(coll, 'k_1')).toEqual([[20, 2]]);
+  });
+  test('an index added or dropped later changes what a removal reads', () => {
+    const coll = collectionWith({ key: { _ts: 1 }, name: '_ts_1', expireAfterSeconds: 60 });
+    coll.remove(coll.getById(keyString(1), NOW)!); // reads nothing
+    coll.addIndex({ v: 2, key: { 'a.b': 1 }, name: 'ab_1' }, NOW);
+    coll.insert({ _id: 3, k: 30, n: 3, a: { b: 4 } }, NOW);
+    coll.remove(coll.getById(keyString(2), NOW)!);
+    expect(entries(coll, 'ab_1')).toEqual([[4, 3]]);
+    expect(coll.dropIndex('ab_1')).toBe(true);
+    coll.addIndex({ v: 2, key: { k: 1 }, name: 'k_partial', partialFilterExpression: { n: { $gt: 1 } } }, NOW);
+    coll.insert({ _id: 4, k: 40, n: 4 }, NOW);
+    coll.remove(coll.getById(keyString(3), NOW)!);
+    expect(entries(coll, 'k_partial')).toEqual([[40, 4]]);
   });
 });
 
