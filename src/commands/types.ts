@@ -30,6 +30,8 @@ export interface ServerSettings {
 export interface ServerCounters {
   connectionsCurrent: number;
   connectionsTotal: number;
+  /** Requests received from clients (they pace the TTL reaper). */
+  requests: number;
   opcounters: { insert: number; query: number; update: number; delete: number; getmore: number; command: number };
 }
 

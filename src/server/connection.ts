@@ -102,6 +102,7 @@ export class Connection implements ConnectionState {
   }
 
   private handleFrame(frame: Buffer): Promise<void> | undefined {
+    this.server.counters.requests++;
     let request: Request;
     try {
       request = decodeMessage(frame);

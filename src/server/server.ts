@@ -52,6 +52,7 @@ export class Server implements ServerServices {
   readonly counters: ServerCounters = {
     connectionsCurrent: 0,
     connectionsTotal: 0,
+    requests: 0,
     opcounters: { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 },
   };
   readonly startedAtMs: number;
@@ -88,7 +89,8 @@ export class Server implements ServerServices {
       parsed: options.parsed ?? { net: { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017 } },
     };
     registerServerParameters(this);
-    this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, parameters: this.parameters, logger: this.logger, compat });
+    const counters = this.counters;
+    this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, parameters: this.parameters, logger: this.logger, compat, requestsReceived: () => counters.requests });
     for (const [name, value] of Object.entries(options.parameters ?? {})) {
       const param = this.parameters.lookup(name);
       if (!param || !param.set || !param.settableAtStartup) throw new Error(`unknown or read-only server parameter: ${name}`);

@@ -29,6 +29,8 @@ export interface TtlEngineOptions {
   readonly parameters: ParameterTable;
   readonly logger: Logger;
   readonly compat: 'cosmos' | 'mongodb';
+  /** Client requests received so far (they pace the reaper). */
+  readonly requestsReceived?: () => number;
 }
 
 /** The TTL state of one collection: its Cosmos job (if any) and its native jobs by index name. */
@@ -77,6 +79,7 @@ export class TtlEngine {
       logger: options.logger,
       jobs: () => this.jobs(),
       remove: (coll, rec) => this.reapRecord(coll, rec),
+      requestsReceived: options.requestsReceived,
     });
     registerTtlParameters(options.parameters, this.settings, () => this.reaper.sleepSecsChanged());
     options.catalog.addListener({

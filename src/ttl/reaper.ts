@@ -6,9 +6,11 @@
  * `ttlIndexDeleteTargetTimeMS`, revisiting jobs with more to delete until
  * `ttlMonitorSubPassTargetSecs`; the pass ends when a sub-pass leaves nothing due.
  *
- * Work runs in slices of about `SLICE_BUDGET_MS` that yield to the event loop (`setImmediate`),
- * so clients keep their latency while a million documents expire. One pass runs at a time: a
- * pass asked for while another runs waits for it and then runs its own.
+ * Work runs in slices of about `SLICE_BUDGET_MS` that yield to the event loop, so clients keep
+ * their latency while a million documents expire. While no client is being served, a slice
+ * follows the previous one at once (`setImmediate`); while clients are (some requests were
+ * answered during the last yield), the thread is left idle for `PACE_MS` between slices. One
+ * pass runs at a time: a pass asked for while another runs waits for it and then runs its own.
  */
 import type { Logger } from '../logger.js';
 import { monotonicMs, type Clock } from './clock.js';
@@ -45,18 +47,32 @@ export interface ReaperOptions {
   jobs(): TtlJob[];
   /** Removes an expired record on the reaper's behalf; false when it was already gone. */
   remove: RemoveRecord;
+  /** Client requests received so far (they pace the reaper); none when not given. */
+  requestsReceived?: () => number;
 }
 
 /** Longest stretch of work (ms) before the reaper yields to the event loop. */
-export const SLICE_BUDGET_MS = 0.5;
+export const SLICE_BUDGET_MS = 0.3;
 /** Schedule entries handled between two looks at the clock. */
-const SLICE_ENTRIES = 256;
+const SLICE_ENTRIES = 64;
+/**
+ * How long (ms) the thread is left idle between two slices while clients are being served. A
+ * thread that goes straight back to work after answering delays its clients' next requests on a
+ * machine with few cores: on 2 cores, a findOne's p99 during a pass of 1,000,000 deletions was
+ * 4-5 ms with slices back to back, 2.5-3.5 ms with these pauses (about 0.8M deletions/s).
+ */
+const PACE_MS = 1;
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Resolves on the next turn of the event loop, after pending I/O. */
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Resolves after `ms` milliseconds, the event loop idle meanwhile but for I/O. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The TTL monitor of one server. */
@@ -68,6 +84,8 @@ export class Reaper {
   private stopping = false;
   private current: Promise<PassResult> | null = null;
   private sliceStartedMs = 0;
+  /** True when requests were answered during the last yield: the next one is a pause. */
+  private clientsActive = false;
 
   /** A reaper over the engine's jobs. */
   constructor(options: ReaperOptions) {
@@ -152,6 +170,7 @@ export class Reaper {
     const at = clock.now();
     const result: PassResult = { deleted: 0, subPasses: 0 };
     this.sliceStartedMs = monotonicMs();
+    this.clientsActive = false;
     try {
       let more = true;
       while (more && !this.stopping) more = await this.subPass(at, result);
@@ -215,7 +234,10 @@ export class Reaper {
   /** Yields to the event loop when the current slice has used its budget; true when it did. */
   private async maybeYield(): Promise<boolean> {
     if (monotonicMs() - this.sliceStartedMs < SLICE_BUDGET_MS) return false;
-    await yieldToEventLoop();
+    const received = this.options.requestsReceived;
+    const before = received?.() ?? 0;
+    await (this.clientsActive ? pause(PACE_MS) : yieldToEventLoop());
+    this.clientsActive = (received?.() ?? 0) !== before;
     this.sliceStartedMs = monotonicMs();
     return true;
   }

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
 import type { Collection, StoredDocument } from '../../../src/storage/collection.js';
 import { Clock } from '../../../src/ttl/clock.js';
 import type { RemoveRecord, ReapStep, TtlJob, TtlJobKind } from '../../../src/ttl/jobs.js';
 import { DEFAULT_TTL_SETTINGS, type TtlSettings } from '../../../src/ttl/parameters.js';
-import { Reaper, type TtlCounters } from '../../../src/ttl/reaper.js';
+import { Reaper, type PassResult, type TtlCounters } from '../../../src/ttl/reaper.js';
 
 /** A job with `due` documents due at every instant; each entry popped deletes one. */
 class FakeJob implements TtlJob {
@@ -30,7 +30,7 @@ class FakeJob implements TtlJob {
   }
 }
 
-function makeReaper(jobs: TtlJob[], settings: Partial<TtlSettings> = {}) {
+function makeReaper(jobs: TtlJob[], settings: Partial<TtlSettings> = {}, requestsReceived?: () => number) {
   const counters: TtlCounters = { deletedDocuments: 0, passes: 0, subPasses: 0, invalidTTLIndexSkips: 0 };
   const clock = new Clock('manual', 5_000);
   const reaper = new Reaper({
@@ -40,6 +40,7 @@ function makeReaper(jobs: TtlJob[], settings: Partial<TtlSettings> = {}) {
     logger: createLogger('silent'),
     jobs: () => jobs.filter((j) => j.active),
     remove: () => true,
+    requestsReceived,
   });
   return { reaper, counters, clock };
 }
@@ -101,7 +102,7 @@ describe('Reaper passes', () => {
     clearInterval(ticker);
     expect(a.due).toBe(0);
     expect(ticks).toBeGreaterThan(0);
-    expect(a.calls.every((c) => c.maxEntries <= 256)).toBe(true);
+    expect(a.calls.every((c) => c.maxEntries <= 64)).toBe(true);
   });
 
   test('stop() ends a running pass at its next slice; an inactive job is left at once', async () => {
@@ -120,5 +121,63 @@ describe('Reaper passes', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     b.active = false;
     expect((await running).deleted).toBeLessThan(50_000_000);
+  });
+});
+
+/** Resolves after `turns` turns of the event loop. */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('Reaper pacing', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('while no request arrives, each slice follows the last at once (no timer)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const a = new FakeJob('cosmos', 'a', 1_000_000);
+    const { reaper } = makeReaper([a], {}, () => 7);
+    reapers.push(reaper);
+    let result: PassResult | null = null;
+    const pass = reaper.runPass().then((r) => (result = r));
+    // Timers never fire here: a pause would leave the pass waiting.
+    for (let i = 0; i < 5_000 && result === null; i++) await turns(1);
+    expect(result).toEqual({ deleted: 1_000_000, subPasses: 1 });
+    expect(vi.getTimerCount()).toBe(0);
+    await pass;
+  });
+
+  test('while requests arrive, the thread is left idle between slices; full speed again once they stop', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    let requests = 0;
+    let clientOn = true;
+    const client = () => {
+      requests++; // a request on every turn of the event loop
+      if (clientOn) setImmediate(client);
+    };
+    setImmediate(client);
+    const a = new FakeJob('cosmos', 'a', 3_000_000);
+    const { reaper } = makeReaper([a], {}, () => requests);
+    reapers.push(reaper);
+    let done = false;
+    const pass = reaper.runPass().then((result) => {
+      done = true;
+      return result;
+    });
+    await turns(50);
+    // Requests came during the first yield: the pass now waits on a 1 ms pause.
+    expect(done).toBe(false);
+    expect(vi.getTimerCount()).toBe(1);
+    const dueAtPause = a.due;
+    expect(dueAtPause).toBeLessThan(3_000_000);
+    await turns(50);
+    expect(a.due).toBe(dueAtPause);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(a.due).toBeLessThan(dueAtPause); // one more slice, then the next pause
+    expect(vi.getTimerCount()).toBe(1);
+    clientOn = false;
+    while (!done && vi.getTimerCount() > 0) await vi.advanceTimersByTimeAsync(1);
+    expect(await pass).toEqual({ deleted: 3_000_000, subPasses: 1 });
   });
 });
