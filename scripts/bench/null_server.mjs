@@ -15,6 +15,8 @@ const HELLO = {
 };
 const CANNED = Array.from({ length: 100_000 }, (_, i) => ({ _id: i, k: i, name: 'user' + i, n: 1 }));
 const cursors = new Map();
+/** Requests received (they pace `nullServerBusy`). */
+let requests = 0;
 let nextCursor = 1n;
 
 function answer(cmd) {
@@ -44,16 +46,24 @@ function answer(cmd) {
     }
     case 'aggregate': return { cursor: { firstBatch: [{ n: 1 }], id: Long.ZERO, ns: `${cmd.$db}.${cmd.aggregate}` }, ok: 1 };
     case 'nullServerBusy': {
-      // Keeps this one thread busy for `nullServerBusy` ms in slices of `sliceMs` that yield to
-      // the event loop, as Mayfly's reaper does, and answers when done, as mayflyRunTtlPass
-      // does: the floor of the TTL latency figure (run.mjs).
+      // Keeps this one thread busy for `nullServerBusy` ms in slices of `sliceMs`, paced as
+      // Mayfly's reaper paces its slices (src/ttl/reaper.ts): the next slice follows at once
+      // when no request arrived during the last yield, after `paceMs` when some did. Answers
+      // when done, as mayflyRunTtlPass does: the floor of the TTL latency figure (run.mjs).
       const until = performance.now() + cmd.nullServerBusy;
       return new Promise((resolve) => {
+        let clientsActive = false;
         const slice = () => {
           const started = performance.now();
           while (performance.now() - started < cmd.sliceMs);
-          if (performance.now() < until) setImmediate(slice);
-          else resolve({ ok: 1 });
+          if (performance.now() >= until) return resolve({ ok: 1 });
+          const before = requests;
+          const next = () => {
+            clientsActive = requests !== before;
+            slice();
+          };
+          if (clientsActive) setTimeout(next, cmd.paceMs);
+          else setImmediate(next);
         };
         setImmediate(slice);
       });
@@ -67,6 +77,7 @@ const server = net.createServer((socket) => {
   const decoder = new FrameDecoder();
   socket.on('data', (chunk) => {
     for (const frame of decoder.push(chunk)) {
+      requests++;
       const req = decodeMessage(frame);
       if (req.kind === 'query') {
         const q = req.query.$query ?? req.query;
