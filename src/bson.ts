@@ -35,9 +35,9 @@ import {
   EJSON,
 } from 'bson';
 import { decodeDocument, decodeStored, decodeStoredFields, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime } from './bson_decode.js';
-import { documentSize, encodeDocument, encodeStored, StoredBson } from './bson_encode.js';
+import { documentSize, encodeDocument, encodeStored, patchStored, StoredBson } from './bson_encode.js';
 
-export { decodeStored, decodeStoredFields, encodeStored, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime, StoredBson };
+export { decodeStored, decodeStoredFields, encodeStored, patchStored, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime, StoredBson };
 
 export {
   Binary,

@@ -438,6 +438,23 @@ export function storedFieldEquals(bson: string, name: string, value: string | nu
   }
 }
 
+/**
+ * Visits the top-level elements of the stored document `bson` after its `_id`, in order: each
+ * element's name when it is one of `names` (else undefined), and where it starts and ends.
+ */
+export function storedElements(bson: string, names: readonly string[], visit: (name: string | undefined, start: number, end: number) => void): void {
+  const end = bson.length - STORED_TIME_CHARS;
+  let p = storedValueEnd(bson, bson.charCodeAt(0), STORED_ID_VALUE_AT);
+  while (p < end) {
+    const type = bson.charCodeAt(p);
+    let nameEnd = p + 1;
+    while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
+    const elementEnd = storedValueEnd(bson, type, nameEnd + 1);
+    visit(names.length > 0 ? wantedName(bson, p + 1, nameEnd, names) : undefined, p, elementEnd);
+    p = elementEnd;
+  }
+}
+
 /** The name of `names` spelled by `bson[start, end)`, or undefined. */
 function wantedName(bson: string, start: number, end: number, names: readonly string[]): string | undefined {
   const len = end - start;

@@ -39,7 +39,7 @@ import {
   type Document,
   type ObjectIdWords,
 } from './bson.js';
-import { storedSize, writeStoredBson } from './bson_decode.js';
+import { storedElements, storedSize, STORED_TIME_CHARS, writeStoredBson } from './bson_decode.js';
 
 /** Nesting deeper than this is measured as -1 (js-bson then serialises it or finds the cycle). */
 export const MAX_WALK_DEPTH = 1000;
@@ -239,6 +239,41 @@ export function encodeStored(doc: Document, modifiedAtMs: number): string {
     for (let i = 0; i < 8; i++) storeScratch[end + i] = F64_BYTES[i]!;
   }
   return latin1(storeScratch, 12, end + 8);
+}
+
+/**
+ * The stored form `bson` with its top-level fields `fields` (never `_id`) changed to what
+ * `values` holds, modified at `modifiedAtMs`: what an update that changed only those fields
+ * stores. A field of `fields` that `values` lacks is removed; one it holds keeps its place, or
+ * follows the others when it is new (in `values`' order). Every other field is copied as it is,
+ * never decoded. `values` holds no field outside `fields`.
+ */
+export function patchStored(bson: string, fields: readonly string[], values: Document, modifiedAtMs: number): string {
+  // The new elements: `values` encoded as a stored document with a null `_id` (its type, no
+  // value), which writes them in `values`' order.
+  const names = Object.keys(values);
+  const encoded = encodeStored({ _id: null, ...values }, modifiedAtMs);
+  const elements: string[] = [];
+  storedElements(encoded, [], (_name, start, end) => elements.push(encoded.slice(start, end)));
+  const placed = names.map(() => false);
+  const parts: string[] = [];
+  let copyFrom = 0;
+  storedElements(bson, fields, (name, start, end) => {
+    if (name === undefined) return;
+    if (copyFrom < start) parts.push(bson.slice(copyFrom, start));
+    copyFrom = end;
+    const i = names.indexOf(name);
+    if (i >= 0 && !placed[i]) {
+      parts.push(elements[i]!);
+      placed[i] = true;
+    }
+  });
+  const end = bson.length - STORED_TIME_CHARS;
+  if (copyFrom < end) parts.push(bson.slice(copyFrom, end));
+  for (let i = 0; i < names.length; i++) if (!placed[i]) parts.push(elements[i]!);
+  parts.push(encoded.slice(encoded.length - STORED_TIME_CHARS));
+  // One flat string (join copies): no part of the old string is kept alive by the new one.
+  return parts.join('');
 }
 
 /** Node's `Buffer#latin1Slice`, which `toString('latin1', start, end)` reaches through two wrappers. */

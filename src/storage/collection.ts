@@ -5,7 +5,7 @@
  * BSON bytes, made and read by src/bson.ts: README, "How documents are stored"); storage never
  * sees sockets or replies.
  */
-import { ObjectId, StoredBson, UUID, bsonSize, decodeStored, decodeStoredFields, encodeStored, storedSize, storedTime, type Document } from '../bson.js';
+import { ObjectId, StoredBson, UUID, bsonSize, decodeStored, decodeStoredFields, encodeStored, patchStored, storedSize, storedTime, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
 import { CappedTracker, cappedLimitsOf } from './capped.js';
@@ -319,12 +319,8 @@ export class Collection {
     if (next._id !== before?._id && !RECORD_KEYING.hasKey(rec, keyString(next._id))) {
       throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
-    const affected = changedFields === null || this.secondary.length === 0 ? this.secondary : this.secondary.filter((index) => index.dependsOn(changedFields));
-    const newKeys = this.indexKeysFor(next, rec, nowMs, affected);
-    if (affected.length > 0) {
-      const old = before ?? rec.doc;
-      affected.forEach((index, i) => index.replace(index.keysOf(old), newKeys[i]!, rec));
-    }
+    const affected = this.indexesAffected(changedFields);
+    this.replaceEntries(rec, affected, before, next, nowMs);
     // A versioned collection's row model records the change as versions; `rec.doc` is derived.
     if (bson !== null) (rec as BsonRecord).bson = bson; // with the new time
     else {
@@ -333,6 +329,58 @@ export class Collection {
     }
     this.hooks.afterUpdate?.(rec);
     this.capped?.updated(rec);
+  }
+
+  /**
+   * What an update that changes only the top-level fields `fields` must read of a stored
+   * document to store its change as a patch (`patch`): those fields and the fields of the
+   * indexes they affect. Null when it cannot: `_id` among them, a row model, or an affected
+   * index that reads the whole document (a partial filter).
+   */
+  patchFields(fields: readonly string[]): readonly string[] | null {
+    if (this.rowModel || fields.includes('_id')) return null;
+    const read = [...fields];
+    for (const index of this.indexesAffected(fields)) {
+      if (index.keyFields === null) return null;
+      for (const field of index.keyFields) addTopLevelField(read, field);
+    }
+    return read;
+  }
+
+  /**
+   * `update` for a change of only the top-level fields `fields` (`patchFields` gave what to
+   * read): `before` and `after` hold those fields of the document before and after it. The
+   * stored bytes of every other field are copied as they are (`patchStored`).
+   */
+  patch(rec: StoredDocument, fields: readonly string[], before: Document, after: Document, nowMs: number): void {
+    const values: Document = {};
+    for (const key of Object.keys(after)) {
+      if (!fields.includes(key)) continue;
+      if (key === '__proto__') Object.defineProperty(values, key, { value: after[key], writable: true, enumerable: true, configurable: true });
+      else values[key] = after[key];
+    }
+    const bson = patchStored(rec.bson!, fields, values, nowMs);
+    checkSize(storedSize(bson));
+    this.replaceEntries(rec, this.indexesAffected(fields), before, after, nowMs);
+    (rec as BsonRecord).bson = bson; // with the new time
+    this.hooks.afterUpdate?.(rec);
+    this.capped?.updated(rec);
+  }
+
+  /** The secondary indexes whose entries a change of the top-level fields `changed` may move (null: any). */
+  private indexesAffected(changed: readonly string[] | null): readonly Index[] {
+    return changed === null || this.secondary.length === 0 ? this.secondary : this.secondary.filter((index) => index.dependsOn(changed));
+  }
+
+  /**
+   * Moves `rec`'s entries in `affected` from the keys of `before` (the stored document when not
+   * given) to those of `next`, after checking unique keys (11000).
+   */
+  private replaceEntries(rec: StoredDocument, affected: readonly Index[], before: Document | undefined, next: Document, nowMs: number): void {
+    const newKeys = this.indexKeysFor(next, rec, nowMs, affected);
+    if (affected.length === 0) return;
+    const old = before ?? rec.doc;
+    affected.forEach((index, i) => index.replace(index.keysOf(old), newKeys[i]!, rec));
   }
 
   /**

@@ -185,3 +185,34 @@ describe('the _id_ index, built on the first query that needs its order', () => 
     expect((await coll.find({ _id: { $gt: '' } }).toArray()).map((d) => d._id)).toEqual(['a', 'b']);
   });
 });
+
+describe('an update of named top-level fields, stored as a patch of the bytes', () => {
+  it('changes those fields in place, appends new ones, keeps every other byte and the indexes right', async () => {
+    const coll = h.db.collection('patched');
+    await coll.createIndex({ n: 1 });
+    const big = 'x'.repeat(5000);
+    await coll.insertOne({ _id: 1, a: 1, big, s: 'héllo', n: new Int32(5), sub: { k: [1, 2] } });
+    const reply = await coll.updateOne({ _id: 1 }, { $inc: { n: 1 }, $set: { t: 'new', 'sub.k.1': 9 }, $unset: { a: '' } });
+    expect([reply.matchedCount, reply.modifiedCount]).toEqual([1, 1]);
+    const raw = (await coll.findOne({ _id: 1 }, { raw: true })) as unknown as Buffer;
+    const expected = { _id: 1, big, s: 'héllo', n: new Int32(6), sub: { k: [1, 9] }, t: 'new' };
+    expect(Buffer.from(raw).toString('hex')).toBe(Buffer.from(BSON.serialize(expected)).toString('hex'));
+    // The index on n moved its entry.
+    expect(await coll.find({ n: 6 }).hint({ n: 1 }).project({ _id: 1 }).toArray()).toEqual([{ _id: 1 }]);
+    expect(await coll.countDocuments({ n: 5 }, { hint: { n: 1 } })).toBe(0);
+    // A no-op is matched and not modified.
+    const same = await coll.updateOne({ _id: 1 }, { $set: { s: 'héllo' } });
+    expect([same.matchedCount, same.modifiedCount]).toEqual([1, 0]);
+  });
+
+  it('fails as the whole document does: the message names its _id', async () => {
+    const coll = h.db.collection('patched_err');
+    await coll.insertOne({ _id: 'k1', s: 'text', n: 1 });
+    const err = await coll.updateOne({ _id: 'k1' }, { $inc: { s: 1 } }).catch((e: { code: number; message: string }) => e);
+    expect([(err as { code: number }).code, (err as { message: string }).message]).toEqual([
+      14,
+      "Plan executor error during update :: caused by :: Cannot apply $inc to a value of non-numeric type. {_id: \"k1\"} has the field 's' of non-numeric type string",
+    ]);
+    expect(await coll.findOne({ _id: 'k1' })).toEqual({ _id: 'k1', s: 'text', n: 1 });
+  });
+});

@@ -12,13 +12,14 @@
  */
 import { ObjectId, type Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
-import type { Collection } from '../../storage/collection.js';
+import { documentFields, type Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { buildUpsertDocument, compileUpdate, type CompiledUpdate } from '../../storage/update/compile_update.js';
+import { buildUpsertDocument, compileUpdate, type CompiledUpdate, type UpdateResult } from '../../storage/update/compile_update.js';
 import { compilePositionalMatcher } from '../../storage/update/positional_match.js';
 import { bindFilterVariables, evaluateLetVariables, type Variables } from '../../storage/update/variables.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
+import { hasActiveValidator } from '../../storage/validation/validator.js';
 import { IdlRules, checkHintType, checkOptionalBool, collectionArg } from '../args.js';
 import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
@@ -286,8 +287,28 @@ export function executeUpdate(ctx: CommandContext, db: string, name: string, spe
   try {
     if (coll && matches) {
       const records = [...matches];
+      // An update of named top-level fields that no validator needs to see whole reads and
+      // stores only those fields (and those of the indexes they affect): the others are copied.
+      const changed = parsed.update.changedFields;
+      const patchRead = changed !== null && parsed.matchKey === null && (bypassDocumentValidation || !hasActiveValidator(coll)) ? coll.patchFields(changed) : null;
       for (const rec of records) {
         outcome.matched++;
+        if (patchRead !== null) {
+          const before = documentFields(rec, patchRead);
+          let result: UpdateResult | null = null;
+          try {
+            result = parsed.update.apply(before, { now, isUpsertInsert: false });
+          } catch {
+            // Run again on the whole document below: mongod's message names the document's `_id`.
+          }
+          if (result !== null) {
+            if (result.modified) {
+              coll.patch(rec, changed!, before, result.doc, nowMs);
+              outcome.modified++;
+            }
+            continue;
+          }
+        }
         const doc = rec.doc;
         const matchedField = parsed.matchKey ? parsed.matchKey(doc) : undefined;
         const result = parsed.update.apply(doc, { now, isUpsertInsert: false, matchedField });
