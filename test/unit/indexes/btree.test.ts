@@ -1,23 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { BTree, type BTreePosition } from '../../../src/storage/indexes/btree.js';
+import { BTree } from '../../../src/storage/indexes/btree.js';
+import { treeEntries } from './tree_entries.js';
 
 type Entry = { key: number; val: number };
 const cmp = (ak: number, av: number, bk: number, bv: number): number => ak - bk || av - bv;
 
 /** Every entry in index order, read through the leaf links. */
-function entries(tree: BTree<number, number>): Entry[] {
-  const out: Entry[] = [];
-  let p: BTreePosition<number, number> | null = tree.first();
-  let leaf = p.leaf as typeof p.leaf | null;
-  let i = p.index;
-  while (leaf) {
-    for (; i < leaf.keys.length; i++) out.push({ key: leaf.keys[i]!, val: leaf.vals[i]! });
-    leaf = leaf.next;
-    i = 0;
-  }
-  p = null;
-  return out;
-}
+const entries = (tree: BTree<number, number>): Entry[] => treeEntries(tree).map(([key, val]) => ({ key, val }));
 
 /** Every entry read backwards from the last one. */
 function entriesBackwards(tree: BTree<number, number>): Entry[] {

@@ -11,25 +11,12 @@ import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { Index } from '../../../src/storage/indexes/index.js';
 import { keyString } from '../../../src/storage/values/key_string.js';
 import { errorOf } from '../thrown.js';
+import { treeEntries } from './tree_entries.js';
 
 const NOW = 1_700_000_000_000;
 
-/** `_id`s of the entries of index `name`, in index order. */
-function entries(coll: Collection, name: string): unknown[] {
-  const index = coll.findIndex(name)!;
-  const out: unknown[] = [];
-  let { leaf, index: at } = index.tree.seek(() => true);
-  for (;;) {
-    if (at >= leaf.keys.length) {
-      if (!leaf.next) break;
-      leaf = leaf.next;
-      at = 0;
-    }
-    out.push([leaf.keys[at], leaf.vals[at]!.doc._id]);
-    at++;
-  }
-  return out;
-}
+/** `[key, _id]` of the entries of index `name`, in index order. */
+const entries = (coll: Collection, name: string): unknown[] => treeEntries(coll.findIndex(name)!.tree).map(([key, rec]) => [key, rec.doc._id]);
 
 /** Applies `update` to the document with `_id` as the update command does. */
 function updateById(coll: Collection, id: unknown, update: Document): void {

@@ -8,7 +8,7 @@ import { BSONSymbol, Decimal128, Double, Int32, Long, ObjectId, type Document } 
 import { CommandError } from '../../../src/errors/command_error.js';
 import { Collection, type StoredDocument } from '../../../src/storage/collection.js';
 import { normaliseCollation } from '../../../src/storage/indexes/collation.js';
-import type { BTreeLeaf } from '../../../src/storage/indexes/btree.js';
+import { treeEntries } from '../indexes/tree_entries.js';
 import { Index } from '../../../src/storage/indexes/index.js';
 
 const NOW = 1_700_000_000_000;
@@ -18,11 +18,7 @@ const CI = normaliseCollation({ locale: 'en', strength: 2 })!;
 const ids = (coll: Collection): unknown[] => [...coll.allRecords()].map((r) => r.doc._id);
 
 /** The `_id`s in `_id_` index order. */
-function indexIds(coll: Collection): unknown[] {
-  const out: unknown[] = [];
-  for (let leaf: BTreeLeaf<unknown, StoredDocument> | null = coll.idIndex.tree.first().leaf; leaf; leaf = leaf.next) out.push(...leaf.keys);
-  return out;
-}
+const indexIds = (coll: Collection): unknown[] => treeEntries(coll.idIndex.tree).map(([id]) => id);
 
 /** The error `fn` throws (fails the test when it throws none). */
 function thrown(fn: () => unknown): CommandError {

@@ -12,6 +12,7 @@ import { Collection, documentFields, type StoredDocument } from '../../../src/st
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { keyString } from '../../../src/storage/values/key_string.js';
 import { elem, f64, i32, mulberry32, str } from '../bson/random_bson.js';
+import { treeEntries } from '../indexes/tree_entries.js';
 
 const NOW = 1_700_000_000_000;
 const rand = mulberry32(20261130);
@@ -82,22 +83,8 @@ const INDEX_SETS: Document[][] = [
 ];
 
 /** `[key, _id]` of every entry of every secondary index, index by index. */
-function entriesOf(coll: Collection): unknown[] {
-  return coll.indexes.map((index) => {
-    const out: unknown[] = [];
-    let { leaf, index: at } = index.tree.seek(() => true);
-    for (;;) {
-      if (at >= leaf.keys.length) {
-        if (!leaf.next) break;
-        leaf = leaf.next;
-        at = 0;
-      }
-      out.push([leaf.keys[at], keyString(decodeStored(leaf.vals[at]!.bson!)._id)]);
-      at++;
-    }
-    return [index.name, out];
-  });
-}
+const entriesOf = (coll: Collection): unknown[] =>
+  coll.indexes.map((index) => [index.name, treeEntries(index.tree).map(([key, rec]) => [key, keyString(decodeStored(rec.bson!)._id)])]);
 
 /** The outcome of `fn`: its error's code and message, or 'ok'. */
 function outcome(fn: () => void): unknown {
