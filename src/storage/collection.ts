@@ -338,13 +338,7 @@ export class Collection {
    * index that reads the whole document (a partial filter).
    */
   patchFields(fields: readonly string[]): readonly string[] | null {
-    if (this.rowModel || fields.includes('_id')) return null;
-    const read = [...fields];
-    for (const index of this.indexesAffected(fields)) {
-      if (index.keyFields === null) return null;
-      for (const field of index.keyFields) addTopLevelField(read, field);
-    }
-    return read;
+    return this.rowModel || fields.includes('_id') ? null : fieldsRead(this.indexesAffected(fields), fields);
   }
 
   /**
@@ -423,11 +417,7 @@ export class Collection {
   /** The top-level fields `remove` decodes (`removalFields`). */
   private fieldsForRemoval(withId: boolean): readonly string[] | null {
     if (this.removalFields === null) {
-      let fields: string[] | null = [];
-      for (const index of this.secondary) {
-        if (index.keyFields === null) fields = null;
-        else if (fields !== null) for (const field of index.keyFields) addTopLevelField(fields, field);
-      }
+      const fields = fieldsRead(this.secondary, []);
       this.removalFields = [fields, fields && (fields.includes('_id') ? fields : [...fields, '_id'])];
     }
     return this.removalFields[withId ? 1 : 0];
@@ -568,6 +558,19 @@ export class Collection {
     });
     return keys;
   }
+}
+
+/**
+ * The top-level fields `base` and those `indexes` read to find a document's entries
+ * (`Index.keyFields`), once each; null when one of them reads the whole document.
+ */
+function fieldsRead(indexes: readonly Index[], base: readonly string[]): string[] | null {
+  const fields = [...base];
+  for (const index of indexes) {
+    if (index.keyFields === null) return null;
+    for (const field of index.keyFields) addTopLevelField(fields, field);
+  }
+  return fields;
 }
 
 /**
