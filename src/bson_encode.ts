@@ -39,7 +39,7 @@ import {
   type Document,
   type ObjectIdWords,
 } from './bson.js';
-import { storedElements, storedSize, STORED_TIME_CHARS, writeStoredBson } from './bson_decode.js';
+import { decodeStored, storedElements, storedSize, STORED_TIME_CHARS, writeStoredBson } from './bson_decode.js';
 
 /** Nesting deeper than this is measured as -1 (js-bson then serialises it or finds the cycle). */
 export const MAX_WALK_DEPTH = 1000;
@@ -249,31 +249,53 @@ export function encodeStored(doc: Document, modifiedAtMs: number): string {
  * never decoded. `values` holds no field outside `fields`.
  */
 export function patchStored(bson: string, fields: readonly string[], values: Document, modifiedAtMs: number): string {
-  // The new elements: `values` encoded as a stored document with a null `_id` (its type, no
-  // value), which writes them in `values`' order.
-  const names = Object.keys(values);
-  const encoded = encodeStored({ _id: null, ...values }, modifiedAtMs);
-  const elements: string[] = [];
-  storedElements(encoded, [], (_name, start, end) => elements.push(encoded.slice(start, end)));
-  const placed = names.map(() => false);
-  const parts: string[] = [];
-  let copyFrom = 0;
-  storedElements(bson, fields, (name, start, end) => {
-    if (name === undefined) return;
-    if (copyFrom < start) parts.push(bson.slice(copyFrom, start));
-    copyFrom = end;
-    const i = names.indexOf(name);
-    if (i >= 0 && !placed[i]) {
-      parts.push(elements[i]!);
-      placed[i] = true;
+  const valuesSize = documentSize(values);
+  if (valuesSize >= 0) {
+    // The old bytes at 0 of the scratch buffer, the new form written after them.
+    const n = bson.length;
+    room(2 * n + valuesSize);
+    const b = storeScratch;
+    b.write(bson, 0, 'latin1');
+    out = b;
+    try {
+      let p = n;
+      let copyFrom = 0;
+      const placed = fields.map(() => false);
+      storedElements(bson, fields, (name, start, end) => {
+        if (name === undefined) return;
+        p += b.copy(b, p, copyFrom, start);
+        copyFrom = end;
+        const i = fields.indexOf(name);
+        if (placed[i] || !Object.hasOwn(values, name)) return;
+        p = writeValue(values[name], p, writeCString(name, p + 1));
+        placed[i] = true;
+      });
+      p += b.copy(b, p, copyFrom, n - STORED_TIME_CHARS);
+      for (const name in values) {
+        if (!placed[fields.indexOf(name)]) p = writeValue(values[name], p, writeCString(name, p + 1));
+      }
+      return latin1(b, n, writeTime(modifiedAtMs, p));
+    } catch (err) {
+      if (err !== FALLBACK) throw err;
+    } finally {
+      out = EMPTY;
     }
-  });
-  const end = bson.length - STORED_TIME_CHARS;
-  if (copyFrom < end) parts.push(bson.slice(copyFrom, end));
-  for (let i = 0; i < names.length; i++) if (!placed[i]) parts.push(elements[i]!);
-  parts.push(encoded.slice(encoded.length - STORED_TIME_CHARS));
-  // One flat string (join copies): no part of the old string is kept alive by the new one.
-  return parts.join('');
+  }
+  // A value only js-bson writes: the whole document, changed in place, is stored again.
+  const doc = decodeStored(bson);
+  for (const name of fields) if (!Object.hasOwn(values, name)) delete doc[name];
+  for (const name of Object.keys(values)) Object.defineProperty(doc, name, { value: values[name], writable: true, enumerable: true, configurable: true });
+  return encodeStored(doc, modifiedAtMs);
+}
+
+/** Writes the modification time `ms` at `p` of the output (little-endian float64); returns the end. */
+function writeTime(ms: number, p: number): number {
+  if (BIG_ENDIAN) out.writeDoubleLE(ms, p);
+  else {
+    F64[0] = ms;
+    for (let i = 0; i < 8; i++) out[p + i] = F64_BYTES[i]!;
+  }
+  return p + 8;
 }
 
 /** Node's `Buffer#latin1Slice`, which `toString('latin1', start, end)` reaches through two wrappers. */

@@ -7,7 +7,7 @@
  * same index entries, the same errors.
  */
 import { describe, expect, test } from 'vitest';
-import { Decimal128, Double, Long, ObjectId, decodeStored, encodeStored, patchStored, type Document } from '../../../src/bson.js';
+import { Code, Decimal128, Double, Long, ObjectId, decodeStored, encodeStored, patchStored, type Document } from '../../../src/bson.js';
 import { Collection, documentFields, type StoredDocument } from '../../../src/storage/collection.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { keyString } from '../../../src/storage/values/key_string.js';
@@ -197,6 +197,11 @@ describe('patchStored', () => {
     const stored = (a: number, time: number): string =>
       Buffer.concat([Buffer.from([0x10]), i32(1), elem(0x10, 'a', i32(a)), elem(0x02, '0', str('zero')), f64(time)]).toString('latin1');
     expect(patchStored(stored(1, NOW), ['a'], { a: 2 }, NOW + 1)).toBe(stored(2, NOW + 1));
+  });
+
+  test('a value only js-bson writes (Code) takes the whole-document way, with the same result', () => {
+    const out = patchStored(base, ['a', 'z', 'c'], { a: 5, c: new Code('f()') }, NOW + 5);
+    expect(out).toBe(encodeStored({ _id: 7, a: 5, big: 'x'.repeat(1000), héllo: 'w', c: new Code('f()') }, NOW + 5));
   });
 
   test('a field named in `fields` but absent from the document and from `values` changes nothing else', () => {
