@@ -450,7 +450,7 @@ export function storedElements(bson: string, names: readonly string[], visit: (n
     let nameEnd = p + 1;
     while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
     const elementEnd = storedValueEnd(bson, type, nameEnd + 1);
-    visit(names.length > 0 ? wantedName(bson, p + 1, nameEnd, names) : undefined, p, elementEnd);
+    visit(wantedName(bson, p + 1, nameEnd, names), p, elementEnd);
     p = elementEnd;
   }
 }

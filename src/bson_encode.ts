@@ -232,13 +232,7 @@ export function encodeStored(doc: Document, modifiedAtMs: number): string {
   if (total >= 0) room(total);
   if (total < 0 || encodeInto(doc, storeScratch, 4, true) !== 4 + total) total = storeViaJsBson(doc);
   storeScratch[12] = storeScratch[8]!;
-  const end = 4 + total - 1;
-  if (BIG_ENDIAN) storeScratch.writeDoubleLE(modifiedAtMs, end);
-  else {
-    F64[0] = modifiedAtMs;
-    for (let i = 0; i < 8; i++) storeScratch[end + i] = F64_BYTES[i]!;
-  }
-  return latin1(storeScratch, 12, end + 8);
+  return latin1(storeScratch, 12, writeTime(storeScratch, modifiedAtMs, 4 + total - 1));
 }
 
 /**
@@ -274,7 +268,7 @@ export function patchStored(bson: string, fields: readonly string[], values: Doc
       for (const name in values) {
         if (!placed[fields.indexOf(name)]) p = writeValue(values[name], p, writeCString(name, p + 1));
       }
-      return latin1(b, n, writeTime(modifiedAtMs, p));
+      return latin1(b, n, writeTime(b, modifiedAtMs, p));
     } catch (err) {
       if (err !== FALLBACK) throw err;
     } finally {
@@ -288,12 +282,12 @@ export function patchStored(bson: string, fields: readonly string[], values: Doc
   return encodeStored(doc, modifiedAtMs);
 }
 
-/** Writes the modification time `ms` at `p` of the output (little-endian float64); returns the end. */
-function writeTime(ms: number, p: number): number {
-  if (BIG_ENDIAN) out.writeDoubleLE(ms, p);
+/** Writes a stored form's modification time `ms` at `p` of `target` (float64 LE); returns the end. */
+function writeTime(target: Buffer, ms: number, p: number): number {
+  if (BIG_ENDIAN) target.writeDoubleLE(ms, p);
   else {
     F64[0] = ms;
-    for (let i = 0; i < 8; i++) out[p + i] = F64_BYTES[i]!;
+    for (let i = 0; i < 8; i++) target[p + i] = F64_BYTES[i]!;
   }
   return p + 8;
 }
