@@ -34,10 +34,10 @@ import {
   deserialize as bsonDeserialize,
   EJSON,
 } from 'bson';
-import { decodeDocument, decodeStored, decodeStoredFields, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime } from './bson_decode.js';
+import { decodeDocument, decodeStored, decodeStoredField, decodeStoredFields, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime } from './bson_decode.js';
 import { documentSize, encodeDocument, encodeStored, patchStored, StoredBson } from './bson_encode.js';
 
-export { decodeStored, decodeStoredFields, encodeStored, patchStored, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime, StoredBson };
+export { decodeStored, decodeStoredField, decodeStoredFields, encodeStored, patchStored, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime, StoredBson };
 
 export {
   Binary,

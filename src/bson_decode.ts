@@ -387,6 +387,54 @@ function fieldValue(bson: string, type: number, p: number): unknown {
   return readValue(type, '', 4, rebuiltSize - 1, 0);
 }
 
+/** The BSON type of the value `seekStoredField` found last. */
+let seekType = 0;
+
+/**
+ * Where the value of the top-level field `name` (ASCII) of the stored document `bson` starts,
+ * its type left in `seekType`; -1 when the document has no such field. The names are compared
+ * as they are stored, without making strings of them.
+ */
+function seekStoredField(bson: string, name: string): number {
+  let type = bson.charCodeAt(0);
+  let p = STORED_ID_VALUE_AT;
+  if (name !== ID_NAME) {
+    const end = bson.length - STORED_TIME_CHARS;
+    const len = name.length;
+    p = storedValueEnd(bson, type, p);
+    for (;;) {
+      if (p >= end) return -1;
+      type = bson.charCodeAt(p);
+      let i = 0;
+      while (i < len && bson.charCodeAt(p + 1 + i) === name.charCodeAt(i)) i++;
+      let nameEnd = p + 1 + i;
+      if (i === len && bson.charCodeAt(nameEnd) === 0) {
+        p = nameEnd + 1;
+        break;
+      }
+      while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
+      p = storedValueEnd(bson, type, nameEnd + 1);
+    }
+  }
+  seekType = type;
+  return p;
+}
+
+/**
+ * The value of the top-level field `name` (ASCII) of the stored document `bson`, or undefined
+ * when it has none: `decodeStoredFields` for one field, without a document to hold it.
+ */
+export function decodeStoredField(bson: string, name: string): unknown {
+  const p = seekStoredField(bson, name);
+  if (p < 0) return undefined;
+  rebuiltSize = -1;
+  try {
+    return fieldValue(bson, seekType, p);
+  } finally {
+    if (rebuiltSize >= 0) unloadStored();
+  }
+}
+
 /**
  * Whether the top-level field `name` (ASCII) of the stored document `bson` equals `value` (an
  * ASCII string, or a number other than NaN) under a query's `$eq`, when its bytes tell: false
@@ -395,27 +443,9 @@ function fieldValue(bson: string, type: number, p: number): unknown {
  * symbol, an int64 or a decimal, which compare across types).
  */
 export function storedFieldEquals(bson: string, name: string, value: string | number): boolean | undefined {
-  const end = bson.length - STORED_TIME_CHARS;
-  let type = bson.charCodeAt(0);
-  let p = STORED_ID_VALUE_AT;
-  if (name !== ID_NAME) {
-    p = storedValueEnd(bson, type, p);
-    const len = name.length;
-    for (;;) {
-      if (p >= end) return false; // missing: not equal to a string or a number
-      type = bson.charCodeAt(p);
-      let i = 0;
-      while (i < len && bson.charCodeAt(p + 1 + i) === name.charCodeAt(i)) i++;
-      const nameEnd = p + 1 + i;
-      if (i === len && bson.charCodeAt(nameEnd) === 0) {
-        p = nameEnd + 1;
-        break;
-      }
-      let e = nameEnd;
-      while (bson.charCodeAt(e) !== 0) e++;
-      p = storedValueEnd(bson, type, e + 1);
-    }
-  }
+  const p = seekStoredField(bson, name);
+  if (p < 0) return false; // missing: not equal to a string or a number
+  const type = seekType;
   switch (type) {
     case 0x04: // an array: its elements
     case 0x0e: // a symbol equals a string

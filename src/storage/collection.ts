@@ -5,7 +5,7 @@
  * BSON bytes, made and read by src/bson.ts: README, "How documents are stored"); storage never
  * sees sockets or replies.
  */
-import { ObjectId, StoredBson, UUID, bsonSize, decodeStored, decodeStoredFields, encodeStored, patchStored, storedSize, storedTime, type Document } from '../bson.js';
+import { ObjectId, StoredBson, UUID, bsonSize, decodeStored, decodeStoredField, decodeStoredFields, encodeStored, patchStored, storedSize, storedTime, type Document } from '../bson.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
 import { CappedTracker, cappedLimitsOf } from './capped.js';
@@ -86,6 +86,17 @@ export function documentFields(rec: StoredDocument, fields: readonly string[] | 
   if (fields !== null && fields.length === 0) return NO_FIELDS;
   const bson = rec.bson;
   return bson === undefined || fields === null ? rec.doc : decodeStoredFields(bson, fields);
+}
+
+/**
+ * The value of `rec`'s top-level field `name` (ASCII), or undefined when it has none: read from
+ * the record's bytes without decoding a document (the TTL policies' per-record reads).
+ */
+export function documentField(rec: StoredDocument, name: string): unknown {
+  const bson = rec.bson;
+  if (bson !== undefined) return decodeStoredField(bson, name);
+  const doc = rec.doc;
+  return Object.hasOwn(doc, name) ? doc[name] : undefined;
 }
 
 /** What a reader of no field sees of any document (shared, frozen). */

@@ -9,10 +9,10 @@
  * policy, the second by `Collection.remove`, which removes only the very record it is given. Policy changes (collMod, index drop) replace the job, so its entries never outlive it.
  */
 import type { Document } from '../bson.js';
-import { documentFields, type Collection, type StoredDocument } from '../storage/collection.js';
+import { documentField, type Collection, type StoredDocument } from '../storage/collection.js';
 import type { Index } from '../storage/indexes/index.js';
 import { parsePath, type ParsedPath } from '../storage/values/paths.js';
-import { COSMOS_FIELDS, cosmosExpiryMs } from './policies/cosmos.js';
+import { COSMOS_TTL_FIELD, cosmosExpiryMs } from './policies/cosmos.js';
 import { nativeExpiryMs } from './policies/native.js';
 import { ExpirySchedule } from './schedule.js';
 import type { VersionedStore } from '../storage/versioned/store.js';
@@ -121,7 +121,7 @@ export class CosmosJob extends ScheduledJob {
   }
 
   expiryMs(rec: StoredDocument): number {
-    return cosmosExpiryMs(documentFields(rec, COSMOS_FIELDS), rec.modifiedAtMs, this.containerTtl);
+    return cosmosExpiryMs(documentField(rec, COSMOS_TTL_FIELD), rec.modifiedAtMs, this.containerTtl);
   }
 }
 

@@ -18,8 +18,6 @@ import { INT32_MAX, INT32_MIN, exactInt32 } from '../seconds.js';
 export const COSMOS_TS_FIELD = '_ts';
 /** The root field holding a document's own TTL. */
 export const COSMOS_TTL_FIELD = 'ttl';
-/** The top-level fields the Cosmos policy reads of a document (`documentFields`). */
-export const COSMOS_FIELDS: readonly string[] = [COSMOS_TTL_FIELD];
 /** A container or document TTL meaning "never expires". */
 export const NEVER = -1;
 
@@ -66,13 +64,19 @@ export function documentTtl(value: unknown): number | undefined {
   return n === NEVER || n >= 1 ? n : undefined;
 }
 
-/** The TTL in seconds that applies to `doc` under container TTL `containerTtl` (-1 = never). */
-export function effectiveTtl(doc: Document, containerTtl: number): number {
-  return documentTtl(doc[COSMOS_TTL_FIELD]) ?? containerTtl;
+/**
+ * The TTL in seconds that applies under container TTL `containerTtl` (-1 = never) to a document
+ * whose root `ttl` holds `ttlValue` (undefined: it has none).
+ */
+export function effectiveTtl(ttlValue: unknown, containerTtl: number): number {
+  return documentTtl(ttlValue) ?? containerTtl;
 }
 
-/** The instant (ms) `doc`, last modified at `modifiedAtMs`, expires; +Infinity for never. */
-export function cosmosExpiryMs(doc: Document, modifiedAtMs: number, containerTtl: number): number {
-  const ttl = effectiveTtl(doc, containerTtl);
+/**
+ * The instant (ms) a document expires, last modified at `modifiedAtMs`, whose root `ttl` holds
+ * `ttlValue` (undefined: it has none); +Infinity for never.
+ */
+export function cosmosExpiryMs(ttlValue: unknown, modifiedAtMs: number, containerTtl: number): number {
+  const ttl = effectiveTtl(ttlValue, containerTtl);
   return ttl === NEVER ? Infinity : modifiedAtMs + ttl * 1000;
 }

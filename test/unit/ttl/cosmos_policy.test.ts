@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { Decimal128, Double, Long } from '../../../src/bson.js';
+import { Decimal128, Double, encodeStored, Long, type Document } from '../../../src/bson.js';
+import { BsonRecord, documentField } from '../../../src/storage/collection.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import {
   COSMOS_TS_ONLY_MESSAGE,
+  COSMOS_TTL_FIELD,
   checkContainerTtl,
   cosmosExpiryMs,
   documentTtl,
@@ -60,13 +62,15 @@ describe('the container × document matrix (TTL.md)', () => {
     [600, 30, modifiedAtMs + 30_000],
     [600, 6000, modifiedAtMs + 6_000_000],
   ] as const)('container %s, ttl %s → %s', (container, ttl, want) => {
-    const doc = ttl === undefined ? { _id: 1 } : { _id: 1, ttl };
-    expect(cosmosExpiryMs(doc, modifiedAtMs, container)).toBe(want);
+    expect(cosmosExpiryMs(ttl, modifiedAtMs, container)).toBe(want);
   });
 
-  test('only the root lower-case `ttl` counts', () => {
-    expect(effectiveTtl({ meta: { ttl: 5 }, TTL: 5 }, 600)).toBe(600);
-    expect(effectiveTtl({ ttl: 5 }, 600)).toBe(5);
+  test('only the root lower-case `ttl` of a record counts', () => {
+    const rootTtl = (doc: Document) => documentField(new BsonRecord(encodeStored(doc, 0)), COSMOS_TTL_FIELD);
+    expect(effectiveTtl(rootTtl({ _id: 1, meta: { ttl: 5 }, TTL: 5, ttlx: 5 }), 600)).toBe(600);
+    expect(effectiveTtl(rootTtl({ _id: 1, meta: { ttl: 5 }, ttl: 5 }), 600)).toBe(5);
+    expect(effectiveTtl(rootTtl({ _id: 1, ttl: new Double(7) }), 600)).toBe(7);
+    expect(effectiveTtl(rootTtl({ _id: 1, ttl: Long.fromNumber(-1) }), 600)).toBe(-1);
   });
 });
 
