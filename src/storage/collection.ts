@@ -155,6 +155,8 @@ const ID_FIELDS: readonly string[] = ['_id'];
 
 /** The keys of a document in a collection without secondary indexes (shared, never written). */
 const NO_INDEX_KEYS: IndexKeys[] = [];
+/** `Collection.greatestId` before the first insert. */
+const NO_ID_YET: unique symbol = Symbol('no _id yet');
 
 /** The `_id` index spec every collection has. */
 export const ID_INDEX_SPEC: Document = Object.freeze({ v: 2, key: { _id: 1 }, name: '_id_' });
@@ -187,6 +189,12 @@ export class Collection {
   rowModel: RowModel | null = null;
   /** The bounds and record sizes of a capped collection (`capped.ts`); null otherwise. */
   readonly capped: CappedTracker<StoredDocument> | null;
+
+  /**
+   * While the `_id_` index keeps no entries: the greatest `_id` an insert has offered so far
+   * (NO_ID_YET: none). No stored `_id` orders after it; removals only leave it higher than needed.
+   */
+  private greatestId: unknown = NO_ID_YET;
 
   /** An empty collection. */
   constructor(db: string, name: string, options: Document = {}) {
@@ -283,6 +291,18 @@ export class Collection {
     return size;
   }
 
+  /**
+   * True when `id` orders after every stored `_id` (then no record holds it), and becomes the
+   * greatest. Asks the `_id_` index when it keeps entries, else the greatest `_id` offered.
+   */
+  private isGreatestId(id: unknown): boolean {
+    if (this.idIndex.maintained) return this.idIndex.isAfterEveryKey(id);
+    const greatest = this.greatestId;
+    if (greatest !== NO_ID_YET && this.idIndex.compareKeys(greatest, id) >= 0) return false;
+    this.greatestId = id;
+    return true;
+  }
+
   // ---- writes -----------------------------------------------------------------------------
 
   /**
@@ -292,15 +312,17 @@ export class Collection {
   insert(doc: Document, nowMs: number, maxBytes = Number.POSITIVE_INFINITY): StoredDocument {
     // A versioned row takes its columns in the document's order, `_id` first.
     const prepared = prepareForInsert(doc, this.rowModel !== null);
-    // A document known to be small (it arrived in a small message) need not be measured; an
-    // `_id` added here is 17 bytes at most.
-    const bson = this.rowModel ? null : encodeStored(prepared, nowMs);
+    // A document known to be small (it arrived in a small message) need not be measured, nor
+    // its size checked. Decoded from `maxBytes` of BSON, it is written again within three times
+    // that (a field name's invalid UTF-8 byte decodes to U+FFFD, 3 bytes), plus an `_id` added
+    // here (17 bytes at most).
+    const bson = this.rowModel ? null : encodeStored(prepared, nowMs, 3 * maxBytes + 32);
     if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkSize(bson === null ? bsonSize(prepared) : storedSize(bson));
     this.capped?.checkInsert(prepared);
     const id = keyString(prepared._id);
-    // An `_id` after every key of the `_id_` index (increasing ObjectIds, counters) is held by
-    // no record, expired or not, under the default collation or without: nothing to look up.
-    if (!this.idIndex.isAfterEveryKey(prepared._id)) {
+    // An `_id` after every one stored (increasing ObjectIds, counters) is held by no record,
+    // expired or not, under the default collation or without: nothing to look up.
+    if (!this.isGreatestId(prepared._id)) {
       const existing = this.records.get(id);
       if (existing) {
         if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');

@@ -1,10 +1,12 @@
 /**
  * `Collection.insert` with and without its fast path (an `_id` after every key of the `_id_`
- * index needs no lookup): duplicates found either way, expired holders replaced, collated
- * `_id`s, capped eviction, and the `_id` map and `_id_` index kept in step.
+ * index, or after the greatest `_id` offered while that index keeps no entries, needs no
+ * lookup): duplicates found either way, expired holders replaced, collated `_id`s, capped
+ * eviction, the `_id` map and `_id_` index kept in step, and documents written without being
+ * measured when the message they came in bounds their size.
  */
 import { describe, expect, test } from 'vitest';
-import { BSONSymbol, Decimal128, Double, Int32, Long, ObjectId, type Document } from '../../../src/bson.js';
+import { BSONSymbol, Code, Decimal128, decodeStored, deserialize, Double, Int32, Long, ObjectId, serialize, storedSize, type Document } from '../../../src/bson.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { Collection, type StoredDocument } from '../../../src/storage/collection.js';
 import { normaliseCollation } from '../../../src/storage/indexes/collation.js';
@@ -165,6 +167,87 @@ describe('Collection.insert', () => {
     expect([err.code, err.message]).toEqual([11000, 'E11000 duplicate key error collection: d.c index: k_1 dup key: { k: 1 }']);
     coll.insert({ _id: 2, k: 2 }, NOW);
     expect([ids(coll), indexIds(coll), coll.indexes[0]!.tree.size]).toEqual([[1, 2], [1, 2], 2]);
+  });
+});
+
+describe('Collection.insert while the _id_ index keeps no entries (the greatest _id offered)', () => {
+  /** What each step of a random insert/remove sequence gives: the stored _id, or the error code. */
+  function run(coll: Collection, seed: number): unknown[] {
+    const deleted: StoredDocument[] = [];
+    hideExpired(coll, deleted);
+    let x = seed;
+    const next = (n: number): number => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return Math.floor((x / 2147483648) * n);
+    };
+    const forms = [(i: number) => i, (i: number) => new Double(i), (i: number) => new Long(i), (i: number) => `s${i % 10}`, (i: number) => ObjectId.createFromHexString((0x650000000000 + i).toString(16).padStart(24, '0'))];
+    const outcomes: unknown[] = [];
+    for (let step = 0; step < 600; step++) {
+      const r = next(10);
+      if (r === 0 && coll.storedCount > 0) {
+        // Remove the last or a random record: the greatest _id offered stays above the rest.
+        const recs = [...coll.allRecords()];
+        coll.remove(next(2) === 0 ? recs[recs.length - 1]! : recs[next(recs.length)]!);
+        outcomes.push(['removed', coll.storedCount]);
+        continue;
+      }
+      // Mostly increasing _ids, some repeated, some earlier, in several BSON types.
+      const i = r < 6 ? step : r < 8 ? Math.max(0, step - next(5)) : next(step + 1);
+      const _id = forms[next(forms.length)]!(i);
+      try {
+        coll.insert({ _id, expired: next(8) === 0 }, NOW);
+        outcomes.push(['stored', coll.storedCount]);
+      } catch (err) {
+        outcomes.push(['refused', (err as CommandError).code]);
+      }
+    }
+    outcomes.push(ids(coll), deleted.length);
+    return outcomes;
+  }
+
+  test('gives the outcomes of a built _id_ index: duplicates refused, expired holders replaced', () => {
+    let refused = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const deferred = new Collection('d', 'c');
+      const built = new Collection('d', 'c');
+      expect(built.idIndex.tree.size).toBe(0); // built from here on
+      const got = run(deferred, seed);
+      expect(deferred.idIndex.maintained).toBe(false);
+      expect(got).toEqual(run(built, seed));
+      refused += got.filter((o) => Array.isArray(o) && o[0] === 'refused').length;
+      expect(indexIds(deferred)).toEqual(indexIds(built));
+    }
+    expect(refused).toBeGreaterThan(100);
+  });
+});
+
+describe('Collection.insert of a document from a message of known size', () => {
+  test('is stored whole when its field names grow on decoding (invalid UTF-8 becomes U+FFFD)', () => {
+    // 5,000 fields named by 50 bytes 0xFF and a counter: 62 bytes each in the message, 162
+    // once decoded and written again. The message size bounds the document's size only after
+    // tripling, which is what the insert allows for.
+    const elements: Buffer[] = [Buffer.from([0x10, 0x5f, 0x69, 0x64, 0x00, 7, 0, 0, 0])];
+    for (let i = 0; i < 5000; i++) {
+      const name = Buffer.concat([Buffer.alloc(50, 0xff), Buffer.from(String(i).padStart(6, '0'))]);
+      elements.push(Buffer.concat([Buffer.from([0x10]), name, Buffer.from([0, i & 0xff, 0, 0, 0])]));
+    }
+    const body = Buffer.concat(elements);
+    const bytes = Buffer.concat([Buffer.alloc(4), body, Buffer.from([0])]);
+    bytes.writeInt32LE(bytes.length, 0);
+    const doc = deserialize(bytes);
+    expect(Object.keys(doc)).toHaveLength(5001);
+    const coll = new Collection('d', 'c');
+    const rec = coll.insert(doc, NOW, bytes.length);
+    expect(storedSize(rec.bson!)).toBe(serialize(doc).length);
+    expect(storedSize(rec.bson!)).toBeGreaterThan(2.5 * bytes.length);
+    expect(decodeStored(rec.bson!)).toEqual(doc);
+  });
+
+  test('a document that js-bson writes (a Code value) is stored whole too', () => {
+    const coll = new Collection('d', 'c');
+    const doc = { _id: 1, f: new Code('function () { return 1; }'), s: 'x' };
+    const rec = coll.insert(doc, NOW, serialize(doc).length);
+    expect(decodeStored(rec.bson!)).toEqual(doc);
   });
 });
 
