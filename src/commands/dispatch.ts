@@ -77,10 +77,18 @@ function runDefinition(
   if (body.apiVersion !== undefined && body.apiVersion !== '1') {
     throw new CommandError('APIVersionError', `API version must be "1"`);
   }
-  validateArguments(def, body, commandField);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes };
   // Most commands run with the fail point off: no await, no per-command scope then.
-  if (failCommandActive(server)) return runUnderFailCommand(ctx, def, body, commandField);
+  const failPoint = failCommandActive(server);
+  if (def.express !== undefined && !failPoint) {
+    const reply = def.express(ctx, body);
+    if (reply !== undefined) {
+      startCommand(ctx, def, body, commandField);
+      return reply;
+    }
+  }
+  validateArguments(def, body, commandField);
+  if (failPoint) return runUnderFailCommand(ctx, def, body, commandField);
   startCommand(ctx, def, body, commandField);
   const reply = def.run(ctx, body);
   // A copy: handlers may return shared documents, and dispatch adds `ok`.

@@ -124,4 +124,10 @@ export interface CommandDefinition {
   readonly help: string;
   /** Runs the command; returns the reply fields (without `ok`). */
   run(ctx: CommandContext, cmd: Document): Document | Promise<Document>;
+  /**
+   * The command's express path, if it has one: the reply fields for a request of the one shape
+   * it knows, answered without the argument table (the path checks that shape itself), or
+   * undefined, having changed nothing, for `run` to answer after the usual checks.
+   */
+  readonly express?: (ctx: CommandContext, cmd: Document) => Document | undefined;
 }

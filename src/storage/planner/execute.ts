@@ -201,8 +201,11 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
  * the stage's counters final.
  */
 function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
-  const { coll, predicate, now } = ctx;
-  const matches = recordMatcher(predicate);
+  return expressRecords(node, ctx.coll, recordMatcher(ctx.predicate), ctx.now);
+}
+
+/** The records of the express node `node` that `matches` accepts, as `express` reads them. */
+export function expressRecords(node: ExpressNode, coll: Collection, matches: (rec: StoredDocument) => boolean, now: () => number): StoredDocument[] {
   const out: StoredDocument[] = [];
   if (node.index.isId) {
     const rec = coll.rawGet(keyString(node.value));

@@ -425,20 +425,36 @@ function expressPlan(coll: Collection, analysis: FilterAnalysis, limit: number):
     if (p.collatable && (analysis.collator !== null || coll.idIndex.collator !== null)) return null;
     return expressNode(coll.idIndex, p.value, false);
   }
-  // A unique single-field index answers any limit; any index led by the field answers limit 1
-  // (the one with the fewest fields). Loops, not closures: this runs on every point request.
-  let best: Index | undefined;
-  for (const i of coll.indexes) {
-    if (i.queryable && i.unique && !i.sparse && !i.partialFilter && !i.multikey && i.fields.length === 1 && i.fields[0] === p.path && usableOn(p, i, analysis.collator)) {
-      return expressNode(i, p.value, false);
-    }
-    if (limit !== 1 || !i.queryable || i.partialFilter || (i.sparse && p.value === null) || i.fields[0] !== p.path || !usableOn(p, i, analysis.collator)) continue;
-    if (!best || i.fields.length < best.fields.length) best = i;
-  }
-  return best && limit === 1 ? expressNode(best, p.value, true) : null;
+  const index = expressIndex(coll, p, limit, analysis.collator);
+  return index === null ? null : expressNode(index, p.value, !answersEveryLimit(index));
 }
 
-function expressNode(index: Index, value: unknown, limitOne: boolean): ExpressNode {
+/** What `expressIndex` reads of an equality predicate. */
+export type ExpressEquality = Pick<PathPredicate, 'path' | 'value' | 'collatable' | 'binaryOnly'>;
+
+/**
+ * The index of an express plan for the equality `p` (not on `_id`) under `limit` and the query
+ * collation `collator` (null: simple): a unique single-field index answers any limit; under
+ * limit 1, any index led by the field does, the one with the fewest fields. Null when none.
+ * Loops, not closures: this runs on every point request.
+ */
+export function expressIndex(coll: Collection, p: ExpressEquality, limit: number, collator: Collator | null): Index | null {
+  let best: Index | null = null;
+  for (const i of coll.indexes) {
+    if (answersEveryLimit(i) && i.queryable && i.fields[0] === p.path && usableOn(p, i, collator)) return i;
+    if (limit !== 1 || !i.queryable || i.partialFilter || (i.sparse && p.value === null) || i.fields[0] !== p.path || !usableOn(p, i, collator)) continue;
+    if (best === null || i.fields.length < best.fields.length) best = i;
+  }
+  return limit === 1 ? best : null;
+}
+
+/** True when `index` holds one entry per value at most (an express plan on it needs no limit). */
+function answersEveryLimit(index: Index): boolean {
+  return index.unique && !index.sparse && !index.partialFilter && !index.multikey && index.fields.length === 1;
+}
+
+/** An express plan's node: a lookup of `value` in `index`, stopping at the first match when `limitOne`. */
+export function expressNode(index: Index, value: unknown, limitOne: boolean): ExpressNode {
   return { stage: 'EXPRESS_IXSCAN', index, value, limitOne, stats: newStats(), keysExamined: 0, docsExamined: 0 };
 }
 
@@ -460,7 +476,7 @@ function specOf(collator: Collator | null): Document | null {
 }
 
 /** True when the bounds of `p` (built under the query's collation) hold on `index`. */
-function usableOn(p: PathPredicate, index: Index, collator: Collator | null): boolean {
+function usableOn(p: ExpressEquality, index: Index, collator: Collator | null): boolean {
   if (p.binaryOnly && index.collation !== null) return false;
   return !p.collatable || sameCollation(index.collation, specOf(collator));
 }
