@@ -7,6 +7,7 @@ import { DEFAULT_FIRST_BATCH_DOCS } from '../../storage/cursors.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, commandVariables, queryCollator, readDocuments } from './query_exec.js';
 import { findOnView, viewFor } from './view_reads.js';
+import { expressFind } from './express.js';
 
 /** `boolNoOpSerializer` (`oplogReplay`): a boolean, with mongod's message (which names 'object'). */
 const noOpBool: ArgRule = {
@@ -49,6 +50,7 @@ export const find: CommandDefinition = {
     readConcern: { type: 'object' },
   },
   help: 'query for documents',
+  express: expressFind,
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'find', ctx.db);
     const skip = intArg(cmd, 'skip');

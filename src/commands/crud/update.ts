@@ -27,7 +27,7 @@ import type { Collator } from '../../storage/values/collator.js';
 import { checkCollation as checkCollationArg, orderedRecords, queryCollator } from './query_exec.js';
 import { checkBatchSize } from './write_batch.js';
 import { bypassArg, enforceValidation } from './document_validation.js';
-import { expressUpdate } from './update_express.js';
+import { expressUpdate } from './express.js';
 
 /** One update statement, checked against the IDL (field names as in the `update` command). */
 export interface UpdateSpec {

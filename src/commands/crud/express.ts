@@ -1,17 +1,21 @@
 /**
- * The express path of `update`, as mongod 8 runs a point write without the general machinery
- * (write_ops_exec.cpp, express execution): a request in the shape the drivers send for
- * `updateOne({<field>: <value>}, {<operators>})` on an existing collection is answered without
- * the argument table, the statement parser, the query compiler and the planner.
+ * The express paths of `find` and `update`, as mongod 8 runs point reads and writes without the
+ * general machinery (express execution, `EXPRESS_IXSCAN`): a request in the shape the drivers
+ * send for `findOne({<field>: <value>})` or `updateOne({<field>: <value>}, {<operators>})` on an
+ * existing collection is answered without the argument table, the statement parser, the query
+ * compiler and the planner (`CommandDefinition.express`, tried by dispatch first).
  *
- * It applies when, and only when, the general path would take the same steps:
- * - the command holds `update`, one statement, and at most `ordered` (a boolean), `lsid`, `$db`;
- *   the statement holds `q`, `u` (an object), and at most `multi: false` and `upsert: false`;
- * - `q` is one equality on a top-level ASCII field, with a number (not NaN) or an ASCII string:
- *   a test the stored bytes answer (`storedFieldEquals`), as the general filter does;
+ * A path applies when, and only when, the general path would take the same steps:
+ * - the filter is one equality on a top-level ASCII field with a number (not NaN) or an ASCII
+ *   string: a test the stored bytes answer (`storedFieldEquals`), as the general filter does;
  * - the planner would choose an express plan for it: `_id`, or the index `expressIndex` gives;
- * - the collection has no default collation, no active validator, no cap and no row model, and
- *   the update is one the general path applies to the changed fields only (`Collection.patch`).
+ * - the collection has no default collation;
+ * - find: the command holds `find`, `filter`, `limit: 1`, `singleBatch: true`, and at most a
+ *   positive `batchSize`, `lsid` and `$db`;
+ * - update: the command holds `update`, one statement, and at most `ordered` (a boolean), `lsid`
+ *   and `$db`; the statement holds `q`, `u` (an object), and at most `multi: false` and
+ *   `upsert: false`; the collection has no active validator, no cap and no row model, and the
+ *   update is one the general path applies to the changed fields only (`Collection.patch`).
  *
  * Anything else, and anything unusual on the way (an array value, an error of the update, a
  * document grown too large, a duplicate key), returns undefined before anything was written;
@@ -19,9 +23,8 @@
  * only before it writes (its size check and its unique-key checks come first; capped
  * collections, whose bookkeeping follows the write, are left to the general path).
  */
-import type { Document } from '../../bson.js';
-import { storedFieldEquals } from '../../bson.js';
-import { documentFields, type Collection, type StoredDocument } from '../../storage/collection.js';
+import { Long, storedFieldEquals, type Document } from '../../bson.js';
+import { documentFields, replyDocument, type Collection, type StoredDocument } from '../../storage/collection.js';
 import { expressRecords } from '../../storage/planner/execute.js';
 import { expressIndex, expressNode } from '../../storage/planner/plan.js';
 import { compileUpdate, type UpdateResult } from '../../storage/update/compile_update.js';
@@ -29,6 +32,28 @@ import { NO_VARIABLES } from '../../storage/update/variables.js';
 import { hasActiveValidator } from '../../storage/validation/validator.js';
 import { isDocument } from '../../storage/values/paths.js';
 import type { CommandContext } from '../types.js';
+
+/** The express answer to a `find` command, or undefined for the general path to run it. */
+export function expressFind(ctx: CommandContext, cmd: Document): Document | undefined {
+  for (const key in cmd) {
+    if (key === 'find' || key === 'filter' || key === '$db' || key === 'lsid') continue;
+    if (key === 'limit' && cmd.limit === 1) continue;
+    if (key === 'singleBatch' && cmd.singleBatch === true) continue;
+    if (key === 'batchSize' && typeof cmd.batchSize === 'number' && Number.isInteger(cmd.batchSize) && cmd.batchSize >= 1) continue;
+    return undefined;
+  }
+  const name = cmd.find;
+  if (typeof name !== 'string' || cmd.limit !== 1 || cmd.singleBatch !== true) return undefined;
+  const equality = expressEquality(cmd.filter);
+  if (equality === undefined) return undefined;
+  const coll = ctx.server.catalog.get(ctx.db, name);
+  if (coll === undefined || coll.defaultCollator !== null) return undefined;
+  const nowMs = ctx.now();
+  const found = expressMatch(coll, equality.field, equality.value, () => nowMs);
+  if (found === undefined) return undefined;
+  ctx.server.counters.opcounters.query++;
+  return { cursor: { firstBatch: found === null ? [] : [replyDocument(found)], id: Long.ZERO, ns: `${ctx.db}.${name}` } };
+}
 
 /** The express answer to an `update` command, or undefined for the general path to run it. */
 export function expressUpdate(ctx: CommandContext, cmd: Document): Document | undefined {
@@ -49,11 +74,9 @@ export function expressUpdate(ctx: CommandContext, cmd: Document): Document | un
     else if (key === 'u') u = statement.u;
     else if ((key !== 'multi' && key !== 'upsert') || statement[key] !== false) return undefined;
   }
-  if (!isDocument(q) || !isDocument(u)) return undefined;
-  const field = onlyKey(q);
-  if (field === undefined || !isPlainAscii(field) || field.charCodeAt(0) === 0x24 /* $ */ || field.includes('.')) return undefined;
-  const value = q[field];
-  if (!(typeof value === 'number' && !Number.isNaN(value)) && !(typeof value === 'string' && isPlainAscii(value))) return undefined;
+  const equality = expressEquality(q);
+  if (equality === undefined || !isDocument(u)) return undefined;
+  const { field, value } = equality;
 
   const coll = ctx.server.catalog.get(ctx.db, name);
   if (coll === undefined || coll.defaultCollator !== null || coll.capped !== null || coll.rowModel !== null || hasActiveValidator(coll)) return undefined;
@@ -109,6 +132,17 @@ function expressMatch(coll: Collection, field: string, value: string | number, n
   const records = expressRecords(expressNode(index, value, !index.isId), coll, matches, now);
   if (undecided) return undefined;
   return records.length > 0 ? records[0]! : null;
+}
+
+/** The field and value of a filter that is one equality an express path answers, or undefined. */
+function expressEquality(filter: unknown): { field: string; value: string | number } | undefined {
+  if (!isDocument(filter)) return undefined;
+  const field = onlyKey(filter);
+  if (field === undefined || !isPlainAscii(field) || field.charCodeAt(0) === 0x24 /* $ */ || field.includes('.')) return undefined;
+  const value = filter[field];
+  if (typeof value === 'number' && !Number.isNaN(value)) return { field, value };
+  if (typeof value === 'string' && isPlainAscii(value)) return { field, value };
+  return undefined;
 }
 
 /** The one key of `doc`, or undefined when it has none or several. */

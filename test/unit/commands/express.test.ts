@@ -1,12 +1,13 @@
 /**
- * The express path of `update` (src/commands/crud/update_express.ts) against the general path:
- * twin servers on one manual clock get the same random updateOne commands, the second with a
- * `comment` (which the express path leaves to the general one). Replies, stored bytes and index
- * entries must be the same after every command, and the express path must have answered most
- * of the commands it was offered. Then the shapes it must leave alone, one by one.
+ * The express paths of `find` and `update` (src/commands/crud/express.ts) against the general
+ * path: twin servers on one manual clock get the same random findOne and updateOne commands,
+ * the second with a `comment` (which the express paths leave to the general one). Replies,
+ * stored bytes and index entries must be the same after every command, and the express paths
+ * must have answered a good share of them. Then the shapes they must leave alone, one by one.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { decodeStored, Double, Long, StoredBson, UUID, type Document } from '../../../src/bson.js';
+import { find } from '../../../src/commands/crud/find.js';
 import { update } from '../../../src/commands/crud/update.js';
 import { dispatch } from '../../../src/commands/dispatch.js';
 import type { ConnectionState } from '../../../src/commands/types.js';
@@ -106,8 +107,10 @@ afterEach(() => {
 describe('the express path of update', () => {
   test('answers as the general path does: replies, stored bytes, index entries', () => {
     const express = vi.spyOn(update, 'express');
+    const expressFind = vi.spyOn(find, 'express');
     let answered = 0;
     let offered = 0;
+    let found = 0;
     for (const [s, setup] of SETUPS.entries()) {
       const [a, b] = twins();
       const gen = generator(1000 + s);
@@ -145,13 +148,21 @@ describe('the express path of update', () => {
         }
         expect(got).toEqual(run(b, { ...body, comment: 'the general path' }));
         expect(state(a, setup.name)).toEqual(state(b, setup.name));
+        // The drivers' findOne, on the same field: the same first batch either way.
+        const findOne: Document = { find: setup.name, filter: { [field]: gen.pick([value, ...Q_VALUES]) }, limit: 1, singleBatch: true, batchSize: 1, lsid };
+        expressFind.mockClear();
+        const read = run(a, findOne);
+        if (expressFind.mock.results.at(-1)?.value !== undefined) found++;
+        expect(read).toEqual(run(b, { ...findOne, comment: 'the general path' }));
         // The Cosmos documents with a ttl of 10 s expire here, on both servers alike.
         if (step === 75) for (const server of [a, b]) server.clock.advance(30_000);
       }
+      expect(a.counters.opcounters).toEqual(b.counters.opcounters);
     }
     // Every command was offered to the express path; it answered a good share of them.
     expect(offered).toBe(SETUPS.length * 150);
     expect(answered).toBeGreaterThan(200);
+    expect(found).toBeGreaterThan(300);
   });
 
   test("answers the drivers' updateOne: { update, updates: [{ q, u }], ordered, lsid, $db }", () => {
@@ -171,7 +182,62 @@ describe('the express path of update', () => {
     expect(server.counters.opcounters.update).toBe(3);
   });
 
-  test('leaves every other shape to the general path, having written nothing', () => {
+  test("answers the drivers' findOne: { find, filter, limit: 1, singleBatch: true, batchSize: 1, lsid, $db }", () => {
+    const express = vi.spyOn(find, 'express');
+    const [server] = twins();
+    run(server, { createIndexes: 'c', indexes: [{ key: { k: 1 }, name: 'k_1' }] });
+    run(server, { insert: 'c', documents: [{ _id: 1, k: 5, s: 'x' }, { _id: 2, k: 6 }] });
+    const findOne = (filter: Document) => run(server, { find: 'c', filter, limit: 1, singleBatch: true, batchSize: 1, lsid });
+    const batch = (reply: Document) => (reply.cursor.firstBatch as StoredBson[]).map((d) => decodeStored(d.bson));
+    const byK = findOne({ k: 5 });
+    expect([batch(byK), byK.cursor.id, byK.cursor.ns, byK.ok]).toEqual([[{ _id: 1, k: 5, s: 'x' }], Long.ZERO, 'd.c', new Double(1)]);
+    expect(batch(findOne({ _id: 2 }))).toEqual([{ _id: 2, k: 6 }]);
+    expect(batch(findOne({ s: 'x' }))).toEqual([{ _id: 1, k: 5, s: 'x' }]); // no index on s: the general path
+    expect(batch(findOne({ k: 7 }))).toEqual([]);
+    expect(express.mock.results.map((r) => r.value !== undefined)).toEqual([true, true, false, true]);
+    expect(server.counters.opcounters.query).toBe(4);
+  });
+
+  test('find: leaves every other shape to the general path', () => {
+    const express = vi.spyOn(find, 'express');
+    const [a, b] = twins();
+    for (const server of [a, b]) {
+      run(server, { createIndexes: 'c', indexes: [{ key: { k: 1 }, name: 'k_1' }] });
+      run(server, { insert: 'c', documents: [{ _id: 1, k: 5, s: 'x' }, { _id: 2, k: 5, s: 'y' }, { _id: 3, k: [5, 6] }] });
+      run(server, { create: 'v', viewOn: 'c', pipeline: [] });
+      run(server, { create: 'ci', collation: { locale: 'en', strength: 2 } });
+      run(server, { insert: 'ci', documents: [{ _id: 'abc', k: 'x' }] });
+    }
+    const shape = { find: 'c', filter: { k: 5 }, limit: 1, singleBatch: true, batchSize: 1 };
+    const bodies: Document[] = [
+      { ...shape, limit: 2 },
+      { ...shape, singleBatch: false },
+      { ...shape, batchSize: 0 },
+      { ...shape, projection: { s: 1 } },
+      { ...shape, sort: { s: -1 } },
+      { ...shape, skip: 1 },
+      { ...shape, hint: { k: 1 } },
+      { ...shape, collation: { locale: 'en' } },
+      { ...shape, filter: { k: 5, s: 'y' } },
+      { ...shape, filter: { k: { $gt: 5 } } },
+      { ...shape, filter: { k: 6 } }, // the entry of an array: the bytes cannot tell
+      { ...shape, filter: { k: new Long(5) } },
+      { ...shape, filter: { k: null } },
+      { ...shape, find: 'ci', filter: { _id: 'ABC' } },
+      { ...shape, find: 'ci', filter: { k: 'X' } },
+      { ...shape, find: 'v' },
+      { ...shape, find: 'missing' },
+      { find: 'c', filter: { k: 5 } },
+    ];
+    for (const body of bodies) {
+      express.mockClear();
+      const got = run(a, { ...body, lsid });
+      expect([body, express.mock.results[0]]).toEqual([body, { type: 'return', value: undefined }]);
+      expect(got).toEqual(run(b, { ...body, lsid, comment: 'the general path' }));
+    }
+  });
+
+  test('update: leaves every other shape to the general path, having written nothing', () => {
     const express = vi.spyOn(update, 'express');
     const [a, b] = twins();
     for (const server of [a, b]) {
@@ -181,6 +247,8 @@ describe('the express path of update', () => {
       run(server, { insert: 'validated', documents: [{ _id: 1, k: 5, n: 1 }] });
       run(server, { create: 'capped', capped: true, size: 4096 });
       run(server, { insert: 'capped', documents: [{ _id: 1, k: 5, n: 1 }] });
+      run(server, { create: 'ci', collation: { locale: 'en', strength: 2 } });
+      run(server, { insert: 'ci', documents: [{ _id: 'abc', k: 'x', n: 1 }] });
     }
     const statement = { q: { _id: 1 }, u: { $inc: { n: 1 } } };
     const bodies: Document[] = [
@@ -202,15 +270,18 @@ describe('the express path of update', () => {
       { update: 'validated', updates: [{ q: { _id: 1 }, u: { $set: { n: 'not a number' } } }] },
       { update: 'capped', updates: [statement] },
       { update: 'missing', updates: [statement] },
+      { update: 'ci', updates: [{ q: { _id: 'ABC' }, u: { $inc: { n: 1 } } }] },
+      { update: 'ci', updates: [{ q: { k: 'X' }, u: { $inc: { n: 1 } } }] },
     ];
     for (const body of bodies) {
       express.mockClear();
       const got = run(a, { ...body, lsid });
       expect([body, express.mock.results[0]]).toEqual([body, { type: 'return', value: undefined }]);
       expect(got).toEqual(run(b, { ...body, lsid, comment: 'the general path' }));
-      for (const name of ['c', 'validated', 'capped']) expect(state(a, name)).toEqual(state(b, name));
+      for (const name of ['c', 'validated', 'capped', 'ci']) expect(state(a, name)).toEqual(state(b, name));
     }
     // The general path ran them: the two-statement command alone added 2 to n.
     expect(documents(a, 'c')[0]!.n).toBeGreaterThan(10);
+    expect(documents(a, 'ci')).toEqual([{ _id: 'abc', k: 'x', n: 3 }]);
   });
 });
