@@ -1,6 +1,9 @@
 /**
  * Runs one command document: finds its definition, checks `$db` and the arguments, runs it and
  * funnels every outcome into a reply (`ok: 1` added here; errors become mongod-shaped replies).
+ * A command with an express path (`CommandDefinition.express`: find's and update's point
+ * requests, src/commands/crud/express.ts) is offered to it first, before the argument checks;
+ * what it declines runs the usual way.
  * The `failCommand` fail point (src/server/fail_points.ts) is checked once the arguments are
  * valid: it may delay the command, fail it, drop the connection, or add a writeConcernError.
  */
