@@ -191,8 +191,9 @@ export class Collection {
   readonly capped: CappedTracker<StoredDocument> | null;
 
   /**
-   * While the `_id_` index keeps no entries: the greatest `_id` an insert has offered so far
-   * (NO_ID_YET: none). No stored `_id` orders after it; removals only leave it higher than needed.
+   * While the `_id_` index keeps no entries: the greatest `_id` of the records entered so far
+   * (NO_ID_YET: none), kept by `enter`, which every record passes. No stored `_id` orders after
+   * it; removals only leave it higher than needed.
    */
   private greatestId: unknown = NO_ID_YET;
 
@@ -292,15 +293,13 @@ export class Collection {
   }
 
   /**
-   * True when `id` orders after every stored `_id` (then no record holds it), and becomes the
-   * greatest. Asks the `_id_` index when it keeps entries, else the greatest `_id` offered.
+   * True when `id` orders after every stored `_id` (then no record holds it): asks the `_id_`
+   * index when it keeps entries, else compares with the greatest `_id` entered.
    */
   private isGreatestId(id: unknown): boolean {
     if (this.idIndex.maintained) return this.idIndex.isAfterEveryKey(id);
     const greatest = this.greatestId;
-    if (greatest !== NO_ID_YET && this.idIndex.compareKeys(greatest, id) >= 0) return false;
-    this.greatestId = id;
-    return true;
+    return greatest === NO_ID_YET || this.idIndex.compareKeys(greatest, id) < 0;
   }
 
   // ---- writes -----------------------------------------------------------------------------
@@ -547,6 +546,7 @@ export class Collection {
     rec.seq = this.nextSeq++;
     this.records.add(key, rec);
     if (this.idIndex.maintained) this.idIndex.tree.insert(id, rec);
+    else if (this.isGreatestId(id)) this.greatestId = id;
     const secondary = this.secondary;
     for (let i = 0; i < secondary.length; i++) secondary[i]!.add(keys[i]!, rec);
   }

@@ -115,6 +115,18 @@ describe('each written column gets a version at now', () => {
     expect(err.code).toBe(11000);
     expect(await getRow(h.db, name, 1)).toEqual({ _id: 1, a: [version(1, t0)] });
   });
+
+  test('the _id of a row putRow created is a duplicate for insertOne too, greatest or not', async () => {
+    const t0 = now();
+    await coll().insertOne({ _id: 1, a: 1 });
+    await putRow(h.db, name, { _id: 5, a: 'put' });
+    tick();
+    const err = await errorOf(() => coll().insertOne({ _id: 5, a: 'inserted' }));
+    expect([err.code, err.errmsg]).toEqual([11000, `E11000 duplicate key error collection: ${h.db.databaseName}.${name} index: _id_ dup key: { _id: 5 }`]);
+    await coll().insertOne({ _id: 3, a: 3 });
+    expect(await coll().find({}, { sort: { _id: 1 } }).toArray()).toEqual([{ _id: 1, a: 1 }, { _id: 3, a: 3 }, { _id: 5, a: 'put' }]);
+    expect(await getRow(h.db, name, 5)).toEqual({ _id: 5, a: [version('put', t0)] });
+  });
 });
 
 describe('reads see the newest readable version of each column', () => {

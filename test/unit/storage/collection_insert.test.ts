@@ -6,9 +6,9 @@
  * measured when the message they came in bounds their size.
  */
 import { describe, expect, test } from 'vitest';
-import { BSONSymbol, Code, Decimal128, decodeStored, deserialize, Double, Int32, Long, ObjectId, serialize, storedSize, type Document } from '../../../src/bson.js';
+import { BSONSymbol, Code, Decimal128, decodeStored, deserialize, Double, encodeStored, Int32, Long, ObjectId, serialize, storedSize, type Document } from '../../../src/bson.js';
 import { CommandError } from '../../../src/errors/command_error.js';
-import { Collection, type StoredDocument } from '../../../src/storage/collection.js';
+import { BsonRecord, Collection, type StoredDocument } from '../../../src/storage/collection.js';
 import { normaliseCollation } from '../../../src/storage/indexes/collation.js';
 import { treeEntries } from '../indexes/tree_entries.js';
 import { Index } from '../../../src/storage/indexes/index.js';
@@ -204,6 +204,19 @@ describe('Collection.insert while the _id_ index keeps no entries (the greatest 
     outcomes.push(ids(coll), deleted.length);
     return outcomes;
   }
+
+  test('counts records entered without an insert (a row model, a rename): their _ids are refused after', () => {
+    const coll = new Collection('d', 'c');
+    coll.insert({ _id: 1 }, NOW);
+    coll.insertRecord(new BsonRecord(encodeStored({ _id: 5, moved: true }, NOW)));
+    const err = thrown(() => coll.insert({ _id: 5 }, NOW));
+    expect([err.code, err.message]).toEqual([11000, 'E11000 duplicate key error collection: d.c index: _id_ dup key: { _id: 5 }']);
+    expect(thrown(() => coll.insert({ _id: new Double(5) }, NOW)).code).toBe(11000);
+    coll.insert({ _id: 3 }, NOW);
+    coll.insert({ _id: 6 }, NOW);
+    expect(coll.idIndex.maintained).toBe(false);
+    expect(ids(coll)).toEqual([1, 5, 3, 6]);
+  });
 
   test('gives the outcomes of a built _id_ index: duplicates refused, expired holders replaced', () => {
     let refused = 0;
