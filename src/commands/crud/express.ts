@@ -36,9 +36,7 @@ import type { CommandContext } from '../types.js';
 /** The express answer to a `find` command, or undefined for the general path to run it. */
 export function expressFind(ctx: CommandContext, cmd: Document): Document | undefined {
   for (const key in cmd) {
-    if (key === 'find' || key === 'filter' || key === '$db' || key === 'lsid') continue;
-    if (key === 'limit' && cmd.limit === 1) continue;
-    if (key === 'singleBatch' && cmd.singleBatch === true) continue;
+    if (key === 'find' || key === 'filter' || key === 'limit' || key === 'singleBatch' || key === '$db' || key === 'lsid') continue;
     if (key === 'batchSize' && typeof cmd.batchSize === 'number' && Number.isInteger(cmd.batchSize) && cmd.batchSize >= 1) continue;
     return undefined;
   }
