@@ -10,12 +10,12 @@ import { CommandError } from '../errors/command_error.js';
 import { bsonToString } from '../errors/bson_to_string.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from '../storage/catalog.js';
-import { documentField, type Collection, type CollectionHooks, type StoredDocument } from '../storage/collection.js';
+import type { Collection, CollectionHooks, StoredDocument } from '../storage/collection.js';
 import type { ParameterTable } from '../server/parameters.js';
 import type { Clock } from './clock.js';
-import { CosmosJob, NativeJob, UnusableJob, VersionedJob, nativeSignature, type TtlJob } from './jobs.js';
+import { CosmosJob, cosmosRecordExpiryMs, NativeJob, UnusableJob, VersionedJob, nativeSignature, type TtlJob } from './jobs.js';
 import { DEFAULT_TTL_SETTINGS, registerTtlParameters, type TtlSettings } from './parameters.js';
-import { COSMOS_TS_ONLY_MESSAGE, COSMOS_TTL_FIELD, checkContainerTtl, cosmosExpiryMs, isCosmosTtlKey } from './policies/cosmos.js';
+import { COSMOS_TS_ONLY_MESSAGE, checkContainerTtl, isCosmosTtlKey } from './policies/cosmos.js';
 import { checkIndexTtl, collModSeconds, isBtreeKey } from './policies/native.js';
 import { limitsFromOptions, parseVersionedOptions, versionedOptionsDocument } from './policies/versioned.js';
 import { VersionedStore } from '../storage/versioned/store.js';
@@ -320,12 +320,12 @@ export class TtlEngine {
       if (!cell) this.containerTtls.set(coll, (cell = { containerTtl: null }));
       cell.containerTtl = state.cosmos.containerTtl;
       const current = cell;
-      hooks.isVisible = (rec, nowMs) => current.containerTtl === null || nowMs < cosmosExpiryMs(documentField(rec, COSMOS_TTL_FIELD), rec.modifiedAtMs, current.containerTtl);
+      hooks.isVisible = (rec, nowMs) => current.containerTtl === null || nowMs < cosmosRecordExpiryMs(rec, current.containerTtl);
       // An expired document removed before the reaper reached it (an insert or a unique key
       // taking its place) is a TTL deletion too: count it.
       hooks.afterDelete = (rec) => {
         if (this.reaping || current.containerTtl === null) return;
-        if (this.options.clock.now() >= cosmosExpiryMs(documentField(rec, COSMOS_TTL_FIELD), rec.modifiedAtMs, current.containerTtl)) this.counters.deletedDocuments++;
+        if (this.options.clock.now() >= cosmosRecordExpiryMs(rec, current.containerTtl)) this.counters.deletedDocuments++;
       };
     }
     return hooks;

@@ -107,6 +107,14 @@ abstract class ScheduledJob implements TtlJob {
   }
 }
 
+/**
+ * The instant `rec` expires under the Cosmos policy with container TTL `containerTtl`: its root
+ * `ttl` read from its bytes, counted from its last modification; +Infinity for never.
+ */
+export function cosmosRecordExpiryMs(rec: StoredDocument, containerTtl: number): number {
+  return cosmosExpiryMs(documentField(rec, COSMOS_TTL_FIELD), rec.modifiedAtMs, containerTtl);
+}
+
 /** The Cosmos container TTL (a TTL index on `_ts`) and the documents' own `ttl`. */
 export class CosmosJob extends ScheduledJob {
   readonly kind = 'cosmos';
@@ -121,7 +129,7 @@ export class CosmosJob extends ScheduledJob {
   }
 
   expiryMs(rec: StoredDocument): number {
-    return cosmosExpiryMs(documentField(rec, COSMOS_TTL_FIELD), rec.modifiedAtMs, this.containerTtl);
+    return cosmosRecordExpiryMs(rec, this.containerTtl);
   }
 }
 
