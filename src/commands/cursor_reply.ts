@@ -2,7 +2,7 @@
  * Cursor replies shared by find, aggregate, listCollections, listIndexes and getMore: the first
  * batch, and a server cursor registered when more documents remain.
  */
-import type { Document } from '../bson.js';
+import { Long, type Document } from '../bson.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../storage/cursors.js';
 import type { CommandContext } from './types.js';
 
@@ -23,6 +23,11 @@ export function firstBatchReply(ctx: CommandContext, ns: string, source: Iterato
     singleBatch: options.singleBatch === true,
     noTimeout: options.noCursorTimeout === true,
   });
+  return cursorReply(ns, batch, id);
+}
+
+/** `{ cursor: { firstBatch, id, ns } }`: `batch` and the cursor `id` (0: none left open). */
+export function cursorReply(ns: string, batch: Document[], id: Long = Long.ZERO): Document {
   return { cursor: { firstBatch: batch, id, ns } };
 }
 

@@ -1,5 +1,5 @@
 /** `aggregate`: a pipeline over a collection, returned through a cursor. */
-import { Long, type Document } from '../../bson.js';
+import type { Document } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compilePipeline } from '../../storage/aggregation/pipeline.js';
 import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
@@ -13,7 +13,7 @@ import { revalidatingSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { recordMatcher } from '../../storage/planner/execute.js';
 import { IdlRules, checkCursorOptions, docArg, intArg } from '../args.js';
-import { firstBatchReply } from '../cursor_reply.js';
+import { cursorReply, firstBatchReply } from '../cursor_reply.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, commandVariables, queryCollator } from './query_exec.js';
 import { checkOutputTarget, checkSourcePositions, collectionlessSource, splitOutputStage, writeOutput } from './aggregate_stages.js';
@@ -175,7 +175,7 @@ export const aggregate: CommandDefinition = {
         }
         throw err;
       }
-      return { cursor: { firstBatch: [], id: Long.ZERO, ns } };
+      return cursorReply(ns, []);
     }
     if (!coll || start || ![...(view?.pipeline ?? []), ...stages].every((stage) => ONE_TO_ONE_STAGES.has(Object.keys(stage as Document)[0]!))) {
       return firstBatchReply(ctx, ns, output, { batchSize });

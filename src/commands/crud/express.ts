@@ -23,7 +23,7 @@
  * only before it writes (its size check and its unique-key checks come first; capped
  * collections, whose bookkeeping follows the write, are left to the general path).
  */
-import { Long, storedFieldEquals, type Document } from '../../bson.js';
+import { storedFieldEquals, type Document } from '../../bson.js';
 import { documentFields, replyDocument, type Collection, type StoredDocument } from '../../storage/collection.js';
 import { expressRecords } from '../../storage/planner/execute.js';
 import { expressIndex, expressNode } from '../../storage/planner/plan.js';
@@ -31,6 +31,7 @@ import { compileUpdate, type UpdateResult } from '../../storage/update/compile_u
 import { NO_VARIABLES } from '../../storage/update/variables.js';
 import { hasActiveValidator } from '../../storage/validation/validator.js';
 import { isDocument } from '../../storage/values/paths.js';
+import { cursorReply } from '../cursor_reply.js';
 import type { CommandContext } from '../types.js';
 
 /** The express answer to a `find` command, or undefined for the general path to run it. */
@@ -50,7 +51,7 @@ export function expressFind(ctx: CommandContext, cmd: Document): Document | unde
   const found = expressMatch(coll, equality.field, equality.value, () => nowMs);
   if (found === undefined) return undefined;
   ctx.server.counters.opcounters.query++;
-  return { cursor: { firstBatch: found === null ? [] : [replyDocument(found)], id: Long.ZERO, ns: `${ctx.db}.${name}` } };
+  return cursorReply(`${ctx.db}.${name}`, found === null ? [] : [replyDocument(found)]);
 }
 
 /** The express answer to an `update` command, or undefined for the general path to run it. */
