@@ -321,7 +321,8 @@ export class Collection {
     const id = keyString(prepared._id);
     // An `_id` after every one stored (increasing ObjectIds, counters) is held by no record,
     // expired or not, under the default collation or without: nothing to look up.
-    if (!this.isGreatestId(prepared._id)) {
+    const greatest = this.isGreatestId(prepared._id);
+    if (!greatest) {
       const existing = this.records.get(id);
       if (existing) {
         if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
@@ -332,7 +333,7 @@ export class Collection {
     const keys = this.indexKeysFor(prepared, null, nowMs);
     // A versioned collection's row model turns the document into a row of versions.
     const rec: StoredDocument = bson === null ? this.rowModel!.create(id, prepared, nowMs) : new BsonRecord(bson);
-    this.enter(rec, keys, id, prepared._id);
+    this.enter(rec, keys, id, prepared._id, greatest);
     this.hooks.afterInsert?.(rec);
     this.capped?.inserted(this, rec); // a capped collection drops its oldest documents
     return rec;
@@ -540,13 +541,14 @@ export class Collection {
 
   /**
    * Stores a new record under `key`, which no record holds (`insert` and `insertRecord` have
-   * just checked): its sequence number, the `_id` map and every index.
+   * just checked): its sequence number, the `_id` map and every index. `greatest` is
+   * `isGreatestId(id)`, when the caller has asked it already.
    */
-  private enter(rec: StoredDocument, keys: IndexKeys[], key: string, id: unknown): void {
+  private enter(rec: StoredDocument, keys: IndexKeys[], key: string, id: unknown, greatest = this.isGreatestId(id)): void {
     rec.seq = this.nextSeq++;
     this.records.add(key, rec);
     if (this.idIndex.maintained) this.idIndex.tree.insert(id, rec);
-    else if (this.isGreatestId(id)) this.greatestId = id;
+    else if (greatest) this.greatestId = id;
     const secondary = this.secondary;
     for (let i = 0; i < secondary.length; i++) secondary[i]!.add(keys[i]!, rec);
   }
