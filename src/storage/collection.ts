@@ -435,6 +435,22 @@ export class Collection {
   remove(rec: StoredDocument): boolean {
     // Only a record this collection holds (the table finds that very object).
     if (!this.records.deleteRecord(rec)) return false;
+    this.removed(rec);
+    return true;
+  }
+
+  /**
+   * Removes those of `recs[0, count)` that this collection holds, as `remove` each would, and
+   * returns how many (the TTL reaper's batches; see `RecordTable.deleteRecords`).
+   */
+  removeRecords(recs: StoredDocument[], count: number): number {
+    const removed = this.records.deleteRecords(recs, count);
+    for (let k = 0; k < removed; k++) this.removed(recs[k]!);
+    return removed;
+  }
+
+  /** What follows the removal of `rec` from the table: its index entries, the hooks, the cap. */
+  private removed(rec: StoredDocument): void {
     const idMaintained = this.idIndex.maintained;
     if (this.secondary.length > 0 || idMaintained) {
       // The document is decoded only as far as the indexes need.
@@ -444,7 +460,6 @@ export class Collection {
     }
     this.hooks.afterDelete?.(rec);
     this.capped?.removed(rec);
-    return true;
   }
 
   /** The top-level fields `remove` decodes (`removalFields`). */

@@ -95,6 +95,8 @@ const MIN_CAPACITY = 16;
 const SHRINK_RATIO = 64;
 /** Scratch for `moveRecords`: the hashes of the records it moves. */
 const MOVED_HASHES = new Int32Array(CHUNK_POSITIONS);
+/** Scratch for `deleteRecords`: the hashes of the records it removes, `CHUNK_POSITIONS` at a time. */
+const BATCH_HASHES = new Int32Array(CHUNK_POSITIONS);
 /** The `kept` of a chunk replaced by `clear`: none of its records went anywhere. */
 const NONE_KEPT: readonly number[] = [];
 
@@ -136,6 +138,8 @@ export class RecordTable<R> {
   private live = 0;
   private renumberedMax = 0;
   private shrinkRehashedMax = 0;
+  /** What `readAhead` read, kept so that its reads are not optimised away. */
+  private touched = 0;
 
   /** An empty table of records whose keys `keying` reads (by default their `id`). */
   constructor(private readonly keying: Keying<R> = BY_ID as unknown as Keying<R>) {
@@ -239,12 +243,55 @@ export class RecordTable<R> {
     return true;
   }
 
+  /**
+   * Removes those of `recs[0, count)` that the table holds (each as `deleteRecord` would, the
+   * same record listed twice removed once), moves them to the front of `recs` in their order, and
+   * returns how many. Quicker than one `deleteRecord` each in a large table: the pair each record
+   * hashes to is read for all of them before any is removed, so that their cache misses overlap
+   * rather than follow one another (one `deleteRecord` in a table of 1,000,000 records mostly
+   * waits for memory).
+   */
+  deleteRecords(recs: R[], count: number): number {
+    let removed = 0;
+    for (let start = 0; start < count; start += CHUNK_POSITIONS) {
+      const end = Math.min(count, start + CHUNK_POSITIONS);
+      const hashes = BATCH_HASHES;
+      for (let k = start; k < end; k++) hashes[k - start] = this.keying.hashOf(recs[k]!);
+      this.readAhead(hashes, end - start);
+      for (let k = start; k < end; k++) {
+        const rec = recs[k]!;
+        const at = this.findRecordByHash(rec, hashes[k - start]!);
+        if (at < 0) continue;
+        this.deleteAt(at);
+        recs[removed++] = rec;
+      }
+    }
+    return removed;
+  }
+
+  /**
+   * Reads the pair that each of `hashes[0, count)` hashes to, so that the cache misses of the
+   * lookups that follow (one per hash, in a large table) overlap: this loop's reads do not depend
+   * on one another, a lookup's next step depends on its own read.
+   */
+  private readAhead(hashes: Int32Array, count: number): void {
+    const slots = this.slots;
+    const mask = this.mask;
+    let touched = 0;
+    for (let k = 0; k < count; k++) touched |= slots[2 * (hashes[k]! & mask) + 1]!;
+    this.touched = touched;
+  }
+
   /** The index in `slots` of the pair of `rec` itself; -1 when it is not held. */
   private findRecord(rec: R): number {
+    return this.findRecordByHash(rec, this.keying.hashOf(rec));
+  }
+
+  /** `findRecord` of `rec`, whose key hashes to `hash`. */
+  private findRecordByHash(rec: R, hash: number): number {
     const slots = this.slots;
     const mask = this.mask;
     const orders = this.orders;
-    const hash = this.keying.hashOf(rec);
     for (let i = hash & mask; ; i = (i + 1) & mask) {
       const stored = slots[2 * i + 1]!;
       if (stored === 0) return -1;
@@ -497,6 +544,7 @@ export class RecordTable<R> {
       kept.push(i);
     }
     const k = kept.length;
+    this.readAhead(hashes, k);
     for (let j = 0; j < k; j++) {
       const i = kept[j]!;
       this.renumber(hashes[j]!, fromBase + i, toBase + j);

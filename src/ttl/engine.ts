@@ -62,7 +62,7 @@ export class TtlEngine {
    */
   private readonly containerTtls = new WeakMap<Collection, { containerTtl: number | null }>();
   private readonly reaper: Reaper;
-  /** True while the reaper removes a record (its deletions are counted by the reaper). */
+  /** True while the reaper removes records (its deletions are counted by the reaper). */
   private reaping = false;
   /** Versioned collections (TTL.md "Versioned collections"), attached when created. */
   private readonly versioned = new Map<Collection, VersionedState>();
@@ -78,7 +78,7 @@ export class TtlEngine {
       counters: this.counters,
       logger: options.logger,
       jobs: () => this.jobs(),
-      remove: (coll, rec) => this.reapRecord(coll, rec),
+      remove: (coll, recs, count) => this.reapRecords(coll, recs, count),
       requestsReceived: options.requestsReceived,
     });
     registerTtlParameters(options.parameters, this.settings, () => this.reaper.sleepSecsChanged());
@@ -331,11 +331,11 @@ export class TtlEngine {
     return hooks;
   }
 
-  /** Removes `rec` for the reaper. */
-  private reapRecord(coll: Collection, rec: StoredDocument): boolean {
+  /** Removes `recs[0, count)` for the reaper (those `coll` still holds); returns how many. */
+  private reapRecords(coll: Collection, recs: StoredDocument[], count: number): number {
     this.reaping = true;
     try {
-      return coll.remove(rec);
+      return coll.removeRecords(recs, count);
     } finally {
       this.reaping = false;
     }

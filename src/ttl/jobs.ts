@@ -32,8 +32,11 @@ export interface ReapStep {
   versions?: number;
 }
 
-/** Removes an expired record of `coll` on the reaper's behalf; false when it was already gone. */
-export type RemoveRecord = (coll: Collection, rec: StoredDocument) => boolean;
+/**
+ * Removes the expired records `recs[0, count)` of `coll` on the reaper's behalf, those still
+ * held (`Collection.removeRecords`), and returns how many.
+ */
+export type RemoveRecords = (coll: Collection, recs: StoredDocument[], count: number) => number;
 
 /** Stale entries tolerated beyond twice the record count before a schedule is compacted. */
 const COMPACT_SLACK = 1024;
@@ -50,7 +53,7 @@ export interface TtlJob {
   /** Schedules `rec` after an insert or a modification. */
   track(rec: StoredDocument): void;
   /** Removes due records, popping at most `maxEntries` schedule entries. */
-  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecord): ReapStep;
+  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecords): ReapStep;
   /** Forgets every entry (the collection was emptied). */
   clear(): void;
 }
@@ -89,16 +92,16 @@ abstract class ScheduledJob implements TtlJob {
     if (this.schedule.size > 2 * this.coll.storedCount + COMPACT_SLACK) this.rebuild();
   }
 
-  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecord): ReapStep {
+  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecords): ReapStep {
     const schedule = this.schedule;
-    let deleted = 0;
+    const due: StoredDocument[] = [];
     for (let popped = 0; popped < maxEntries && schedule.peekKey() <= nowMs; popped++) {
       const rec = schedule.pop()!;
       // Modified since it was scheduled: a later entry exists. Removed since (or replaced by
-      // a new record with the same _id): `remove` finds it gone and returns false.
-      if (this.expiryMs(rec) > nowMs) continue;
-      if (remove(this.coll, rec)) deleted++;
+      // a new record with the same _id): `remove` finds it gone and leaves it out.
+      if (this.expiryMs(rec) <= nowMs) due.push(rec);
     }
+    const deleted = due.length > 0 ? remove(this.coll, due, due.length) : 0;
     return { deleted, exhausted: schedule.peekKey() > nowMs };
   }
 
@@ -202,17 +205,19 @@ export class VersionedJob implements TtlJob {
     if (this.schedule.size > 2 * this.coll.storedCount + COMPACT_SLACK) this.rebuild();
   }
 
-  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecord): ReapStep {
+  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecords): ReapStep {
     const schedule = this.schedule;
     let deleted = 0;
     let versions = 0;
+    const one: StoredDocument[] = [];
     for (let popped = 0; popped < maxEntries && schedule.peekKey() <= nowMs; popped++) {
       const rec = schedule.pop()!;
       if (!this.coll.holds(rec)) continue; // removed since it was scheduled
       if (this.store.purgeDueMs(rec, nowMs) > nowMs) continue; // a later entry exists
       const purged = this.store.purge(rec, nowMs);
       if (this.store.versionCount(rec) === 0) {
-        if (remove(this.coll, rec)) {
+        one[0] = rec;
+        if (remove(this.coll, one, 1) === 1) {
           deleted++;
           versions += purged;
         }

@@ -14,7 +14,7 @@
  */
 import type { Logger } from '../logger.js';
 import { monotonicMs, type Clock } from './clock.js';
-import type { RemoveRecord, TtlJob } from './jobs.js';
+import type { RemoveRecords, TtlJob } from './jobs.js';
 import type { TtlSettings } from './parameters.js';
 
 /** The counters reported as `serverStatus().metrics.ttl`. */
@@ -45,8 +45,8 @@ export interface ReaperOptions {
   readonly logger: Logger;
   /** The TTL jobs to visit, re-read at every sub-pass (new indexes join a running pass). */
   jobs(): TtlJob[];
-  /** Removes an expired record on the reaper's behalf; false when it was already gone. */
-  remove: RemoveRecord;
+  /** Removes expired records on the reaper's behalf, those still held; returns how many. */
+  remove: RemoveRecords;
   /** Client requests received so far (they pace the reaper); none when not given. */
   requestsReceived?: () => number;
 }

@@ -102,6 +102,27 @@ describe('index entries after removals', () => {
     expect(entries(coll, '_id_')).toEqual([[2, 2]]);
     expect(entries(coll, 'k_1')).toEqual([[20, 2]]);
   });
+  test('removeRecords removes what remove each would: records, index entries, hooks, once each', () => {
+    const coll = collectionWith({ key: { 'a.b': 1 }, name: 'ab_1' }, { key: { k: 1 }, name: 'k_1', unique: true });
+    for (let i = 3; i <= 10; i++) coll.insert({ _id: i, k: i * 10, n: i, a: { b: i % 3 } }, NOW);
+    expect(entries(coll, '_id_')).toHaveLength(10); // builds the deferred `_id_` entries
+    const deleted: unknown[] = [];
+    coll.hooks = { afterDelete: (rec) => deleted.push(rec.doc._id) };
+    const rec = (id: number) => coll.getById(keyString(id), NOW)!;
+    const four = rec(4);
+    // 4 twice, a stale twin of 6 (same _id, another object) and 2 twice, with 9 past the count.
+    const twin = { ...rec(6) };
+    const recs = [four, rec(2), twin, four, rec(7), rec(2), rec(9)];
+    expect(coll.removeRecords(recs, 6)).toBe(3);
+    expect(recs.slice(0, 3).map((r) => r.doc._id)).toEqual([4, 2, 7]);
+    expect(deleted).toEqual([4, 2, 7]);
+    expect([...coll.allRecords()].map((r) => r.doc._id)).toEqual([1, 3, 5, 6, 8, 9, 10]);
+    expect(entries(coll, '_id_')).toEqual([[1, 1], [3, 3], [5, 5], [6, 6], [8, 8], [9, 9], [10, 10]]);
+    expect(entries(coll, 'k_1')).toEqual([[10, 1], [30, 3], [50, 5], [60, 6], [80, 8], [90, 9], [100, 10]]);
+    expect(entries(coll, 'ab_1')).toEqual([[0, 3], [0, 6], [0, 9], [1, 10], [2, 5], [2, 8], [5, 1]]);
+    expect(coll.removeRecords([four], 1)).toBe(0);
+    expect(deleted).toHaveLength(3);
+  });
   test('an index added or dropped later changes what a removal reads', () => {
     const coll = collectionWith({ key: { _ts: 1 }, name: '_ts_1', expireAfterSeconds: 60 });
     coll.remove(coll.getById(keyString(1), NOW)!); // reads nothing

@@ -91,6 +91,56 @@ describe('RecordTable', () => {
     expect([t.deleteRecord(a), t.hasRecord(a), t.size, t.get('a')]).toEqual([true, false, 0, undefined]);
   });
 
+  test('deleteRecords removes what deleteRecord each would, once each, and lists it first', () => {
+    // Batches of up to 2,500 (over two of deleteRecords' groups of CHUNK_POSITIONS) of held
+    // records, their twins (same key, another object), records already removed and records
+    // listed twice (sometimes in two different groups), against one deleteRecord per entry.
+    const rand = lcg(11);
+    const recs = Array.from({ length: 20000 }, (_, i) => ({ id: 'k' + i, v: i }));
+    const batched = new RecordTable<Rec>();
+    const oneByOne = new RecordTable<Rec>();
+    for (const r of recs) {
+      batched.set(r.id, r);
+      oneByOne.set(r.id, r);
+    }
+    let removedInAll = 0;
+    for (let round = 0; round < 40; round++) {
+      const size = [1, 7, 64, 300, 2500][round % 5]!;
+      const batch: Rec[] = [];
+      for (let k = 0; k < size; k++) {
+        const r = recs[Math.floor(rand() * recs.length)]!;
+        const roll = rand();
+        if (roll < 0.1) batch.push({ id: r.id, v: -1 });
+        else if (roll < 0.2 && batch.length > 0) batch.push(batch[Math.floor(rand() * batch.length)]!);
+        else batch.push(r);
+      }
+      if (size === 2500) batch[CHUNK_POSITIONS + 5] = batch[3]!;
+      const want = batch.filter((r) => oneByOne.deleteRecord(r));
+      const listed = [...batch, { id: 'past the count', v: 0 }];
+      const got = batched.deleteRecords(listed, batch.length);
+      expect(got).toBe(want.length);
+      expect(listed.slice(0, got)).toEqual(want);
+      expect(listed.slice(0, got).every((r, k) => r === want[k])).toBe(true);
+      expect(listed.at(-1)).toEqual({ id: 'past the count', v: 0 });
+      removedInAll += got;
+    }
+    expect(removedInAll).toBe(11944);
+    expect([batched.size, oneByOne.size]).toEqual([20000 - removedInAll, 20000 - removedInAll]);
+    const left = [...oneByOne.values()];
+    expect([...batched.values()]).toEqual(left);
+    for (const r of recs) expect(batched.get(r.id)).toBe(oneByOne.get(r.id));
+    expect(batched.chunkCount).toBeLessThanOrEqual(batched.size / 64 + 2);
+    // The rest in one call, shuffled: the hash table shrinks while the call runs.
+    const rest = left.map((r) => [rand(), r] as const).sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+    expect(batched.maxRehashedByShrink).toBe(0);
+    expect(batched.deleteRecords(rest, rest.length)).toBe(left.length);
+    expect(batched.maxRehashedByShrink).toBeGreaterThan(0);
+    expect([batched.size, [...batched.values()], batched.get(left[0]!.id), batched.chunkCount]).toEqual([0, [], undefined, 1]);
+    expect(batched.deleteRecords([], 0)).toBe(0);
+    batched.set('k1', recs[1]!);
+    expect([...batched.values()]).toEqual([recs[1]]);
+  });
+
   test('a keying reads keys that records do not carry', () => {
     // Records holding their key reversed: the table reads it through the keying only.
     interface Rev {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
 import type { Collection, StoredDocument } from '../../../src/storage/collection.js';
 import { Clock } from '../../../src/ttl/clock.js';
-import type { RemoveRecord, ReapStep, TtlJob, TtlJobKind } from '../../../src/ttl/jobs.js';
+import type { RemoveRecords, ReapStep, TtlJob, TtlJobKind } from '../../../src/ttl/jobs.js';
 import { DEFAULT_TTL_SETTINGS, type TtlSettings } from '../../../src/ttl/parameters.js';
 import { Reaper, type PassResult, type TtlCounters } from '../../../src/ttl/reaper.js';
 
@@ -19,13 +19,11 @@ class FakeJob implements TtlJob {
   ) {}
   track(): void {}
   clear(): void {}
-  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecord): ReapStep {
+  reapSome(nowMs: number, maxEntries: number, remove: RemoveRecords): ReapStep {
     this.calls.push({ nowMs, maxEntries });
-    let deleted = 0;
-    while (deleted < maxEntries && this.due > 0) {
-      this.due--;
-      if (remove(this.coll, {} as StoredDocument)) deleted++;
-    }
+    const n = Math.min(maxEntries, this.due);
+    this.due -= n;
+    const deleted = remove(this.coll, Array.from({ length: n }, () => ({}) as StoredDocument), n);
     return { deleted, exhausted: this.due === 0 };
   }
 }
@@ -39,7 +37,7 @@ function makeReaper(jobs: TtlJob[], settings: Partial<TtlSettings> = {}, request
     counters,
     logger: createLogger('silent'),
     jobs: () => jobs.filter((j) => j.active),
-    remove: () => true,
+    remove: (_coll, _recs, count) => count,
     requestsReceived,
   });
   return { reaper, counters, clock };
