@@ -82,11 +82,11 @@ async function ttlFigures() {
   await stop(server);
   const deleted = Number(run.reply.deleted ?? run.reply.deletedDocuments ?? 0);
   // The floor: the same protocol against the null server, whose one thread is busy for as long
-  // (a tenth as long in the warm-up) in slices of the reaper's length and pace (0.3 ms, a 1 ms
+  // (a tenth as long in the warm-up) in slices of the reaper's length and pace (0.3 ms, a 2 ms
   // pause after each while requests arrive) and does no work. What a single-threaded server
   // working this way costs a waiting client on this machine.
   const nullServer = await startNull();
-  const busyFor = (ms) => ({ nullServerBusy: Math.round(ms), sliceMs: 0.3, paceMs: 1 });
+  const busyFor = (ms) => ({ nullServerBusy: Math.round(ms), sliceMs: 0.3, paceMs: 2 });
   const floor = await ttlProtocol(nullServer, docs, busyFor(run.seconds * 100), busyFor(run.seconds * 1000));
   await stop(nullServer);
   return {

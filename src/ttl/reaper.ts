@@ -58,10 +58,12 @@ const SLICE_ENTRIES = 64;
 /**
  * How long (ms) the thread is left idle between two slices while clients are being served. A
  * thread that goes straight back to work after answering delays its clients' next requests on a
- * machine with few cores: on 2 cores, a findOne's p99 during a pass of 1,000,000 deletions was
- * 4-5 ms with slices back to back, 2.5-3.5 ms with these pauses (about 0.8M deletions/s).
+ * machine with few cores. On the 2-core development machine, during a pass of 1,000,000
+ * deletions (the TTL protocol of `npm run bench`), a findOne's p99 was 2.2-3.1 times its idle
+ * p99 with 1 ms pauses (1.3-1.5M deletions/s) and 1.1-2.6 times with 2 ms pauses (0.67-0.78M
+ * deletions/s). setTimeout counts whole milliseconds here: 1.5 ms behaved as 1 ms.
  */
-const PACE_MS = 1;
+const PACE_MS = 2;
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -164,13 +164,15 @@ describe('Reaper pacing', () => {
       return result;
     });
     await turns(50);
-    // Requests came during the first yield: the pass now waits on a 1 ms pause.
+    // Requests came during the first yield: the pass now waits on a 2 ms pause.
     expect(done).toBe(false);
     expect(vi.getTimerCount()).toBe(1);
     const dueAtPause = a.due;
     expect(dueAtPause).toBeLessThan(3_000_000);
     await turns(50);
     expect(a.due).toBe(dueAtPause);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(a.due).toBe(dueAtPause); // half-way through the pause
     await vi.advanceTimersByTimeAsync(1);
     expect(a.due).toBeLessThan(dueAtPause); // one more slice, then the next pause
     expect(vi.getTimerCount()).toBe(1);
