@@ -3,7 +3,7 @@
  * `Map<string, R>` the collection uses (get, has, set, delete, clear, size, values), with the
  * same semantics, iterators included, but cheaper for large collections, and with no `delete`
  * whose work grows with the table but the rare one that shrinks the hash table (the TTL reaper
- * deletes in 0.5 ms slices between requests: one long call stalls every client).
+ * deletes in 0.3 ms slices between requests: one long call stalls every client).
  *
  * A `Map` with string keys finds an entry by walking a bucket chain and reading each candidate
  * key string: at 100,000 records and more, every insert and lookup costs several cache misses,
