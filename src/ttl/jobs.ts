@@ -6,7 +6,9 @@
  * A schedule entry is stale when its expiry moved later (an update pushed a newer entry) or
  * when its record was removed (the collection no longer holds that very object); the first is
  * detected when the entry reaches the top by recomputing the record's expiry from the current
- * policy, the second by `Collection.remove`, which removes only the very record it is given. Policy changes (collMod, index drop) replace the job, so its entries never outlive it.
+ * policy, the second by `Collection.removeRecords`, which removes only the very records it is
+ * given and leaves out those it no longer holds. Policy changes (collMod, index drop) replace
+ * the job, so its entries never outlive it.
  */
 import type { Document } from '../bson.js';
 import { documentField, type Collection, type StoredDocument } from '../storage/collection.js';
