@@ -11,7 +11,7 @@
 import { Server, type ServerOptions } from './server/server.js';
 import type { Clock } from './ttl/clock.js';
 import type { CompatMode } from './commands/types.js';
-import type { Document } from './bson.js';
+import type { Document } from './bson/library.js';
 
 export type { CompatMode } from './commands/types.js';
 export type { ClockMode } from './ttl/clock.js';

@@ -1,5 +1,5 @@
 // node scripts/bench/bson_encode.mjs (after `npm run build`): the time a reply takes to encode,
-// Mayfly's encoder over its value representation (src/bson_encode.ts) against js-bson's
+// Mayfly's encoder over its value representation (src/bson/encode.ts) against js-bson's
 // serialize, each as a whole OP_MSG frame (js-bson's bytes copied into the frame, as before) and
 // as a bare document; median of several rounds, warm.
 import { Double, Long, ObjectId, serialize, serializeViaJsBson } from '../../dist/bson.js';

@@ -9,9 +9,10 @@
  * types, whose deserializers see null too (`Expected field sortto be of type object` for find's
  * `sort: null`).
  */
-import { Long, Double, Decimal128, type Document } from '../bson.js';
+import { Long, Double, Decimal128, type Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
-import { bsonTypeOf, isNumber, toDouble } from '../storage/values/bson_type.js';
+import { bsonTypeOf } from '../storage/values/bson_type.js';
+import { isNumber, safeNumberLong, toDouble } from '../storage/values/numeric.js';
 import { isDocument } from '../storage/values/paths.js';
 import { ArgTypes, type ArgRule, type ArgType, type CommandDefinition } from './types.js';
 
@@ -141,35 +142,12 @@ const MAX_TIME_MS_LIMIT = 2147483647n;
 /** mongod's `parseMaxTimeMS`: a number, within [0, 2^31 - 1], integral (2 BadValue otherwise). */
 export function parseMaxTimeMS(value: unknown): number {
   if (!isNumber(value)) throw new CommandError('BadValue', 'maxTimeMS must be a number');
-  const n = safeNumberLong(value);
+  const n = safeNumberLong(value)!;
   if (n < 0n || n > MAX_TIME_MS_LIMIT) {
     throw new CommandError('BadValue', `${n} value for maxTimeMS is out of range [0, ${MAX_TIME_MS_LIMIT}]`);
   }
   if (Number(n) !== toDouble(value)) throw new CommandError('BadValue', 'maxTimeMS has non-integral value');
   return Number(n);
-}
-
-const INT64_MAX = 9223372036854775807n;
-const INT64_MIN = -9223372036854775808n;
-const TWO_TO_63 = 9223372036854775808;
-
-/**
- * `BSONElement::safeNumberLong` of a number: doubles truncated toward zero and saturated at the
- * int64 limits (NaN is 0), decimals rounded half to even.
- */
-export function safeNumberLong(value: unknown): bigint {
-  if (typeof value === 'bigint') return value;
-  if (value instanceof Long) return value.toBigInt();
-  let d = toDouble(value);
-  if (Number.isNaN(d)) return 0n;
-  if (d >= TWO_TO_63) return INT64_MAX;
-  if (d < -TWO_TO_63) return INT64_MIN;
-  if (value instanceof Decimal128) {
-    const floor = Math.floor(d);
-    const diff = d - floor;
-    d = diff > 0.5 || (diff === 0.5 && floor % 2 !== 0) ? floor + 1 : floor;
-  }
-  return BigInt(Math.trunc(d));
 }
 
 /** The 51024 error of an IDL validator: `BSON field 'skip' value must be >= 0, actual value '-1'`. */
@@ -203,7 +181,7 @@ function safeInt64(bounds: NumberBounds = {}, required = false): ArgRule {
 /** Checks one `safeInt64` value at `path` (whose last part is `field`); returns it. */
 export function checkSafeInt64(path: string, field: string, value: unknown, bounds: NumberBounds = {}): bigint {
   if (!isNumber(value)) throw typeMismatch(path, value, NUMBER_TYPE_NAMES);
-  const n = safeNumberLong(value);
+  const n = safeNumberLong(value)!;
   if (bounds.gte !== undefined && !(n >= BigInt(bounds.gte))) throw comparisonError(field, '>=', bounds.gte, n);
   if (bounds.lte !== undefined && !(n <= BigInt(bounds.lte))) throw comparisonError(field, '<=', bounds.lte, n);
   if (bounds.lt !== undefined && !(n < BigInt(bounds.lt))) throw comparisonError(field, '<', bounds.lt, n);

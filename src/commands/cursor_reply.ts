@@ -2,7 +2,7 @@
  * Cursor replies shared by find, aggregate, listCollections, listIndexes and getMore: the first
  * batch, and a server cursor registered when more documents remain.
  */
-import { Long, type Document } from '../bson.js';
+import { Long, type Document } from '../bson/library.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../storage/cursors.js';
 import type { CommandContext } from './types.js';
 

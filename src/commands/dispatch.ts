@@ -7,7 +7,7 @@
  * The `failCommand` fail point (src/server/fail_points.ts) is checked once the arguments are
  * valid: it may delay the command, fail it, drop the connection, or add a writeConcernError.
  */
-import { Double, type Document } from '../bson.js';
+import { Double, type Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { CLOSE_CONNECTION, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
 import { validateDbName } from '../storage/namespace.js';

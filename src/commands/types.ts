@@ -3,7 +3,7 @@
  * the context it runs in. Handlers return the reply's fields; `dispatch` adds `ok` and turns
  * thrown `CommandError`s into error replies.
  */
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { CursorManager } from '../storage/cursors.js';

@@ -3,8 +3,10 @@
  * `{ ok: 0, errmsg, code, codeName, ... }`. Write errors of a batch are collected separately
  * (`WriteError`) and reported in `writeErrors`.
  */
-import type { Document } from '../bson.js';
 import { codeNameOf, ErrorCodes, type ErrorCodeName } from './codes.js';
+
+/** Fields of a reply document (the BSON `Document` of src/bson/library.ts; errors sit below it). */
+type Document = { [key: string]: unknown };
 
 /** An error reply: code, codeName (derived), message, and optional extra reply fields. */
 export class CommandError extends Error {

@@ -3,7 +3,7 @@
  * and writes the replies. A malformed frame closes this connection only.
  */
 import type net from 'node:net';
-import { makeDouble, type Document } from '../bson.js';
+import { makeDouble, type Document } from '../bson/library.js';
 import { dispatch, type DispatchResult } from '../commands/dispatch.js';
 import type { ConnectionState } from '../commands/types.js';
 import { CLOSE_CONNECTION } from './fail_points.js';

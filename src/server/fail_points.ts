@@ -24,11 +24,12 @@
  * beyond the fields of 121 (`errInfo`) and 11000 (`keyPattern`, `keyValue`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import type { CommandDefinition, ConnectionState } from '../commands/types.js';
 import { CommandError } from '../errors/command_error.js';
-import { bsonTypeOf, isNumber, toDouble } from '../storage/values/bson_type.js';
-import { formatElement } from '../storage/values/bson_to_string.js';
+import { bsonTypeOf } from '../storage/values/bson_type.js';
+import { isNumber, toDouble } from '../storage/values/numeric.js';
+import { formatElement } from '../storage/values/format.js';
 
 /** A fail point's modes (`FailPoint::Mode`). */
 export const FailPointModes = ['off', 'alwaysOn', 'nTimes', 'skip', 'random'] as const;

@@ -3,7 +3,7 @@
  * component registers its own parameters (the TTL monitor registers `ttlMonitorSleepSecs`, ...);
  * this module owns only the table and the mongod-compatible validation around it.
  */
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 
 /** One server parameter. */

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { Writable } from 'node:stream';
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import { registry } from '../commands/registry.js';
 import type { CommandDefinition, CompatMode, ServerCounters, ServerServices, ServerSettings } from '../commands/types.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';

@@ -2,10 +2,10 @@
  * The general server parameters (getParameter/setParameter) and the typed helpers that
  * components use to declare their own, with mongod's coercion and error texts.
  */
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
-import { bsonToString } from '../errors/bson_to_string.js';
-import { isNumber, toDouble } from '../storage/values/bson_type.js';
+import { formatValue } from '../storage/values/format.js';
+import { isNumber, toDouble } from '../storage/values/numeric.js';
 import type { Server } from './server.js';
 import type { ParameterTable } from './parameters.js';
 
@@ -17,7 +17,7 @@ export interface IntBounds {
 }
 
 function invalid(name: string, value: unknown, why?: string): CommandError {
-  return new CommandError('BadValue', why ?? `Invalid value for parameter ${name}: ${bsonToString(value)}`);
+  return new CommandError('BadValue', why ?? `Invalid value for parameter ${name}: ${formatValue(value)}`);
 }
 
 /** Declares an integer parameter stored through `get`/`set`; numbers are truncated, bounds checked. */
@@ -85,9 +85,9 @@ export function registerServerParameters(server: Server): void {
     name: 'logLevel',
     get: () => logLevel,
     set(value) {
-      if (!isNumber(value) && typeof value !== 'boolean') throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${bsonToString(value)}`);
+      if (!isNumber(value) && typeof value !== 'boolean') throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${formatValue(value)}`);
       const n = Math.trunc(typeof value === 'boolean' ? Number(value) : toDouble(value));
-      if (n < 0) throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${bsonToString(value)}`);
+      if (n < 0) throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${formatValue(value)}`);
       logLevel = Math.min(n, 5);
       server.logger.level = logLevel > 0 ? 'debug' : server.logger.level === 'debug' ? 'info' : server.logger.level;
     },

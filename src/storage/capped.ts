@@ -12,10 +12,11 @@
  * Source: mongo/src/mongo/db/catalog/collection_impl.cpp (capped deletes),
  * mongo/src/mongo/db/catalog/collection_options.cpp (adjustCappedMaxDocs).
  */
-import { bsonSize, type Document } from '../bson.js';
+import { bsonSize } from '../bson/encode.js';
+import type { Document } from '../bson/library.js';
 import { recordSize, type StoredDocument } from './collection.js';
 import { CommandError } from '../errors/command_error.js';
-import { isNumber, toDouble } from './values/bson_type.js';
+import { isNumber, toDouble } from './values/numeric.js';
 
 /** The bounds of a capped collection. */
 export interface CappedLimits {

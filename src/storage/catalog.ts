@@ -4,7 +4,7 @@
  * mongod keeps them, as documents of the database's `system.views` collection (`views.ts`); a
  * name is either a collection or a view, never both.
  */
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { Collection } from './collection.js';
 import { validateCollectionName, validateDbName } from './namespace.js';

@@ -2,17 +2,19 @@
  * One collection: documents in natural (insertion) order keyed by their canonical `_id`, the
  * secondary indexes kept in step with every write, and the hooks through which the TTL engine
  * hides expired documents and learns of writes. Documents are kept in their stored form (their
- * BSON bytes, made and read by src/bson.ts: README, "How documents are stored"); storage never
+ * BSON bytes, made and read by record_format.ts: README, "How documents are stored"); storage never
  * sees sockets or replies.
  */
-import { ObjectId, StoredBson, UUID, bsonSize, decodeStored, decodeStoredField, decodeStoredFields, encodeStored, patchStored, storedSize, storedTime, type Document } from '../bson.js';
+import { ObjectId, UUID, type Document } from '../bson/library.js';
+import { StoredBson, decodeStored, decodeStoredField, decodeStoredFields, encodeStored, patchStored, storedSize, storedTime } from './record_format.js';
+import { bsonSize } from '../bson/encode.js';
 import { CommandError } from '../errors/command_error.js';
-import { bsonToString } from '../errors/bson_to_string.js';
+import { formatValue } from './values/format.js';
 import { CappedTracker, cappedLimitsOf } from './capped.js';
 import { Index, type IndexKeys } from './indexes/index.js';
-import { hashOf, RecordTable, type Keying } from './record_table.js';
+import { hashOf, RecordTable, type Keying, storedIdHasKey, storedIdKey, storedIdKeyHash } from './record_table.js';
 import type { Collator } from './values/collator.js';
-import { keyString, storedIdHasKey, storedIdKey, storedIdKeyHash } from './values/key_string.js';
+import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
 import { addTopLevelField, assign } from './values/paths.js';
 
@@ -583,7 +585,7 @@ export class Collection {
   duplicateKeyError(keyPattern: Document, keyValue: Document, indexName: string): CommandError {
     return new CommandError(
       'DuplicateKey',
-      `E11000 duplicate key error collection: ${this.ns} index: ${indexName} dup key: ${bsonToString(keyValue)}`,
+      `E11000 duplicate key error collection: ${this.ns} index: ${indexName} dup key: ${formatValue(keyValue)}`,
       { keyPattern, keyValue },
     );
   }

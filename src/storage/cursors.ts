@@ -3,7 +3,8 @@
  * `getMore` continues. Documents are produced on demand, so a document that expires (Cosmos TTL)
  * between two batches is not returned by the later one. Idle cursors time out.
  */
-import { Long, bsonSize, type Document } from '../bson.js';
+import { Long, type Document } from '../bson/library.js';
+import { bsonSize } from '../bson/encode.js';
 import { documentFields, replyDocument, type StoredDocument } from './collection.js';
 import { projectorFields } from './projection/compile_projection.js';
 import { CommandError } from '../errors/command_error.js';

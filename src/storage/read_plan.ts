@@ -4,7 +4,7 @@
  * lookup, index bounds, or the whole collection — `src/storage/planner/`), run without the
  * filter. Every matching record is among the candidates; everything is lazy and visibility-checked.
  */
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import type { Collection, StoredDocument } from './collection.js';
 import type { Collator } from './values/collator.js';
 import { executePlan } from './planner/execute.js';

@@ -8,7 +8,7 @@
  * its underlying collection and the pipeline that produces the view's documents.
  * Source: mongo/src/mongo/db/views/view_catalog_helpers.cpp, views_for_database.cpp.
  */
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonTypeOf } from './values/bson_type.js';
 import { compilePipeline, stageName } from './aggregation/pipeline.js';

@@ -5,9 +5,9 @@
  * collMod, and runs the one background reaper. Versioned collections (Tablestore semantics) get
  * their row model, purge job and hooks here too. See `src/ttl/README.md` for the algorithm.
  */
-import { Long, type Document } from '../bson.js';
+import { Long, type Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
-import { bsonToString } from '../errors/bson_to_string.js';
+import { formatValue } from '../storage/values/format.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Collection, CollectionHooks, StoredDocument } from '../storage/collection.js';
@@ -20,7 +20,7 @@ import { checkIndexTtl, collModSeconds, isBtreeKey } from './policies/native.js'
 import { limitsFromOptions, parseVersionedOptions, versionedOptionsDocument } from './policies/versioned.js';
 import { VersionedStore } from '../storage/versioned/store.js';
 import { Reaper, type TtlCounters } from './reaper.js';
-import { safeNumberLong } from './seconds.js';
+import { safeNumberLong } from '../storage/values/numeric.js';
 
 /** What the engine needs from the server. */
 export interface TtlEngineOptions {
@@ -265,21 +265,21 @@ export class TtlEngine {
       const key = spec.key as Document;
       if (isCosmosTtlKey(key)) {
         if (cosmos) continue; // one container TTL: the first `_ts` TTL index decides
-        const containerTtl = Number(safeNumberLong(spec.expireAfterSeconds));
+        const containerTtl = Number(safeNumberLong(spec.expireAfterSeconds)!);
         const previous = old?.cosmos;
         cosmos = previous && previous.signature === `cosmos:${index.name}:${containerTtl}` ? previous : new CosmosJob(coll, index.name, containerTtl);
         if (cosmos !== previous) cosmos.rebuild();
         continue;
       }
-      const filterText = spec.partialFilterExpression === undefined ? '' : bsonToString(spec.partialFilterExpression);
-      const signature = nativeSignature(spec, bsonToString(key), filterText);
+      const filterText = spec.partialFilterExpression === undefined ? '' : formatValue(spec.partialFilterExpression);
+      const signature = nativeSignature(spec, formatValue(key), filterText);
       const previous = old?.native.get(index.name);
       if (previous && previous.signature === signature) {
         native.set(index.name, previous);
         continue;
       }
       if (isBtreeKey(key)) {
-        const job = new NativeJob(coll, index, Number(safeNumberLong(spec.expireAfterSeconds)), signature);
+        const job = new NativeJob(coll, index, Number(safeNumberLong(spec.expireAfterSeconds)!), signature);
         job.rebuild();
         native.set(index.name, job);
       } else {

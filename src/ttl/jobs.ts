@@ -10,7 +10,7 @@
  * given and leaves out those it no longer holds. Policy changes (collMod, index drop) replace
  * the job, so its entries never outlive it.
  */
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import { documentField, type Collection, type StoredDocument } from '../storage/collection.js';
 import type { Index } from '../storage/indexes/index.js';
 import { parsePath, type ParsedPath } from '../storage/values/paths.js';

@@ -3,7 +3,7 @@
  * (`WireError.replyExpected`): an OP_MSG error for OP_MSG, an OP_REPLY command error for
  * OP_QUERY, an OP_REPLY `$err` with QueryFailure for OP_GET_MORE; compressed like the request.
  */
-import { makeDouble } from '../bson.js';
+import { makeDouble } from '../bson/library.js';
 import { OpCode, ReplyFlags } from './constants.js';
 import { compressMessage } from './op_compressed.js';
 import { encodeOpMsg } from './op_msg.js';

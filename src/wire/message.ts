@@ -3,7 +3,7 @@
  * Layout of every message (little-endian int32s):
  *   messageLength | requestID | responseTo | opCode | body...
  */
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 
 /** The 16-byte standard header. */
 export interface MessageHeader {

@@ -8,8 +8,8 @@
  *
  * Checks, codes and texts follow mongod's `OpMsg::parse` (mongo/rpc/op_msg.cpp), in its order.
  */
-import type { Document } from '../bson.js';
-import { encodeDocument } from '../bson_encode.js';
+import type { Document } from '../bson/library.js';
+import { encodeDocument } from '../bson/encode.js';
 import { ErrorCodes } from '../errors/codes.js';
 import { HEADER_BYTES, OpCode, OpMsgFlags, OP_MSG_REQUIRED_FLAGS_MASK } from './constants.js';
 import { crc32c } from './crc32c.js';
@@ -189,7 +189,7 @@ function readBody(frame: Buffer, pos: number, limit: number, context: WireErrorC
 
 /**
  * Encodes an OP_MSG with a single kind-0 section. `body` may be a document, encoded straight into
- * the frame (src/bson_encode.ts: one allocation, no copy), or its already serialised bytes
+ * the frame (src/bson/encode.ts: one allocation, no copy), or its already serialised bytes
  * (spliced as is). With `flags & checksumPresent` a CRC-32C is appended.
  */
 export function encodeOpMsg(

@@ -9,7 +9,7 @@
  * short for its flags or namespace fails while mongod sets up the request and closes the
  * connection; the rest fail while the command is parsed and are answered.
  */
-import type { Document } from '../bson.js';
+import type { Document } from '../bson/library.js';
 import { HEADER_BYTES, OpCode } from './constants.js';
 import type { MessageHeader, OpQueryRequest } from './message.js';
 import { readBsonDocument } from './read_bson.js';

@@ -4,8 +4,8 @@
  *   header(16) | responseFlags int32 | cursorID int64 | startingFrom int32 |
  *   numberReturned int32 | documents...
  */
-import { serialize, type Document } from '../bson.js';
-import { encodeDocument } from '../bson_encode.js';
+import { serialize, encodeDocument } from '../bson/encode.js';
+import type { Document } from '../bson/library.js';
 import { HEADER_BYTES, OpCode, ReplyFlags } from './constants.js';
 import { writeHeader } from './message.js';
 

@@ -5,8 +5,8 @@
  * Anything deeper is left to `deserialize` (its own message, same code: InvalidBSON 22, or
  * Overflow 15 for nesting past mongod's depth limit).
  */
-import { deserialize, type Document } from '../bson.js';
-import { BSONDecodeError } from '../bson_decode.js';
+import { deserialize, BSONDecodeError } from '../bson/decode.js';
+import type { Document } from '../bson/library.js';
 import { ErrorCodes } from '../errors/codes.js';
 import { getInt32LE } from './message.js';
 import { WireError } from './wire_error.js';

@@ -12,12 +12,12 @@
  *   - `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md).
  * Creating again with the same options is a no-op; other options give 48 NamespaceExists.
  */
-import { Long, UUID, type Document } from '../../bson.js';
+import { Long, UUID, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
+import { formatValue } from '../../storage/values/format.js';
 import { UNLIMITED_CAPPED_DOCS } from '../../storage/capped.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
-import { isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { intOrLong, isNumber, safeNumberLong, toDouble } from '../../storage/values/numeric.js';
 import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
 import { valuesEqual } from '../../storage/values/compare.js';
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
@@ -79,38 +79,20 @@ function present(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
-const INT64_MAX = 9223372036854775807n;
-const INT64_MIN = -9223372036854775808n;
 /** The largest capped `size` (1 PB). */
 export const MAX_CAPPED_SIZE = 1125899906842624n;
 
-/** mongod's `safeInt64`: a number as a 64-bit integer (doubles truncated, NaN 0, clamped). */
-export function safeInt64(value: unknown): bigint {
-  if (typeof value === 'bigint') return value;
-  if (value instanceof Long) return value.toBigInt();
-  const d = toDouble(value);
-  if (Number.isNaN(d)) return 0n;
-  if (d >= 9223372036854775807) return INT64_MAX;
-  if (d <= -9223372036854775808) return INT64_MIN;
-  return BigInt(Math.trunc(d));
-}
-
-/** An integer as mongod appends it with appendNumber: Int32 when it fits, else Int64. */
-export function appendNumber(n: bigint): number | Long {
-  return n >= -2147483648n && n <= 2147483647n ? Number(n) : Long.fromBigInt(n);
-}
-
 /** Checks a capped `size` (`<field>` in messages) and returns it as stored. */
 export function parseCappedSize(field: string, value: unknown): number | Long {
-  const size = safeInt64(value);
+  const size = safeNumberLong(value)!;
   if (size < 1n) throw new CommandError('BadValue', `BSON field '${field}' value must be >= 1, actual value '${size}'`);
   if (size > MAX_CAPPED_SIZE) throw new CommandError('BadValue', `BSON field '${field}' value must be <= ${MAX_CAPPED_SIZE}, actual value '${size}'`);
-  return appendNumber(size);
+  return intOrLong(size);
 }
 
 /** Checks a capped `max` (`<field>` in messages) and returns it as stored (≤ 0: no limit). */
 export function parseCappedMax(field: string, value: unknown): number {
-  const max = safeInt64(value);
+  const max = safeNumberLong(value)!;
   if (max >= 2147483648n) throw new CommandError('BadValue', `BSON field '${field}' value must be < 2147483648, actual value '${max}'`);
   return max <= 0n ? UNLIMITED_CAPPED_DOCS : Number(max);
 }
@@ -224,7 +206,7 @@ function createView(ctx: CommandContext, name: string, cmd: Document): Document 
       const asObject = (stages: readonly Document[]): Document => Object.fromEntries(stages.map((s, i) => [String(i), s]));
       throw new CommandError(
         'NamespaceExists',
-        `namespace ${ns} already exists, but with pipeline ${bsonToString(asObject(existing.pipeline))} rather than ${bsonToString(asObject(def.pipeline))}`,
+        `namespace ${ns} already exists, but with pipeline ${formatValue(asObject(existing.pipeline))} rather than ${formatValue(asObject(def.pipeline))}`,
       );
     }
     return {};

@@ -1,5 +1,5 @@
 /** `getParameter`: server parameters by name, `'*'` for all, `{ showDetails, allParameters }`. */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { GENERIC_ARGUMENTS } from '../args.js';
 import type { CommandDefinition } from '../types.js';

@@ -2,7 +2,7 @@
  * `listCollections`: the collections of a database, then its views (`{name, type: 'view',
  * options: {viewOn, pipeline}, info: {readOnly: true}}`), as a cursor; `nameOnly`, `filter`.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { viewOptions } from '../../storage/views.js';
 import { IdlRules, intArg } from '../args.js';

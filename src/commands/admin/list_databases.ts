@@ -1,5 +1,5 @@
 /** `listDatabases`: databases with their sizes; `nameOnly` and `filter` as mongod. */
-import { Long, type Document } from '../../bson.js';
+import { Long, type Document } from '../../bson/library.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import type { CommandDefinition } from '../types.js';
 

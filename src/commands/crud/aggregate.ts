@@ -1,11 +1,11 @@
 /** `aggregate`: a pipeline over a collection, returned through a cursor. */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { compilePipeline } from '../../storage/aggregation/pipeline.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { compilePipeline, type PipelineContext } from '../../storage/aggregation/pipeline.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { documentFields, type StoredDocument } from '../../storage/collection.js';
-import type { PipelineContext } from '../../storage/aggregation/pipeline.js';
 import { compileMatchFilter } from '../../storage/aggregation/stages/match.js';
 import { pipelineFields } from '../../storage/aggregation/dependencies.js';
 import { isEmptyFilter, predicateFields } from '../../storage/query/compile_filter.js';

@@ -4,7 +4,7 @@
  * final write stages `$out` (replace a collection) and `$merge` (merge into one), following
  * mongo/src/mongo/db/pipeline/document_source_{documents,list_local_sessions,out,merge}.cpp.
  */
-import { ObjectId, UUID, type Document } from '../../bson.js';
+import { ObjectId, UUID, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { parseOperand } from '../../storage/aggregation/expressions.js';
 import { MISSING } from '../../storage/aggregation/value.js';
@@ -15,7 +15,7 @@ import { compileQuery, type LetVariables } from '../../storage/query/compile_que
 import { candidateRecords } from '../../storage/read_plan.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { getField, isDocument } from '../../storage/values/paths.js';
-import { formatValue } from '../../storage/values/bson_to_string.js';
+import { formatValue } from '../../storage/values/format.js';
 import { localSessionRecords } from './local_sessions.js';
 
 /** Stages that only a collectionless aggregate may start with (and only as its first stage). */

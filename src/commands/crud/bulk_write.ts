@@ -13,13 +13,14 @@
  *     with `errorsOnly`, plus the counts `nErrors nInserted nMatched nModified nUpserted
  *     nDeleted`; `ordered` stops at the first error.
  */
-import { Double, Long, type Document } from '../../bson.js';
+import { Double, Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
+import { formatValue } from '../../storage/values/format.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { validateCollectionName, validateDbName } from '../../storage/namespace.js';
 import { bindFilterVariables, type Variables } from '../../storage/update/variables.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { checkOptionalBool } from '../args.js';
 import { toCommandError } from '../dispatch.js';
@@ -321,7 +322,7 @@ export const bulkWrite: CommandDefinition = {
     const namespaces = nsInfo.map(parseNamespace);
     for (const op of ops) {
       if (op.nsIndex >= namespaces.length) {
-        throw new CommandError('BadValue', `BulkWrite ops entry ${bsonToString(opAsBson(op))} has an invalid nsInfo index.`);
+        throw new CommandError('BadValue', `BulkWrite ops entry ${formatValue(opAsBson(op))} has an invalid nsInfo index.`);
       }
     }
     const vars = letVariables(ctx, cmd.let);

@@ -6,9 +6,10 @@
  * Source: mongo/src/mongo/db/pipeline/document_source_coll_stats.cpp.
  */
 import { hostname } from 'node:os';
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { viewNotCollectionError } from '../../storage/views.js';
 import { storageStats } from '../diagnostic/coll_stats.js';

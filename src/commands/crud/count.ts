@@ -1,33 +1,23 @@
 /** `count`: number of matching documents, with skip, limit and a hinted index. */
-import { Long } from '../../bson.js';
 import { CommandError } from '../../errors/command_error.js';
-import { formatElement } from '../../storage/values/bson_to_string.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { INT64_MIN, isNumber, parseIntegerToLong, unwrapOrFailedToParse } from '../../storage/values/numeric.js';
 import { IdlRules, collectionArg, docArg, intArg } from '../args.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { countOnView, viewFor } from './view_reads.js';
 
-const TWO_TO_63 = 9223372036854775808;
-
 /**
  * `countLimit` (`count_request::countParseLimit`): a number (2 BadValue otherwise) that
- * `parseIntegerElementToLong` accepts (9 FailedToParse for a fractional, NaN or huge double);
+ * `parseIntegerElementToLong` accepts (9 FailedToParse for a fractional, NaN or huge number);
  * its absolute value is the limit.
  */
 const countLimit: ArgRule = {
   type: 'any',
   parse(value, field) {
     if (!isNumber(value)) throw new CommandError('BadValue', 'limit value is not a valid number');
-    if (bsonTypeOf(value) === 'double') {
-      const d = toDouble(value);
-      const text = formatElement(field, value);
-      if (Number.isNaN(d)) throw new CommandError('FailedToParse', `Expected an integer, but found NaN in: ${text}`);
-      if (d >= TWO_TO_63 || d < -TWO_TO_63) throw new CommandError('FailedToParse', `Cannot represent as a 64-bit integer: ${text}`);
-      if (d !== Math.trunc(d)) throw new CommandError('FailedToParse', `Expected an integer: ${text}`);
-    }
-    if (value instanceof Long && value.equals(Long.MIN_VALUE)) throw new CommandError('BadValue', 'limit value for count cannot be min long');
+    const limit = unwrapOrFailedToParse(parseIntegerToLong(field, value));
+    if (limit === INT64_MIN) throw new CommandError('BadValue', 'limit value for count cannot be min long');
   },
 };
 

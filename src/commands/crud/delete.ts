@@ -3,11 +3,11 @@
  * first). As mongod does, every statement is checked against the IDL first (a bad one fails the
  * whole command, nothing deleted); each then runs on its own (its errors are write errors).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { formatDoubleShort } from '../../storage/values/bson_to_string.js';
-import { isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { formatDoubleShort } from '../../storage/values/format.js';
+import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { IdlRules, checkHintType, collectionArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';

@@ -7,12 +7,11 @@
  * proceeds and the server logs "Document would fail validation"; `errorAndLog` does both.
  * `bypassDocumentValidation: true` skips the check.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import type { Collection } from '../../storage/collection.js';
-import { prepareForInsert } from '../../storage/collection.js';
+import { type Collection, prepareForInsert } from '../../storage/collection.js';
 import { checkDocument, hasActiveValidator } from '../../storage/validation/validator.js';
-import { isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import type { CommandContext } from '../types.js';
 
 /** mongod's message for a document that fails validation. */

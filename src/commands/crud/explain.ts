@@ -8,7 +8,7 @@
  * planned and run under the query's collation (the command's, else the collection's default).
  */
 import { hostname } from 'node:os';
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection, StoredDocument } from '../../storage/collection.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
@@ -17,7 +17,8 @@ import { compileSort } from '../../storage/sort.js';
 import { compileStage, type Stage } from '../../storage/aggregation/pipeline.js';
 import { compileUpdate } from '../../storage/update/compile_update.js';
 import { bindFilterVariables } from '../../storage/update/variables.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { keyString } from '../../storage/values/key_string.js';
 import type { Collator } from '../../storage/values/collator.js';
 import { isCollatable } from '../../storage/values/compare.js';

@@ -23,7 +23,8 @@
  * only before it writes (its size check and its unique-key checks come first; capped
  * collections, whose bookkeeping follows the write, are left to the general path).
  */
-import { storedFieldEquals, type Document } from '../../bson.js';
+import { storedFieldEquals } from '../../storage/record_format.js';
+import type { Document } from '../../bson/library.js';
 import { documentFields, replyDocument, type Collection, type StoredDocument } from '../../storage/collection.js';
 import { expressRecords } from '../../storage/planner/execute.js';
 import { expressIndex, expressNode } from '../../storage/planner/plan.js';

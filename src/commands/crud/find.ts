@@ -1,5 +1,5 @@
 /** `find`: filter, projection, sort, skip, limit, batchSize, singleBatch; returns a cursor. */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { IdlRules, boolArg, collectionArg, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';

@@ -6,13 +6,14 @@
  * `collation` (else the collection's default), `bypassDocumentValidation`. Errors raised while modifying the
  * document carry "Plan executor error during findAndModify :: caused by ::".
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { bindFilterVariables } from '../../storage/update/variables.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { checkHintType, collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { orderedRecords, queryCollator } from './query_exec.js';

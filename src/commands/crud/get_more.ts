@@ -1,5 +1,5 @@
 /** `getMore`: the next batch of an open cursor. */
-import { Long } from '../../bson.js';
+import { Long } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { IdlRules, intArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';

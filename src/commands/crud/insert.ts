@@ -1,5 +1,5 @@
 /** `insert`: ordered or unordered batches of documents, `_id` generated when absent. */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { IdlRules, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkBatchSize, runBatch } from './write_batch.js';

@@ -1,5 +1,5 @@
 /** `killCursors`: closes cursors by id. */
-import { Long } from '../../bson.js';
+import { Long } from '../../bson/library.js';
 import { IdlRules, collectionArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 

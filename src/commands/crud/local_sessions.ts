@@ -6,7 +6,7 @@
  * the (empty) user name since there is no authentication.
  */
 import { createHash } from 'node:crypto';
-import { Binary, type Document } from '../../bson.js';
+import { Binary, type Document } from '../../bson/library.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { LOGICAL_SESSION_TIMEOUT_MINUTES } from '../handshake/hello_reply.js';
 

@@ -5,7 +5,7 @@
  * that expired after the query started). Reads compare strings under the query's collation: the
  * command's `collation` argument, else the collection's default collation.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection, StoredDocument } from '../../storage/collection.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';

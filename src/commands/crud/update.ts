@@ -10,7 +10,7 @@
  * Errors raised while updating a document carry "Plan executor error during update :: caused
  * by ::". The statement runner is shared with findAndModify and bulkWrite.
  */
-import { ObjectId, type Document } from '../../bson.js';
+import { ObjectId, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { documentFields, type Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';

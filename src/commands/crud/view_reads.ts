@@ -12,7 +12,7 @@
  *   - aggregate: `aggregate.ts` prepends the view's pipeline itself (`viewPipelineFor`).
  * A collation other than the view's (the simple one) is 167 OptionNotSupportedOnView.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compilePipeline } from '../../storage/aggregation/pipeline.js';
 import type { LetVariables } from '../../storage/query/compile_query.js';

@@ -2,7 +2,7 @@
  * What insert, update and delete share: batch size checks, per-statement write errors, ordered
  * stop-at-first-error, and the reply's `writeErrors`.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { MAX_WRITE_BATCH_SIZE } from '../../wire/constants.js';
 import { toCommandError } from '../dispatch.js';

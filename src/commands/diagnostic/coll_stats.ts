@@ -3,7 +3,7 @@
  * collection also reports `max` and `maxSize`. The same statistics are the `storageStats` of
  * the `$collStats` aggregation stage.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { recordSize, type Collection } from '../../storage/collection.js';
 import { collectionArg, intArg } from '../args.js';

@@ -1,5 +1,5 @@
 /** `connectionStatus`: who is authenticated on this connection (no one: Mayfly has no auth). */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import type { CommandDefinition } from '../types.js';
 
 /** The `connectionStatus` command. */

@@ -1,5 +1,5 @@
 /** `dbStats`: collections, objects and sizes of a database (scaled by `scale`). */
-import { makeDouble } from '../../bson.js';
+import { makeDouble } from '../../bson/library.js';
 import { recordSize } from '../../storage/collection.js';
 import { CommandError } from '../../errors/command_error.js';
 import { intArg } from '../args.js';

@@ -1,5 +1,5 @@
 /** `listCommands`: every command this server answers, with its help line. */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import type { CommandDefinition } from '../types.js';
 
 /** The `listCommands` command. */

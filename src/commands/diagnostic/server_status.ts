@@ -1,7 +1,6 @@
 /** `serverStatus`: process, connection, operation and TTL counters. */
 import os from 'node:os';
-import { Long } from '../../bson.js';
-import { makeDouble } from '../../bson.js';
+import { Long, makeDouble } from '../../bson/library.js';
 import { MONGODB_VERSION } from '../../version.js';
 import type { CommandDefinition } from '../types.js';
 

@@ -2,7 +2,7 @@
  * The reply shared by `hello` and `isMaster`: a standalone mongod 8.0's, with the limits,
  * `connectionId`, and the compressors agreed with this client.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { MAX_BSON_OBJECT_BYTES, MAX_MESSAGE_BYTES, MAX_WRITE_BATCH_SIZE } from '../../wire/constants.js';
 import { negotiateCompressors } from '../../wire/op_compressed.js';
 import { CommandError } from '../../errors/command_error.js';

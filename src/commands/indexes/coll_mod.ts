@@ -13,15 +13,15 @@
  * NotImplemented.
  * Source: mongo/src/mongo/db/catalog/coll_mod.cpp and coll_mod_index.cpp.
  */
-import { Long, type Document } from '../../bson.js';
+import { Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
+import { formatValue } from '../../storage/values/format.js';
 import type { Collection } from '../../storage/collection.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../storage/values/bson_type.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { isNumber, toDouble, safeNumberInt, safeNumberLong } from '../../storage/values/numeric.js';
 import { valuesEqual } from '../../storage/values/compare.js';
 import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
-import { safeNumberInt, safeNumberLong } from '../../ttl/seconds.js';
 import { cappedLimitsOf } from '../../storage/capped.js';
 import { orderCollectionOptions, parseCappedMax, parseCappedSize } from '../admin/create.js';
 import { GENERIC_ARGUMENTS, collectionArg, wrongTypeError } from '../args.js';
@@ -105,10 +105,10 @@ function findIndex(coll: Collection, request: IndexRequest): Document {
   if (matches.length > 1) {
     throw new CommandError(
       'AmbiguousIndexKeyPattern',
-      `index keyPattern ${bsonToString(keyPattern)} matches ${matches.length} indexes, must use index name. Conflicting indexes:${bsonToString(matches[0])}, ${bsonToString(matches[1])}`,
+      `index keyPattern ${formatValue(keyPattern)} matches ${matches.length} indexes, must use index name. Conflicting indexes:${formatValue(matches[0])}, ${formatValue(matches[1])}`,
     );
   }
-  if (matches.length === 0) throw new CommandError('IndexNotFound', `cannot find index ${bsonToString(keyPattern)} for ns ${coll.ns}`);
+  if (matches.length === 0) throw new CommandError('IndexNotFound', `cannot find index ${formatValue(keyPattern)} for ns ${coll.ns}`);
   return matches[0]!;
 }
 
@@ -136,7 +136,7 @@ function planIndexChange(ctx: CommandContext, coll: Collection, request: IndexRe
     throw new CommandError('NotImplemented', "collMod conversions of an index to or from 'unique' ('unique', 'prepareUnique', 'forceNonUnique') are not supported by Mayfly yet");
   }
   const ttl = ctx.server.ttl;
-  if (wantsTtl && safeNumberInt(request.expireAfterSeconds) < 0) {
+  if (wantsTtl && safeNumberInt(request.expireAfterSeconds)! < 0) {
     // mongod rejects a negative value before looking the index up; only the Cosmos `_ts`
     // index, where -1 is valid, needs the index first.
     let target: Document | undefined;
@@ -156,9 +156,9 @@ function planIndexChange(ctx: CommandContext, coll: Collection, request: IndexRe
     if (seconds !== undefined) {
       const had = 'expireAfterSeconds' in spec;
       const old = had ? safeNumberLong(spec.expireAfterSeconds) : undefined;
-      if (old !== undefined) reply.expireAfterSeconds_old = Long.fromNumber(old);
+      if (old !== undefined) reply.expireAfterSeconds_old = Long.fromBigInt(old);
       reply.expireAfterSeconds_new = Long.fromNumber(seconds);
-      if (old !== seconds) spec = withFieldLast(spec, 'expireAfterSeconds', seconds);
+      if (old !== BigInt(seconds)) spec = withFieldLast(spec, 'expireAfterSeconds', seconds);
     }
     if (request.hidden !== undefined) {
       const wasHidden = spec.hidden === true;

@@ -3,7 +3,7 @@
  * indexes over the existing documents. A build that fails (a duplicate key, parallel arrays, an
  * array under a hashed field) leaves no index behind, and drops a collection it created.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { checkIndexCapacity, matchExistingIndex, normaliseIndexSpec, removeUnknownIndexOptions } from '../../storage/indexes/index_spec.js';
 import { IdlRules, collectionArg } from '../args.js';

@@ -2,9 +2,9 @@
  * `dropIndexes`: by name, key pattern (181 when several indexes share it), list of names, or
  * `'*'` (every index but `_id_`); the `_id` index is protected (72).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
+import { formatValue } from '../../storage/values/format.js';
 import { keyPatternsEqual } from '../../storage/planner/plan.js';
 import { collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
@@ -41,11 +41,11 @@ export const dropIndexes: CommandDefinition = {
     } else {
       const key = index as Document;
       const found = coll.indexSpecs().filter((s) => keyPatternsEqual(s.key as Document, key));
-      if (found.length === 0) throw new CommandError('IndexNotFound', `can't find index with key: ${bsonToString(key)}`);
+      if (found.length === 0) throw new CommandError('IndexNotFound', `can't find index with key: ${formatValue(key)}`);
       if (found.length > 1) {
         throw new CommandError(
           'AmbiguousIndexKeyPattern',
-          `${found.length} indexes found for key: ${bsonToString(key)}, identify by name instead. Conflicting indexes: ${found.map((s) => bsonToString(s)).join(', ')}`,
+          `${found.length} indexes found for key: ${formatValue(key)}, identify by name instead. Conflicting indexes: ${found.map((s) => formatValue(s)).join(', ')}`,
         );
       }
       if (found[0]!.name === '_id_') throw cannotDropId();

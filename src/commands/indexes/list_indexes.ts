@@ -1,6 +1,6 @@
 /** `listIndexes`: the index specs of a collection as stored (`_id_` first), through a cursor. */
 import { CommandError } from '../../errors/command_error.js';
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { IdlRules, collectionArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandDefinition } from '../types.js';

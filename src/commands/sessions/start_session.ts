@@ -1,5 +1,5 @@
 /** `startSession`: a new logical session id (used by some shells). */
-import { UUID } from '../../bson.js';
+import { UUID } from '../../bson/library.js';
 import { LOGICAL_SESSION_TIMEOUT_MINUTES } from '../handshake/hello_reply.js';
 import type { CommandDefinition } from '../types.js';
 

@@ -5,15 +5,10 @@
  * they do are in `src/server/fail_points.ts`; Mayfly has `failCommand`, any other name is 266
  * FailPointSetFailed as in mongod.
  */
-import { Long } from '../../bson.js';
+import { appendNumber } from '../../storage/values/numeric.js';
 import { CommandError } from '../../errors/command_error.js';
 import { failPointsOf, parseFailPointSettings } from '../../server/fail_points.js';
 import type { CommandDefinition } from '../types.js';
-
-/** `BSONObjBuilder::appendNumber(long long)`: an Int32 below 2^30 in magnitude, else an Int64. */
-function appendNumber(n: number): number | Long {
-  return Math.abs(n) < 2 ** 30 ? n : Long.fromNumber(n);
-}
 
 /** The `configureFailPoint` command: `db.adminCommand({ configureFailPoint: 'failCommand', mode, data })`. */
 export const configureFailPoint: CommandDefinition = {
@@ -28,6 +23,6 @@ export const configureFailPoint: CommandDefinition = {
     const settings = parseFailPointSettings(cmd);
     const count = failPoint.configure(settings);
     ctx.server.logger.warn({ failPointName: name, mode: settings.mode, data: settings.data }, 'Set failpoint');
-    return { count: appendNumber(count) };
+    return { count: appendNumber(BigInt(count)) };
   },
 };

@@ -5,7 +5,7 @@
  * reaper pass (`mayflyRunTtlPass`).
  */
 import { CommandError } from '../../errors/command_error.js';
-import { toDouble } from '../../storage/values/bson_type.js';
+import { toDouble } from '../../storage/values/numeric.js';
 import type { CommandDefinition } from '../types.js';
 import { clockReport } from './mayfly_clock.js';
 

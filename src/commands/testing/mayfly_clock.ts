@@ -1,5 +1,5 @@
 /** `mayflyClock`: the server's notion of now (test clock, TTL.md). Admin only. */
-import { Long, type Document } from '../../bson.js';
+import { Long, type Document } from '../../bson/library.js';
 import type { Clock } from '../../ttl/clock.js';
 import type { CommandDefinition } from '../types.js';
 

@@ -11,9 +11,9 @@
  * fails and nothing is written (2 BadValue, `Invalid timestamp. Cell:… Timestamp:… MinTimestamp:…
  * MaxTimestamp:….`). Replies `{ timestamps: { <column>: Int64 ms } }`: the version each column got.
  */
-import { Long, type Document } from '../../bson.js';
+import { Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
+import { formatValue } from '../../storage/values/format.js';
 import { checkDocumentSize, validateId } from '../../storage/collection.js';
 import type { Cell } from '../../storage/versioned/store.js';
 import { checkWriteRange } from '../../ttl/policies/versioned.js';
@@ -48,7 +48,7 @@ export const putRow: CommandDefinition = {
         if (given === undefined) {
           throw new CommandError(
             'BadValue',
-            `putRow.timestamps.${column} must be a version timestamp in ms (an integer or a Date), but received ${bsonToString(timestamps[column])}`,
+            `putRow.timestamps.${column} must be a version timestamp in ms (an integer or a Date), but received ${formatValue(timestamps[column])}`,
           );
         }
         ts = given;

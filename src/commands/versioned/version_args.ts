@@ -3,12 +3,12 @@
  * collection they target, timestamps in ms, `maxVersions` and `timeRange` (TTL.md "Versioned
  * collections"; Tablestore's GetRow/GetRange `max_versions` and half-open `time_range`).
  */
-import { Double, Int32, Long, type Document } from '../../bson.js';
+import { Double, Int32, Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
+import { formatValue } from '../../storage/values/format.js';
 import type { Collection } from '../../storage/collection.js';
 import type { VersionedStore } from '../../storage/versioned/store.js';
-import { INT32_MAX, exactInt32 } from '../../ttl/seconds.js';
+import { INT32_MAX, exactInt32 } from '../../storage/values/numeric.js';
 import type { CommandContext } from '../types.js';
 
 /** A versioned collection and its row model. */
@@ -54,7 +54,7 @@ export function maxVersionsArg(cmd: Document, command: string): number {
   if (value === undefined || value === null) return Infinity;
   const n = exactInt32(value);
   if (n === undefined || n < 1) {
-    throw new CommandError('BadValue', `${command}.maxVersions must be an integer from 1 to ${INT32_MAX}, but received ${bsonToString(value)}`);
+    throw new CommandError('BadValue', `${command}.maxVersions must be an integer from 1 to ${INT32_MAX}, but received ${formatValue(value)}`);
   }
   return n;
 }
@@ -66,7 +66,7 @@ export function timeRangeArg(cmd: Document, command: string): readonly [number, 
   const bad = (): CommandError =>
     new CommandError(
       'BadValue',
-      `${command}.timeRange must be [start, end]: two timestamps in ms (integers or Dates) with 0 <= start < end, versions from start included to end excluded, but received ${bsonToString(value)}`,
+      `${command}.timeRange must be [start, end]: two timestamps in ms (integers or Dates) with 0 <= start < end, versions from start included to end excluded, but received ${formatValue(value)}`,
     );
   if (!Array.isArray(value) || value.length !== 2) throw bad();
   const start = timestampMs(value[0]);

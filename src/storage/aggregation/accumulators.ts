@@ -16,9 +16,8 @@ import type { Collator } from '../values/collator.js';
 import { compareValues } from '../values/compare.js';
 import { decodeDecimal, encodeDecimal, type DecimalParts } from '../values/decimal.js';
 import { collationKeyString } from '../values/key_string.js';
-import { addParts, toDecimalParts } from '../values/numbers.js';
-import type { Decimal128 } from '../../bson.js';
-import { divideDecimal, doubleOf, fitsLong, intOrLong, longOf, numKind, toBigInt, widest, type NumKind } from './numeric.js';
+import { addParts, toDecimalParts, divideDecimal, doubleOf, fitsLong, intOrLong, longOf, numKind, toBigInt, widest, type NumKind } from '../values/numeric.js';
+import type { Decimal128 } from '../../bson/library.js';
 import { MISSING, isNullish } from './value.js';
 
 /** One accumulator's running state. */

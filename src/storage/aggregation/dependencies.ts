@@ -12,10 +12,10 @@
  * adds a field), and `$$ROOT`, `$$CURRENT` and the operators that read a field named by a value
  * ($getField, $setField, $unsetField) or run code make the answer null.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { filterFields } from '../query/compile_filter.js';
 import { sortFields } from '../sort.js';
-import { isNumber, toDouble } from '../values/bson_type.js';
+import { isNumber, toDouble } from '../values/numeric.js';
 import { addTopLevelField } from '../values/paths.js';
 import { isDocument } from './value.js';
 

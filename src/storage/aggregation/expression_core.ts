@@ -5,12 +5,12 @@
  * expressions and constants. Each compiles once to an `Evaluator`; operators register
  * themselves by kind from `expressions/*.ts` through `registerOperators`.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { cloneValue } from '../values/clone.js';
 import type { Collator } from '../values/collator.js';
 import { assertValidFieldName, parseFieldPath } from './field_path.js';
-import { bsonObjectToString } from './format.js';
+import { formatValue } from '../values/format.js';
 import { MISSING, fieldOf, isDocument } from './value.js';
 
 /** What an expression is evaluated against. */
@@ -121,7 +121,7 @@ export function parseOperatorExpression(obj: Document, ps: ParseState): Evaluato
   if (keys.length !== 1) {
     throw new CommandError(
       15983,
-      `An object representing an expression must have exactly one field: ${bsonObjectToString(obj)}`,
+      `An object representing an expression must have exactly one field: ${formatValue(obj)}`,
     );
   }
   const name = keys[0]!;

@@ -2,7 +2,7 @@
  * Aggregation expressions: the public entry point. Operators are organised by kind under
  * `expressions/` and registered here; see `expression_core.ts` for the grammar.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { ARITHMETIC_OPERATORS } from './expressions/arithmetic.js';
 import { ARRAY_OPERATORS } from './expressions/array.js';
 import { COMPARISON_OPERATORS } from './expressions/comparison.js';

@@ -3,7 +3,7 @@
  * stages are chained as lazy iterator transforms (see README.md in this directory).
  * Stage parsers live one per file in `stages/`; this file is the one table of stage names.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { PipelineContext } from './pipeline_context.js';
 import { parseAddFields } from './stages/add_fields.js';

@@ -1,5 +1,5 @@
 /** What a pipeline runs with (`PipelineContext` of `pipeline.ts`). */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import type { LetVariables } from '../query/compile_query.js';
 import type { Collator } from '../values/collator.js';
 import { ROOT_PARSE_STATE, type EvalContext, type ParseState } from './expression_core.js';

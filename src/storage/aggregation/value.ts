@@ -2,15 +2,13 @@
  * Helpers for aggregation values (mongo/src/mongo/db/exec/document_value/value.h): the
  * "missing" value that expressions return for absent fields, nullishness and truthiness.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { bsonTypeOf } from '../values/bson_type.js';
+import { MISSING, type Missing } from '../values/missing.js';
 import { isDocument } from '../values/paths.js';
 
 /** An absent value (mongod's EOO `Value`): a field that does not exist, `$$REMOVE`. */
-export const MISSING: unique symbol = Symbol('aggregation.missing');
-
-/** The type of `MISSING`. */
-export type Missing = typeof MISSING;
+export { MISSING, type Missing };
 
 /** True for a plain embedded document (not an array or a BSON wrapper). */
 export { isDocument };

@@ -5,10 +5,11 @@
  * `collation` argument, a collection's default collation (`create`) and an index's collation;
  * `collatorOf` compiles it (`../values/collator.ts`).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonTypeOf, isNumber, toDouble } from '../values/bson_type.js';
-import { formatValue } from '../values/bson_to_string.js';
+import { bsonTypeOf } from '../values/bson_type.js';
+import { isNumber, toDouble } from '../values/numeric.js';
+import { formatValue } from '../values/format.js';
 import { Collator, localeDefaults } from '../values/collator.js';
 import { isDocument } from '../values/paths.js';
 

@@ -16,16 +16,16 @@
  * container TTL index `{ _ts: ±1 }` with `expireAfterSeconds`, whose key is the *system*
  * last-modified time rather than a document field (TTL.md).
  */
-import { ObjectId, type Document } from '../../bson.js';
+import { ObjectId, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import type { Collator } from '../values/collator.js';
 import { compareObjectIds, compareValues } from '../values/compare.js';
 import { collatorOf } from './collation.js';
 import { bsonTypeOf } from '../values/bson_type.js';
-import { formatValue } from '../values/bson_to_string.js';
+import { formatValue } from '../values/format.js';
 import type { StoredDocument } from '../collection.js';
-import { BTree } from './btree.js';
+import { BTree } from '../values/btree.js';
 import { KeyGenerator } from './key_generator.js';
 import { IndexKinds, parseKeyPattern, type IndexKind } from './key_pattern.js';
 

@@ -5,11 +5,12 @@
  * `compareIndexOptions`, fts_spec.cpp `fixSpec`, s2_access_method.cpp `fixSpec`), with the
  * text mongod quotes specs with in its errors. TTL options are validated by the TTL engine.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { ErrorCodeName } from '../../errors/codes.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
-import { bsonTypeOf, isNumber, toDouble } from '../values/bson_type.js';
+import { formatValue } from '../values/format.js';
+import { bsonTypeOf } from '../values/bson_type.js';
+import { isNumber, toDouble } from '../values/numeric.js';
 import { valuesEqual } from '../values/compare.js';
 import { compileFilter } from '../query/compile_filter.js';
 import { normaliseCollation, sameCollation } from './collation.js';
@@ -43,7 +44,7 @@ export const MAX_INDEXES = 64;
 
 /** An error of `validateIndexSpec`, with createIndexes' context ("Error in specification …"). */
 function specError(code: number | ErrorCodeName, spec: Document, why: string): CommandError {
-  return new CommandError(code, `Error in specification ${bsonToString(spec)} :: caused by :: ${why}`);
+  return new CommandError(code, `Error in specification ${formatValue(spec)} :: caused by :: ${why}`);
 }
 
 /** The spec as mongod prints it once `validateIndexSpec` has appended the default `v`. */
@@ -109,7 +110,7 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
   // validateIndexSpecFieldNames, then each field in order.
   for (const option of Object.keys(spec)) {
     if (!KNOWN_OPTIONS.has(option)) {
-      throw specError('InvalidIndexSpecificationOption', spec, `The field '${option}' is not valid for an index specification. Specification: ${bsonToString(spec)}`);
+      throw specError('InvalidIndexSpecificationOption', spec, `The field '${option}' is not valid for an index specification. Specification: ${formatValue(spec)}`);
     }
   }
   for (const [option, value] of Object.entries(spec)) {
@@ -129,9 +130,9 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
         if (!isNumber(value)) throw specError('TypeMismatch', spec, `The field 'v' must be a number, but got ${bsonTypeOf(value)}`);
         const v = toDouble(value);
         if (!Number.isInteger(v) || v < -2147483648 || v > 2147483647) {
-          throw specError('BadValue', spec, `Index version must be representable as a 32-bit integer, but got ${bsonToString(value)}`);
+          throw specError('BadValue', spec, `Index version must be representable as a 32-bit integer, but got ${formatValue(value)}`);
         }
-        if (v !== 1 && v !== 2) throw specError('CannotCreateIndex', spec, `Invalid index specification ${bsonToString(spec)}; cannot create an index with v=${v}`);
+        if (v !== 1 && v !== 2) throw specError('CannotCreateIndex', spec, `Invalid index specification ${formatValue(spec)}; cannot create an index with v=${v}`);
         break;
       }
       case 'collation':
@@ -161,7 +162,7 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
       case 'dropDups':
       case 'prepareUnique':
         if (typeof value !== 'boolean' && !isNumber(value)) {
-          throw specError('TypeMismatch', spec, `The field '${option} has value ${option}: ${bsonToString(value)}, which is not convertible to bool`);
+          throw specError('TypeMismatch', spec, `The field '${option} has value ${option}: ${formatValue(value)}, which is not convertible to bool`);
         }
         break;
       case 'default_language':
@@ -188,13 +189,13 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
   const plugin = pluginName(key);
   const version = spec.v === undefined ? 2 : toDouble(spec.v);
   if (spec.collation !== undefined && version < 2) {
-    throw specError('CannotCreateIndex', spec, `Invalid index specification ${bsonToString(spec)}; cannot create an index with the 'collation' option and v=${version}`);
+    throw specError('CannotCreateIndex', spec, `Invalid index specification ${formatValue(spec)}; cannot create an index with the 'collation' option and v=${version}`);
   }
   if (spec.weights !== undefined && plugin !== 'text') {
-    throw specError('CannotCreateIndex', spec, `Invalid index specification ${bsonToString(spec)}; the field 'weights' can only be specified with text indexes`);
+    throw specError('CannotCreateIndex', spec, `Invalid index specification ${formatValue(spec)}; the field 'weights' can only be specified with text indexes`);
   }
   if (truthy(spec.unique) && truthy(spec.prepareUnique)) {
-    throw specError('CannotCreateIndex', spec, `Invalid index specification ${bsonToString(spec)}; cannot create an index with the 'unique' option and the 'prepareUnique' option`);
+    throw specError('CannotCreateIndex', spec, `Invalid index specification ${formatValue(spec)}; cannot create an index with the 'unique' option and the 'prepareUnique' option`);
   }
 
   const fields = Object.keys(key);
@@ -204,10 +205,10 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
     const full = 'v' in spec ? spec : { v: 2, ...spec };
     for (const option of Object.keys(full)) {
       if (!ID_OPTIONS.has(option)) {
-        throw new CommandError('InvalidIndexSpecificationOption', `The field '${option}' is not valid for an _id index specification. Specification: ${bsonToString(full)}`);
+        throw new CommandError('InvalidIndexSpecificationOption', `The field '${option}' is not valid for an _id index specification. Specification: ${formatValue(full)}`);
       }
     }
-    if (!valuesEqual(key, { _id: 1 })) throw new CommandError('BadValue', `The field 'key' for an _id index must be {_id: 1}, but got ${bsonToString(key)}`);
+    if (!valuesEqual(key, { _id: 1 })) throw new CommandError('BadValue', `The field 'key' for an _id index must be {_id: 1}, but got ${formatValue(key)}`);
   } else if (spec.name === '*') {
     throw new CommandError('BadValue', "The index name '*' is not valid.");
   }
@@ -219,7 +220,7 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
       collation = normaliseCollation(spec.collation as Document);
     } catch (err) {
       if (err instanceof CommandError) {
-        throw new CommandError(err.code, `failed to add collation information to index spec for index creation: ${bsonToString(withVersion(spec))} :: caused by :: ${err.message}`);
+        throw new CommandError(err.code, `failed to add collation information to index spec for index creation: ${formatValue(withVersion(spec))} :: caused by :: ${err.message}`);
       }
       throw err;
     }
@@ -233,7 +234,7 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
   if (name === '') throw okError('index name cannot be empty');
   if (name.includes('\0')) throw okError('index name cannot contain NUL bytes');
   if (collation && plugin !== '' && plugin !== '2dsphere' && plugin !== 'hashed' && plugin !== 'wildcard') {
-    throw okError(`Index type '${plugin}' does not support collation: ${bsonToString(collation)}`);
+    throw okError(`Index type '${plugin}' does not support collation: ${formatValue(collation)}`);
   }
   if (plugin === 'wildcard') {
     if (truthy(spec.sparse)) throw okError("Index type 'wildcard' does not support the 'sparse' option");
@@ -251,7 +252,7 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
   if (plugin === 'hashed') {
     const hashed = fields.filter((f) => key[f] === 'hashed').length;
     if (hashed > 1) {
-      throw new CommandError(31303, `A maximum of one index field is allowed to be hashed but found ${hashed} for 'key' ${bsonToString(key)}`);
+      throw new CommandError(31303, `A maximum of one index field is allowed to be hashed but found ${hashed} for 'key' ${formatValue(key)}`);
     }
     if (truthy(spec.unique)) throw new CommandError(16764, 'Currently hashed indexes cannot guarantee uniqueness. Use a regular index.');
   }
@@ -366,13 +367,13 @@ export function matchExistingIndex(wanted: Document, existing: Document[]): Spec
     if (c === Comparison.different) {
       throw new CommandError(
         'IndexKeySpecsConflict',
-        `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${bsonToString(wanted)}, existing index: ${bsonToString(byName)}`,
+        `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatValue(wanted)}, existing index: ${formatValue(byName)}`,
       );
     }
     if (c === Comparison.equivalent) {
       throw new CommandError(
         'IndexOptionsConflict',
-        `An equivalent index already exists with the same name but different options. Requested index: ${bsonToString(wanted)}, existing index: ${bsonToString(byName)}`,
+        `An equivalent index already exists with the same name but different options. Requested index: ${formatValue(wanted)}, existing index: ${formatValue(byName)}`,
       );
     }
     return { kind: 'exists' };
@@ -383,7 +384,7 @@ export function matchExistingIndex(wanted: Document, existing: Document[]): Spec
     if (c === Comparison.equivalent) {
       throw new CommandError(
         'IndexOptionsConflict',
-        `An equivalent index already exists with a different name and options. Requested index: ${bsonToString(wanted)}, existing index: ${bsonToString(idx)}`,
+        `An equivalent index already exists with a different name and options. Requested index: ${formatValue(wanted)}, existing index: ${formatValue(idx)}`,
       );
     }
     throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${String(idx.name)}`);
@@ -394,7 +395,7 @@ export function matchExistingIndex(wanted: Document, existing: Document[]): Spec
 /** The checks after the conflict checks: at most 64 indexes, one text index per collection. */
 export function checkIndexCapacity(wanted: Document, existing: Document[], ns: string): void {
   if (existing.length >= MAX_INDEXES) {
-    throw new CommandError('CannotCreateIndex', `add index fails, too many indexes for ${ns} key:${bsonToString(wanted.key)}`);
+    throw new CommandError('CannotCreateIndex', `add index fails, too many indexes for ${ns} key:${formatValue(wanted.key)}`);
   }
   if (pluginName(wanted.key as Document) === 'text') {
     const text = existing.find((s) => pluginName(s.key as Document) === 'text');

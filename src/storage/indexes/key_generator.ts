@@ -14,7 +14,7 @@
  *
  * A single-field key is the value itself; a compound key is the array of the field values.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { keyString } from '../values/key_string.js';
 import { arrayOffsetOf, isDocument } from '../values/paths.js';

@@ -3,8 +3,8 @@
  * in mongod): a B-tree for numeric directions, or a special kind named by a string value
  * (`hashed`, `text`, `2dsphere`, `2d`, wildcard `$**`).
  */
-import type { Document } from '../../bson.js';
-import { isNumber, toDouble } from '../values/bson_type.js';
+import type { Document } from '../../bson/library.js';
+import { isNumber, toDouble } from '../values/numeric.js';
 
 /** Kinds of index mongod knows, as `findPluginName` names them ('' is a B-tree). */
 export const IndexKinds = {

@@ -6,10 +6,10 @@
  * index: …" quoting mongod's debug rendering of the offending node. Special features (`$expr`,
  * `$where`, `$text`, `$jsonSchema`, `$near`) are refused before that, as the parser does.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { formatValue } from '../values/bson_to_string.js';
-import { isNumber, toDouble } from '../values/bson_type.js';
+import { formatValue } from '../values/format.js';
+import { isNumber, toDouble } from '../values/numeric.js';
 import { isDocument } from '../values/paths.js';
 import { isRegexValue, regexSource } from '../query/operators/comparison.js';
 

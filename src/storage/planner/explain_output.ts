@@ -9,8 +9,8 @@
  * Time is not measured (time is injected in Mayfly): every duration is 0.
  */
 import { createHash } from 'node:crypto';
-import type { Document } from '../../bson.js';
-import { formatValue } from '../values/bson_to_string.js';
+import type { Document } from '../../bson/library.js';
+import { formatValue } from '../values/format.js';
 import { formatInterval, reverseInterval } from './intervals.js';
 import type { PlanNode, QueryPlan, StageStats } from './plan.js';
 

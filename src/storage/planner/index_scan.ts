@@ -19,7 +19,7 @@
  */
 import type { StoredDocument } from '../collection.js';
 import type { Index } from '../indexes/index.js';
-import type { BTreeLeaf } from '../indexes/btree.js';
+import type { BTreeLeaf } from '../values/btree.js';
 import { isAllValues, isPoint, reverseInterval, type Interval, type IntervalList } from './intervals.js';
 
 /** The key range of a min/max scan (undefined: open end). */

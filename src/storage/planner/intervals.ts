@@ -9,10 +9,10 @@
  * index with a collation are built and merged in that index's order. Explain prints the
  * strings themselves where mongod prints their ICU collation keys.
  */
-import { Binary, MaxKey, MinKey, ObjectId, Timestamp, Long } from '../../bson.js';
+import { Binary, MaxKey, MinKey, ObjectId, Timestamp, Long } from '../../bson/library.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { compareValues, TYPE_RANK, typeRank } from '../values/compare.js';
-import { formatValue } from '../values/bson_to_string.js';
+import { formatValue } from '../values/format.js';
 
 /** A closed, open or half-open interval of values, `start ≤ end` in `compareValues` order. */
 export interface Interval {

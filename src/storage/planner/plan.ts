@@ -9,14 +9,14 @@
  * bounds only an index without a collation; an index provides a sort only under the query's
  * collation. A hinted index is scanned whatever its collation, with the bounds it may take.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection } from '../collection.js';
 import { sameCollation } from '../indexes/collation.js';
 import type { Index } from '../indexes/index.js';
 import { IndexKinds } from '../indexes/key_pattern.js';
 import { parseSortSpec, type SortKey } from '../sort.js';
-import { isNumber, toDouble } from '../values/bson_type.js';
+import { isNumber, toDouble } from '../values/numeric.js';
 import type { Collator } from '../values/collator.js';
 import { valuesEqual } from '../values/compare.js';
 import { isDocument } from '../values/paths.js';

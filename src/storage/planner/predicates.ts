@@ -15,12 +15,12 @@
  * hold strings, documents or arrays: usable only on an index with the query's collation) or on
  * binary string order (regex prefixes: usable only on an index without a collation).
  */
-import { BSONRegExp, type Document } from '../../bson.js';
-import { isNumber, toDouble } from '../values/bson_type.js';
+import { BSONRegExp, type Document } from '../../bson/library.js';
+import { isNumber, toDouble, isNaNNumber } from '../values/numeric.js';
 import type { Collator } from '../values/collator.js';
 import { compareValues, isCollatable } from '../values/compare.js';
 import { isDocument } from '../values/paths.js';
-import { isNaNNumber, isRegexValue, regexSource } from '../query/operators/comparison.js';
+import { isRegexValue, regexSource } from '../query/operators/comparison.js';
 import { plainEqualityField } from '../query/compile_filter.js';
 import {
   ALL_VALUES,

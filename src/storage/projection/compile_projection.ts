@@ -5,7 +5,7 @@
  * `a.$` projects the array element the query (`options.query`) matched.
  * Not supported yet (238 NotImplemented): `$meta`.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { parseProjection } from './projection_ast.js';
 import { buildProjection } from './projection_executor.js';
 import { compilePositionalMatcher } from '../update/positional_match.js';

@@ -6,14 +6,15 @@
  * sub-objects (nested projections), and the find-only `$slice` and `$elemMatch`.
  * Path collisions are 31249/31250, mixing modes 31253/31254/31252/31310.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonTypeOf, toDouble } from '../values/bson_type.js';
+import { bsonTypeOf } from '../values/bson_type.js';
+import { toDouble } from '../values/numeric.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import type { Collator } from '../values/collator.js';
 import { isKnownExpressionName, parseOperand, type Evaluator } from '../aggregation/expressions.js';
 import { parseFieldPath } from '../aggregation/field_path.js';
-import { elementToString } from '../aggregation/format.js';
+import { formatElement } from '../values/format.js';
 import { parseOperatorExpression, ROOT_PARSE_STATE } from '../aggregation/expression_core.js';
 import { isDocument, toBool } from '../aggregation/value.js';
 
@@ -228,7 +229,7 @@ function parseLiteral(ctx: ParseContext, key: string, value: unknown, parent: Pa
   const ev = parseOperand(value, ROOT_PARSE_STATE);
   addNodeAtPath(parent, parseFieldPath(key), { kind: 'expr', ev });
   if (ctx.type === 'exclusion') {
-    throw new CommandError(31310, `Cannot use an expression ${elementToString(key, value)} in an exclusion projection`);
+    throw new CommandError(31310, `Cannot use an expression ${formatElement(key, value)} in an exclusion projection`);
   }
   ctx.type = 'inclusion';
 }

@@ -13,7 +13,7 @@
  * Nested arrays are descended by find projections and skipped by `$project`
  * (ArrayRecursionPolicy).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { EvalContext, Evaluator } from '../aggregation/expressions.js';
 import { MISSING, isDocument } from '../aggregation/value.js';

@@ -7,20 +7,15 @@
  * Operators live in `operators/` by kind: comparison, logical, element, evaluation, array,
  * bitwise, geo, json_schema.
  */
-import { bsonTag, storedFieldEquals, type Document } from '../../bson.js';
+import { bsonTag, type Document } from '../../bson/library.js';
+import { storedFieldEquals } from '../record_format.js';
 import { CommandError } from '../../errors/command_error.js';
-import { formatValue } from '../values/bson_to_string.js';
+import { formatValue } from '../values/format.js';
 import { cloneValue } from '../values/clone.js';
 import { addTopLevelField, isDocument, parsePath, setField } from '../values/paths.js';
 import { parseAll, parseElemMatch, parseSize, type SubParser } from './operators/array.js';
 import { parseBitTest, type BitOp } from './operators/bitwise.js';
-import {
-  isExpressionDocument,
-  isRegexValue,
-  parseComparison,
-  parseIn,
-  parseNotEqual,
-} from './operators/comparison.js';
+import { isExpressionDocument, isRegexValue, parseComparison, parseIn, parseNotEqual } from './operators/comparison.js';
 import { parseExists, parseType } from './operators/element.js';
 import {
   parseAlwaysBoolean,
@@ -126,7 +121,7 @@ interface NotedPredicate extends Predicate {
 }
 
 /**
- * A test of a stored document's bytes (src/bson.ts's stored form) that answers a filter without
+ * A test of a stored document's bytes (src/storage/record_format.ts) that answers a filter without
  * decoding anything when it can: true or false, or undefined when the filter must be run.
  */
 export type StoredTest = (bson: string) => boolean | undefined;

@@ -4,7 +4,7 @@
  * `let` parameters that `$expr` can read as `$$name`
  * (mongo/src/mongo/db/pipeline/variables.cpp, `Variables::seedVariablesWithLetParameters`).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 // Through expressions.js, which registers the operators (expression_core alone knows none).
 import { parseOperand } from '../aggregation/expressions.js';

@@ -2,7 +2,7 @@
  * Turns a clause on a path into a predicate over documents, and a clause into a test of a
  * single value. The common case (a top-level field, a scalar value) allocates nothing.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { MISSING, parsePath, walkPath, type ParsedPath } from '../values/paths.js';
 import type { Clause, Predicate, ValueTest } from './types.js';
 

@@ -2,7 +2,7 @@
  * Shared shapes of the filter compiler: predicates over documents, tests of single values,
  * clauses on one path, and the parse context.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import type { Collator } from '../values/collator.js';
 
 /** A compiled filter: true when `doc` matches. */

@@ -8,7 +8,7 @@
  *     compared under the update's collation.
  * Errors carry mongod's "Error parsing array filter :: caused by ::" context where mongod adds it.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileFilter } from '../query/compile_filter.js';
 import type { Collator } from '../values/collator.js';

@@ -11,14 +11,14 @@
  * input. The positional `$` resolves to `UpdateContext.matchedField`. The update's collation
  * (`collator`) is what operators, array filters and a pipeline's expressions compare strings by.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { cloneValue } from '../values/clone.js';
 import { compareStrings, compareValues } from '../values/compare.js';
 import type { Collator } from '../values/collator.js';
 import { equalityFields } from '../query/compile_filter.js';
-import { elementToString } from '../aggregation/format.js';
+import { formatElement } from '../values/format.js';
 import {
   compileStage,
   stageKind,
@@ -86,7 +86,7 @@ function replaceDocument(original: Document, replacement: Document): UpdateResul
   if (hasOwn.call(original, '_id') && hasOwn.call(result, '_id') && compareValues(original._id, result._id) !== 0) {
     throw new CommandError(
       'ImmutableField',
-      `After applying the update, the (immutable) field '_id' was found to have been altered to ${elementToString('_id', result._id)}`,
+      `After applying the update, the (immutable) field '_id' was found to have been altered to ${formatElement('_id', result._id)}`,
     );
   }
   if (identicalDocuments(original, result)) return { doc: original, modified: false };

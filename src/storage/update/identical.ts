@@ -3,8 +3,9 @@
  * same fields in the same order. This is what decides whether an update modified a document
  * (setting Int32 1 over Double 1.0 IS a modification; -0.0 differs from 0.0).
  */
-import type { Binary, Decimal128, Document } from '../../bson.js';
-import { bsonTypeOf, toDouble } from '../values/bson_type.js';
+import type { Binary, Decimal128, Document } from '../../bson/library.js';
+import { bsonTypeOf } from '../values/bson_type.js';
+import { toDouble } from '../values/numeric.js';
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

@@ -16,14 +16,14 @@
  *   - `_id` is immutable (66) and top-level `$`-prefixed field names are refused (52).
  * The operators that compare values do so under the update's collation (`collator`).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { cloneValue } from '../values/clone.js';
 import { compareValues } from '../values/compare.js';
 import type { Collator } from '../values/collator.js';
 import { isDocument } from '../values/paths.js';
-import { bsonObjectToString, elementToString } from '../aggregation/format.js';
+import { formatValue, formatElement } from '../values/format.js';
 import { NO_ARRAY_FILTERS, type ArrayFilters } from './array_filters.js';
 import { parseBit } from './modifiers/bit.js';
 import { parseInc, parseMul } from './modifiers/arithmetic.js';
@@ -177,7 +177,7 @@ function parseRename(root: ObjectNode, from: string, to: unknown, ps: ParseState
   insertLeaf(root, fromParts, { kind: 'placeholder' }, ps);
   checkDynamicRenamePath(fromParts, 'source', from);
   if (typeof to !== 'string') {
-    throw new CommandError('BadValue', `The 'to' field for $rename must be a string: ${elementToString(from, to)}`);
+    throw new CommandError('BadValue', `The 'to' field for $rename must be a string: ${formatElement(from, to)}`);
   }
   checkDynamicRenamePath(to.split('.'), 'destination', to);
   const toParts = parseUpdatePath(to);
@@ -185,12 +185,12 @@ function parseRename(root: ObjectNode, from: string, to: unknown, ps: ParseState
     throw new CommandError('BadValue', "The 'to' field for $rename cannot contain an embedded null byte");
   }
   if (from === to) {
-    throw new CommandError('BadValue', `The source and target field for $rename must differ: ${elementToString(from, to)}`);
+    throw new CommandError('BadValue', `The source and target field for $rename must differ: ${formatElement(from, to)}`);
   }
   if (to.startsWith(`${from}.`) || from.startsWith(`${to}.`)) {
     throw new CommandError(
       'BadValue',
-      `The source and target field for $rename must not be on the same path: ${elementToString(from, to)}`,
+      `The source and target field for $rename must not be on the same path: ${formatElement(from, to)}`,
     );
   }
   insertLeaf(root, toParts, { kind: 'rename', to: toParts, from: fromParts, fromText: from }, ps);
@@ -222,7 +222,7 @@ export function parseOperatorUpdate(
     if (!isDocument(fields)) {
       throw new CommandError(
         'FailedToParse',
-        `Modifiers operate on fields but we found type ${bsonTypeOf(fields)} instead. For example: {$mod: {<field>: ...}} not {${elementToString(op, fields)}}`,
+        `Modifiers operate on fields but we found type ${bsonTypeOf(fields)} instead. For example: {$mod: {<field>: ...}} not {${formatElement(op, fields)}}`,
       );
     }
     for (const field of Object.keys(fields)) {
@@ -240,7 +240,7 @@ export function parseOperatorUpdate(
     if (!ps.foundIdentifiers.has(identifier)) {
       throw new CommandError(
         'FailedToParse',
-        `The array filter for identifier '${identifier}' was not used in the update ${bsonObjectToString(update)}`,
+        `The array filter for identifier '${identifier}' was not used in the update ${formatValue(update)}`,
       );
     }
   }
@@ -258,7 +258,7 @@ function assertCreatedNotImmutable(nav: Navigation): void {
   const name = nav.pathTaken[nav.pathTaken.length - 1]!;
   throw new CommandError(
     'ImmutableField',
-    `Updating the path '${nav.pathTaken.join('.')}' to ${elementToString(name, nav.element)} would modify the immutable field '_id'`,
+    `Updating the path '${nav.pathTaken.join('.')}' to ${formatElement(name, nav.element)} would modify the immutable field '_id'`,
   );
 }
 
@@ -405,7 +405,7 @@ function applyArray(node: ArrayNode, cur: Cursor, st: ApplyState): boolean {
   const element = cur.element;
   if (!Array.isArray(element)) {
     const name = cur.pathTaken.length === 0 ? '' : cur.pathTaken[cur.pathTaken.length - 1]!;
-    throw new CommandError('BadValue', `Cannot apply array updates to non-array element ${elementToString(name, element)}`);
+    throw new CommandError('BadValue', `Cannot apply array updates to non-array element ${formatElement(name, element)}`);
   }
   const identifiers = [...node.children.keys()].sort();
   // Every element is matched against the filters before any is updated.
@@ -493,7 +493,7 @@ function findRenameSource(doc: Document, parts: readonly string[], text: string)
       if (i === 0) return null;
       throw new CommandError(
         'PathNotViable',
-        `cannot use the part (${parts[i - 1]} of ${text}) to traverse the element ({${elementToString(parts[i - 1]!, element)}})`,
+        `cannot use the part (${parts[i - 1]} of ${text}) to traverse the element ({${formatElement(parts[i - 1]!, element)}})`,
       );
     }
   }

@@ -14,7 +14,7 @@
  * through `{$elemMatch: {<op>: <arg>}}` on a one-element array (mongod's matchesSingleElement),
  * under the query's collation.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { compileFilter } from '../query/compile_filter.js';
 import { isDocument } from '../values/paths.js';
 import { bsonTypeOf } from '../values/bson_type.js';

@@ -8,7 +8,7 @@
  * a top-level field does not need. Anything else is left to the tree (`compileTopLevelUpdate`
  * returns null).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import type { Collator } from '../values/collator.js';
 import { cloneValue } from '../values/clone.js';
 import { isDocument } from '../values/paths.js';

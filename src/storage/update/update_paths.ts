@@ -9,11 +9,11 @@
  *   - `comparePathParts` is the order operators apply in (field names bytewise, numeric
  *     names numerically), which is also the order new fields appear in.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compareStrings } from '../values/compare.js';
 import { isDocument } from '../values/paths.js';
-import { elementToString } from '../aggregation/format.js';
+import { formatElement } from '../values/format.js';
 
 /** The most null elements an update may pad an array with (`kMaxPaddingAllowed`). */
 const MAX_PADDING = 1_500_000;
@@ -115,7 +115,7 @@ export function navigate(doc: Document, parts: readonly string[]): Navigation {
 /** The element at the end of `pathTaken` as mongod prints it (`name: value`). */
 export function describeElement(nav: Navigation): string {
   const name = nav.pathTaken.length === 0 ? '' : nav.pathTaken[nav.pathTaken.length - 1]!;
-  return elementToString(name, nav.element);
+  return formatElement(name, nav.element);
 }
 
 function buildChain(parts: readonly string[], from: number, value: unknown): unknown {

@@ -8,7 +8,7 @@
  * substitution before compiling: `"$$x"` becomes `{$literal: <value>}` (`"$$x.a.b"` the value
  * at that path; an absent value `"$$REMOVE"`). `$literal` arguments are left alone.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileExpression } from '../aggregation/expressions.js';
 import { evaluatePath } from '../aggregation/expression_core.js';

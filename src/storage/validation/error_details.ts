@@ -21,7 +21,7 @@
  * Whether a node fails is decided by the same compiled filters and schema tests that enforce
  * the validator, so the explanation never disagrees with the decision.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { parseOperand } from '../aggregation/expressions.js';
 import { ROOT_PARSE_STATE } from '../aggregation/expression_core.js';
 import { MISSING as AGG_MISSING, toBool } from '../aggregation/value.js';
@@ -29,7 +29,8 @@ import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import { isExpressionDocument, isRegexValue } from '../query/operators/comparison.js';
 import { compileSchemaValueTest, propertyOf } from '../query/operators/json_schema.js';
 import type { ValueTest } from '../query/types.js';
-import { bsonTypeOf, isNumber, toDouble } from '../values/bson_type.js';
+import { bsonTypeOf } from '../values/bson_type.js';
+import { isNumber, toDouble } from '../values/numeric.js';
 import { compareStrings, valuesEqual } from '../values/compare.js';
 import { isDocument, MISSING, parsePath, walkPath } from '../values/paths.js';
 import { compileRegex } from '../query/regex.js';

@@ -11,7 +11,7 @@
  * Source: mongo/src/mongo/db/catalog/collection_impl.cpp (parseValidator, checkValidation),
  * mongo/src/mongo/db/catalog/collection_options.idl.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { parseOperand } from '../aggregation/expressions.js';
 import { ROOT_PARSE_STATE } from '../aggregation/expression_core.js';

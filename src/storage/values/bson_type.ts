@@ -1,8 +1,8 @@
 /**
- * BSON type names and codes of Mayfly values (representation: see `src/bson.ts`).
+ * BSON type names and codes of Mayfly values (representation: see `src/bson/library.ts`).
  * Type names and numbers are those of `$type` (mongo/src/mongo/bson/bsontypes.h).
  */
-import { isInt32Number, type Decimal128, type Long, bsonTag } from '../../bson.js';
+import { isInt32Number, bsonTag } from '../../bson/library.js';
 
 /** The `$type` alias of every BSON type. */
 export type BsonTypeName =
@@ -114,38 +114,4 @@ export function bsonTypeOf(v: unknown): BsonTypeName {
   if (v instanceof RegExp) return 'regex';
   if (v instanceof Uint8Array) return 'binData';
   return 'object';
-}
-
-/** True for Int32, Int64, Double and Decimal128 values. */
-export function isNumber(v: unknown): boolean {
-  if (typeof v === 'number') return true;
-  if (v === null || typeof v !== 'object') return typeof v === 'bigint';
-  const tag = bsonTag(v);
-  return tag === 'Double' || tag === 'Long' || tag === 'Decimal128' || tag === 'Int32';
-}
-
-/** A numeric value as a JS double (Int64 and Decimal128 rounded to nearest); NaN for non-numbers. */
-export function toDouble(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  if (v === null || typeof v !== 'object') return NaN;
-  switch (bsonTag(v)) {
-    case 'Double':
-    case 'Int32':
-      return (v as { value: number }).value;
-    case 'Long':
-      return (v as Long).toNumber();
-    case 'Decimal128':
-      return decimalToDouble(v as Decimal128);
-    default:
-      return NaN;
-  }
-}
-
-function decimalToDouble(d: Decimal128): number {
-  const s = d.toString();
-  if (s === 'NaN' || s === '-NaN') return NaN;
-  if (s === 'Infinity') return Infinity;
-  if (s === '-Infinity') return -Infinity;
-  return Number(s);
 }

@@ -3,7 +3,7 @@
  * Binary) are copied, immutable BSON wrappers (ObjectId, Long, Decimal128, Double, Timestamp,
  * BSONRegExp, MinKey, ...) are shared.
  */
-import { Binary, bsonTag } from '../../bson.js';
+import { Binary, bsonTag } from '../../bson/library.js';
 
 /** A deep copy of `v` (see module comment). */
 export function cloneValue<T>(v: T): T {

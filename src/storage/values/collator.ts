@@ -25,8 +25,8 @@
  * ICU's own level order. Every comparison is a total preorder, so equal-under-collation is an
  * equivalence: `key` maps each string to the first string seen of its class.
  */
-import type { Document } from '../../bson.js';
-import { BTree } from '../indexes/btree.js';
+import type { Document } from '../../bson/library.js';
+import { BTree } from './btree.js';
 
 /** Compares two strings: -1, 0 or 1. */
 export type StringComparator = (a: string, b: string) => number;

@@ -5,9 +5,10 @@
  * strings (and symbols) by UTF-8 bytes, or under a collation when a `Collator` is given (also
  * strings nested in arrays and documents; field names, regexes and code stay binary).
  */
-import { bsonTag, type Binary, type BSONRegExp, type Code, type Decimal128, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson.js';
+import { bsonTag, type Binary, type BSONRegExp, type Code, type Decimal128, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson/library.js';
 import type { Collator } from './collator.js';
 import { compareParts, decodeDecimal, doubleToExactParts, roundParts, type DecimalParts } from './decimal.js';
+import { TWO_POW_63 } from './numeric.js';
 
 /** Canonical type ranks (the order of types in comparisons). */
 export const TYPE_RANK = {
@@ -178,8 +179,6 @@ export function compareStrings(a: string, b: string): number {
 function stringOf(v: unknown): string {
   return typeof v === 'string' ? v : String((v as { value: unknown }).value);
 }
-
-const TWO_POW_63 = 9223372036854775808;
 
 /** Exact numeric comparison across Int32, Int64, Double and Decimal128. */
 export function compareNumbers(a: unknown, b: unknown): number {

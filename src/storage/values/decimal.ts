@@ -4,7 +4,7 @@
  * rational views of every numeric type so that comparisons across Int32/Int64/Double/Decimal128
  * never lose precision.
  */
-import { Decimal128 } from '../../bson.js';
+import { Decimal128 } from '../../bson/library.js';
 
 /** A decoded Decimal128 (or any numeric, converted exactly). */
 export type DecimalParts =

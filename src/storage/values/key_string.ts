@@ -6,8 +6,7 @@
  * Under a collation (`collator`), strings, nested ones included, encode by their collation
  * class (`Collator.key`), so that strings equal under it share a key.
  */
-import { bsonTag, decodeStoredFields, STORED_ID_VALUE_AT, storedInt32, type Binary, type BSONRegExp, type Code, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson.js';
-import { finishHash, hashChar, hashChars, hashOf, HASH_SEED } from '../record_table.js';
+import { bsonTag, type Binary, type BSONRegExp, type Code, type Long, type ObjectId, type ObjectIdWords, type Timestamp } from '../../bson/library.js';
 import type { Collator } from './collator.js';
 import { exactParts } from './compare.js';
 import { doubleToExactParts, normaliseParts, compareParts, roundParts, type DecimalParts } from './decimal.js';
@@ -48,7 +47,8 @@ export function collationKeyString(v: unknown, collator: Collator | null): strin
   }
 }
 
-function numberKey(n: number): string {
+/** The key of a number that holds its own value exactly (`keyString` of an Int32 or a double). */
+export function numberKey(n: number): string {
   // String(n) is unique per double and gives '0' for -0 and 'NaN' for NaN.
   return n === 0 ? 'n0' : 'n' + n;
 }
@@ -169,62 +169,4 @@ function exactNumberKey(p: DecimalParts): string {
   }
   const n = normaliseParts(p) as Extract<DecimalParts, { kind: 'finite' }>;
   return 'x' + (n.negative ? '-' : '') + n.coefficient.toString() + 'e' + n.exponent;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The key of a stored document's `_id`, read from its stored form (`encodeStored`: one byte per
-// character, the `_id` element first, its type at 0 and its value from STORED_ID_VALUE_AT). An
-// ObjectId, an int32 or an ASCII string is read in place (the key is 'o' and the 12 bytes, 'n'
-// and the number, or 's' and the string); any other `_id` is decoded and keyed.
-
-const ID_FIELDS: readonly string[] = ['_id'];
-const AT = STORED_ID_VALUE_AT;
-
-/** End of the stored string `_id` of `bson` when it is ASCII, else -1 (its characters from AT + 4). */
-function asciiStringIdEnd(bson: string): number {
-  const end = AT + 4 + storedInt32(bson, AT) - 1;
-  for (let i = AT + 4; i < end; i++) if (bson.charCodeAt(i) > 127) return -1;
-  return end;
-}
-
-/** `keyString` of the `_id` of the stored document `bson`. */
-export function storedIdKey(bson: string): string {
-  return keyString(decodeStoredFields(bson, ID_FIELDS)._id);
-}
-
-/** `hashOf(storedIdKey(bson))`, without decoding an ObjectId, int32 or ASCII string `_id`. */
-export function storedIdKeyHash(bson: string): number {
-  switch (bson.charCodeAt(0)) {
-    case 0x07:
-      return finishHash(hashChars(hashChar(HASH_SEED, 111), bson, AT, AT + 12));
-    case 0x10:
-      return hashOf(numberKey(storedInt32(bson, AT)));
-    case 0x02: {
-      const end = asciiStringIdEnd(bson);
-      if (end >= 0) return finishHash(hashChars(hashChar(HASH_SEED, 115), bson, AT + 4, end));
-    }
-  }
-  return hashOf(storedIdKey(bson));
-}
-
-/** `storedIdKey(bson) === key`, without decoding an ObjectId, int32 or ASCII string `_id`. */
-export function storedIdHasKey(bson: string, key: string): boolean {
-  switch (bson.charCodeAt(0)) {
-    case 0x07: {
-      if (key.length !== 13 || key.charCodeAt(0) !== 111) return false;
-      for (let i = 0; i < 12; i++) if (key.charCodeAt(1 + i) !== bson.charCodeAt(AT + i)) return false;
-      return true;
-    }
-    case 0x10:
-      return key === numberKey(storedInt32(bson, AT));
-    case 0x02: {
-      const end = asciiStringIdEnd(bson);
-      if (end < 0) break;
-      const start = AT + 4;
-      if (key.length !== end - start + 1 || key.charCodeAt(0) !== 115) return false;
-      for (let i = start; i < end; i++) if (key.charCodeAt(i - start + 1) !== bson.charCodeAt(i)) return false;
-      return true;
-    }
-  }
-  return storedIdKey(bson) === key;
 }

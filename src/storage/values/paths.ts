@@ -7,12 +7,13 @@
  * element iterator yields EOO, and at a leaf array visits each element and then the array
  * itself (unless leaf expansion is off, as for `$size` and `$elemMatch`).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { formatElement } from './bson_to_string.js';
+import { formatElement } from './format.js';
+import { MISSING } from './missing.js';
 
-/** Marks "no value here" (an absent field) for `walkPath` visitors. */
-export const MISSING: unique symbol = Symbol('missing');
+/** "No value here" (an absent field), as `walkPath` visitors see it. */
+export { MISSING };
 
 /** A value seen by `walkPath`, or `MISSING`. */
 export type PathValue = unknown;

@@ -8,7 +8,7 @@
  * reaper. Because TTL expires the oldest versions first and `maxVersions` keeps the newest, the
  * readable versions of a column are always a prefix of its list.
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { versionExpiryMs, type VersionLimits } from './limits.js';
 
 /** One version of a column: its value and its timestamp (ms since the epoch). */

@@ -16,7 +16,7 @@
  * - delete: the whole row goes;
  * - `putRow`: one version per given column, at the given timestamps or now.
  */
-import { Long, type Document } from '../../bson.js';
+import { Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection, RowModel, StoredDocument } from '../collection.js';
 import { identicalValues } from '../update/identical.js';

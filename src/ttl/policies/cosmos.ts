@@ -9,10 +9,10 @@
  *   -1                             never               never   n s after last modification
  *   m                              m s after           never   n s after last modification
  */
-import { Double, Int32, Long, type Document } from '../../bson.js';
+import { Double, Int32, Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
-import { INT32_MAX, INT32_MIN, exactInt32 } from '../seconds.js';
+import { formatValue } from '../../storage/values/format.js';
+import { INT32_MAX, INT32_MIN, exactInt32 } from '../../storage/values/numeric.js';
 
 /** The key of the index that switches the Cosmos policy on (Cosmos `_ts`). */
 export const COSMOS_TS_FIELD = '_ts';
@@ -41,7 +41,7 @@ export function checkContainerTtl(value: unknown): number {
   if (n === undefined || !(n === NEVER || n >= 1)) {
     throw new CommandError(
       'BadValue',
-      `The 'expireAfterSeconds' option on '_ts' must be -1 (expiry on, no default) or an integer from 1 to ${INT32_MAX}, but received ${bsonToString(value)}.`,
+      `The 'expireAfterSeconds' option on '_ts' must be -1 (expiry on, no default) or an integer from 1 to ${INT32_MAX}, but received ${formatValue(value)}.`,
     );
   }
   return n;

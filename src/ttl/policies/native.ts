@@ -8,12 +8,12 @@
  * Validation follows mongod 8.2's `index_key_validate::validateIndexSpecTTL` (createIndexes) and
  * the IDL `safeInt` conversion of `collMod` (saturating, NaN → 0).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
-import { bsonTypeOf, isNumber } from '../../storage/values/bson_type.js';
+import { formatValue } from '../../storage/values/format.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { INT32_MAX, INT32_MIN, isNaNNumber, isNumber, safeNumberInt, safeNumberLong } from '../../storage/values/numeric.js';
 import { MISSING, walkPath, type ParsedPath } from '../../storage/values/paths.js';
-import { INT32_MAX, INT32_MIN, isNaNNumber, safeNumberInt, safeNumberLong } from '../seconds.js';
 
 /** Why `value` is not a valid `expireAfterSeconds` for a secondary TTL index, or null. */
 export function expireAfterSecondsProblem(value: unknown): string | null {
@@ -22,7 +22,7 @@ export function expireAfterSecondsProblem(value: unknown): string | null {
     return `TTL index 'expireAfterSeconds' option must be numeric, but received a type of '${bsonTypeOf(value)}`;
   }
   if (isNaNNumber(value)) return "TTL index 'expireAfterSeconds' option must not be NaN";
-  const n = safeNumberLong(value);
+  const n = safeNumberLong(value)!;
   if (n > INT32_MAX || n < INT32_MIN) return "TTL index 'expireAfterSeconds' must be within the range of a 32-bit integer";
   if (n < 0) return "TTL index 'expireAfterSeconds' option cannot be less than 0";
   return null;
@@ -35,14 +35,14 @@ export function expireAfterSecondsProblem(value: unknown): string | null {
  */
 export function checkIndexTtl(value: unknown, key: Document, rawSpec: Document): number {
   const problem = expireAfterSecondsProblem(value);
-  if (problem) throw new CommandError('CannotCreateIndex', `. Index spec: ${bsonToString(rawSpec)} :: caused by :: ${problem}`);
+  if (problem) throw new CommandError('CannotCreateIndex', `. Index spec: ${formatValue(rawSpec)} :: caused by :: ${problem}`);
   if (Object.keys(key).length !== 1) {
     throw new CommandError(
       'CannotCreateIndex',
-      `TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: ${bsonToString(rawSpec)}`,
+      `TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: ${formatValue(rawSpec)}`,
     );
   }
-  return safeNumberInt(value);
+  return safeNumberInt(value)!;
 }
 
 /**
@@ -51,7 +51,7 @@ export function checkIndexTtl(value: unknown, key: Document, rawSpec: Document):
  * negatives.
  */
 export function collModSeconds(value: unknown): number {
-  return safeNumberInt(value);
+  return safeNumberInt(value)!;
 }
 
 /** True when `key` is a plain ascending/descending key (a B-tree index the monitor can use). */

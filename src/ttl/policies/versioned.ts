@@ -11,13 +11,13 @@
  * A version is readable while it is among its column's newest `maxVersions` and
  * `now − version ≤ timeToLive` (`versionExpiryMs`, `src/storage/versioned/limits.ts`).
  */
-import type { Document } from '../../bson.js';
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { bsonToString } from '../../errors/bson_to_string.js';
-import { bsonTypeOf, isNumber } from '../../storage/values/bson_type.js';
+import { formatValue } from '../../storage/values/format.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import { isNumber, INT32_MAX, exactInt32 } from '../../storage/values/numeric.js';
 import { DEFAULT_VERSION_LIMITS, TTL_FOREVER, versionExpiryMs, type VersionLimits } from '../../storage/versioned/limits.js';
 import type { Cell } from '../../storage/versioned/store.js';
-import { INT32_MAX, exactInt32 } from '../seconds.js';
 
 /** The limits model and the readability rule, defined beside the rows they govern. */
 export { DEFAULT_VERSION_LIMITS, TTL_FOREVER, versionExpiryMs, type VersionLimits };
@@ -69,7 +69,7 @@ export function parseVersionedOptions(raw: unknown, command: string, base: Versi
     const name = field as VersionedField;
     const n = exactInt32(value);
     if (n === undefined || !acceptable(name, n)) {
-      throw new CommandError('BadValue', `versioned.${name} must be ${ALLOWED[name]}, but received ${bsonToString(value)}`);
+      throw new CommandError('BadValue', `versioned.${name} must be ${ALLOWED[name]}, but received ${formatValue(value)}`);
     }
     out[name] = n;
   }

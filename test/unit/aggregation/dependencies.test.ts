@@ -4,7 +4,7 @@
  * expression may read more than it names.
  */
 import { describe, expect, it } from 'vitest';
-import { Long } from '../../../src/bson.js';
+import { Long } from '../../../src/bson/library.js';
 import { pipelineFields } from '../../../src/storage/aggregation/dependencies.js';
 
 describe('pipelineFields', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson.js';
+import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
 import { compileExpression } from '../../../src/storage/aggregation/expressions.js';
 import { expectCommandError, expectExact } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson.js';
-import { docValueToString, formatDoubleNice, formatG } from '../../../src/storage/aggregation/format.js';
-import { divideDecimal, modDecimal, subtractDecimal } from '../../../src/storage/aggregation/numeric.js';
+import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
+import { docValueToString, formatDoubleNice, formatG } from '../../../src/storage/values/format.js';
+import { divideDecimal, modDecimal, subtractDecimal } from '../../../src/storage/values/numeric.js';
 import { compileExpressionPredicate } from '../../../src/storage/aggregation/expressions.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
 import { MISSING } from '../../../src/storage/aggregation/value.js';

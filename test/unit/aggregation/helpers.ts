@@ -1,6 +1,6 @@
 /** Shared assertions for the projection, update and aggregation unit tables. */
 import { expect } from 'vitest';
-import { EJSON } from '../../../src/bson.js';
+import { EJSON } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 
 /** Canonical Extended JSON: keeps BSON types (Int32 vs Double vs Int64) and field order. */

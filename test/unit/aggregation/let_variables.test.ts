@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Double, Long, type Document } from '../../../src/bson.js';
+import { Double, Long, type Document } from '../../../src/bson/library.js';
 import { compileExpression, compileExpressionPredicate } from '../../../src/storage/aggregation/expressions.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
 import { evaluateLet } from '../../../src/storage/query/compile_query.js';

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { Decimal128, type Document } from '../../../src/bson.js';
+import { Decimal128, type Document } from '../../../src/bson/library.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
 import { expectCommandError } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal128, Double, Long, type Document } from '../../../src/bson.js';
+import { Decimal128, Double, Long, type Document } from '../../../src/bson/library.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
 import { expectExact } from './helpers.js';
 

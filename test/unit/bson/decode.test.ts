@@ -1,5 +1,5 @@
 /**
- * The one-pass decoder (`deserialize`, src/bson_decode.ts) against the previous path
+ * The one-pass decoder (`deserialize`, src/bson/decode.ts) against the previous path
  * (`deserializeViaJsBson`: js-bson with wrappers, then the unwrapping walk): thousands of
  * seeded random documents covering every BSON type, written byte by byte here (so DBPointer,
  * duplicate names and odd array keys are covered too), must decode to the same values with the
@@ -7,27 +7,9 @@
  * and a table of malformed documents must be refused.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  Binary,
-  BSONError,
-  BSONRegExp,
-  BSONSymbol,
-  Code,
-  DBRef,
-  Decimal128,
-  deserialize,
-  deserializeViaJsBson,
-  Double,
-  Int32,
-  Long,
-  MaxKey,
-  MinKey,
-  ObjectId,
-  serialize,
-  Timestamp,
-  UUID,
-} from '../../../src/bson.js';
-import { BSONDecodeError, MAX_BSON_DEPTH } from '../../../src/bson_decode.js';
+import { Binary, BSONError, BSONRegExp, BSONSymbol, Code, DBRef, Decimal128, deserializeViaJsBson, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID } from '../../../src/bson/library.js';
+import { deserialize, BSONDecodeError, MAX_BSON_DEPTH } from '../../../src/bson/decode.js';
+import { serialize } from '../../../src/bson/encode.js';
 import { readBsonDocument } from '../../../src/wire/read_bson.js';
 import { WireError } from '../../../src/wire/wire_error.js';
 import { thrownBy } from '../thrown.js';

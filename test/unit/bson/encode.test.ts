@@ -1,13 +1,14 @@
 /**
- * The encoder over Mayfly's value representation (src/bson_encode.ts) against js-bson's
+ * The encoder over Mayfly's value representation (src/bson/encode.ts) against js-bson's
  * `serialize(doc, { checkKeys: false, ignoreUndefined: false })` (`serializeViaJsBson`): the same
  * bytes on thousands of seeded random documents of every BSON type and on each type boundary,
  * written by the encoder itself (not its js-bson fallback); the values outside the
  * representation handed to js-bson whole, with js-bson's bytes or js-bson's error.
  */
 import { describe, expect, it } from 'vitest';
-import { Binary, BSONError, BSONRegExp, BSONSymbol, Code, DBRef, Decimal128, deserialize, Double, Int32, Long, MaxKey, MinKey, ObjectId, serialize, serializeViaJsBson, Timestamp, UUID, type Document } from '../../../src/bson.js';
-import { documentSize, encodeDocument, encodeDocumentInto, MAX_WALK_DEPTH } from '../../../src/bson_encode.js';
+import { Binary, BSONError, BSONRegExp, BSONSymbol, Code, DBRef, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, serializeViaJsBson, Timestamp, UUID, type Document } from '../../../src/bson/library.js';
+import { deserialize } from '../../../src/bson/decode.js';
+import { serialize, documentSize, encodeDocument, encodeDocumentInto, MAX_WALK_DEPTH } from '../../../src/bson/encode.js';
 import { thrownBy } from '../thrown.js';
 import { bson, el } from '../wire/fixtures.js';
 import { Gen } from './random_bson.js';

@@ -2,7 +2,7 @@
  * Random BSON for differential tests: a seeded PRNG and a byte-level BSON writer whose documents
  * cover every BSON type (DBPointer, duplicate names and odd array keys included).
  */
-import { Decimal128, ObjectId } from '../../../src/bson.js';
+import { Decimal128, ObjectId } from '../../../src/bson/library.js';
 
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;

@@ -4,7 +4,9 @@
  * documents of every BSON type and on hand-picked values.
  */
 import { describe, expect, it } from 'vitest';
-import { Binary, BSONRegExp, Code, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID, bsonSize, calculateObjectSize, deserialize, serialize, type Document } from '../../../src/bson.js';
+import { Binary, BSONRegExp, Code, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID, calculateObjectSize, type Document } from '../../../src/bson/library.js';
+import { bsonSize, serialize } from '../../../src/bson/encode.js';
+import { deserialize } from '../../../src/bson/decode.js';
 import { Gen } from './random_bson.js';
 
 const reference = (doc: Document): number => calculateObjectSize(doc, { ignoreUndefined: false });

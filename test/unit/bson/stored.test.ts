@@ -1,5 +1,5 @@
 /**
- * Stored documents (src/bson_decode.ts, "Stored documents"; src/bson_encode.ts): a collection
+ * Stored documents (src/storage/record_format.ts): a collection
  * keeps each document in a compact stored form (its BSON without length, `_id` name and
  * terminator, one byte per character of a latin1 string, then its modification time), reads it
  * back whole (`decodeStored`) or only the top-level fields a filter reads
@@ -7,23 +7,10 @@
  * seeded random documents of every BSON type against the request decoder and the encoder.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  Binary,
-  Code,
-  decodeStored,
-  decodeStoredField,
-  decodeStoredFields,
-  deserialize,
-  encodeStored,
-  Long,
-  serialize,
-  StoredBson,
-  storedSize,
-  storedTime,
-  type Document,
-} from '../../../src/bson.js';
-import { writeStoredBson } from '../../../src/bson_decode.js';
-import { documentSize, encodeDocument } from '../../../src/bson_encode.js';
+import { Binary, Code, Long, type Document } from '../../../src/bson/library.js';
+import { decodeStored, decodeStoredField, decodeStoredFields, encodeStored, StoredBson, storedSize, storedTime, writeStoredBson } from '../../../src/storage/record_format.js';
+import { deserialize } from '../../../src/bson/decode.js';
+import { serialize, documentSize, encodeDocument } from '../../../src/bson/encode.js';
 import { bson, el } from '../wire/fixtures.js';
 import { differences, elem, Gen, str } from './random_bson.js';
 

@@ -1,6 +1,6 @@
 /** The capped collection bookkeeping: eviction by count and by size, sizes after updates and removals. */
 import { describe, expect, test } from 'vitest';
-import { bsonSize } from '../../../src/bson.js';
+import { bsonSize } from '../../../src/bson/encode.js';
 import { cappedLimitsOf, UNLIMITED_CAPPED_DOCS } from '../../../src/storage/capped.js';
 import { Collection } from '../../../src/storage/collection.js';
 

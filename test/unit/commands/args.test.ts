@@ -1,29 +1,10 @@
 /** The IDL argument helpers: numeric conversions, maxTimeMS, and the order checks run in. */
 import { describe, expect, test } from 'vitest';
-import { Decimal128, Double, Long } from '../../../src/bson.js';
-import { IdlRules, parseMaxTimeMS, safeNumberLong, validateArguments } from '../../../src/commands/args.js';
+import { Decimal128, Double, Long } from '../../../src/bson/library.js';
+import { IdlRules, parseMaxTimeMS, validateArguments } from '../../../src/commands/args.js';
 import type { CommandDefinition } from '../../../src/commands/types.js';
 import { errorOf } from '../thrown.js';
 
-
-describe('safeNumberLong', () => {
-  const cases: Array<[string, unknown, bigint]> = [
-    ['an int', 7, 7n],
-    ['a negative fraction truncates toward zero', -1.9, -1n],
-    ['a small negative fraction is 0', -0.5, 0n],
-    ['NaN is 0', Number.NaN, 0n],
-    ['a huge double saturates', 1e300, 9223372036854775807n],
-    ['a huge negative double saturates', -1e300, -9223372036854775808n],
-    ['an integral Double', new Double(3), 3n],
-    ['a Long keeps every digit', Long.fromString('9007199254740993'), 9007199254740993n],
-    ['a decimal rounds half to even (up)', Decimal128.fromString('2.5'), 2n],
-    ['a decimal rounds half to even (down)', Decimal128.fromString('3.5'), 4n],
-    ['a decimal above the half rounds up', Decimal128.fromString('1.6'), 2n],
-  ];
-  for (const [name, value, expected] of cases) {
-    test(name, () => expect(safeNumberLong(value)).toBe(expected));
-  }
-});
 
 describe('parseMaxTimeMS', () => {
   test('accepts integral numbers of every type within int32', () => {

@@ -6,7 +6,8 @@
  * must have answered a good share of them. Then the shapes they must leave alone, one by one.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { decodeStored, Double, Long, StoredBson, UUID, type Document } from '../../../src/bson.js';
+import { decodeStored, StoredBson } from '../../../src/storage/record_format.js';
+import { Double, Long, UUID, type Document } from '../../../src/bson/library.js';
 import { find } from '../../../src/commands/crud/find.js';
 import { update } from '../../../src/commands/crud/update.js';
 import { dispatch } from '../../../src/commands/dispatch.js';

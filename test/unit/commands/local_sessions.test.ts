@@ -3,7 +3,7 @@
  * updates its last use; endSessions forgets it, and a later touch brings it back.
  */
 import { describe, expect, it } from 'vitest';
-import { Binary, UUID } from '../../../src/bson.js';
+import { Binary, UUID } from '../../../src/bson/library.js';
 import { endLocalSessions, localSessionRecords, touchSession } from '../../../src/commands/crud/local_sessions.js';
 
 const lsid = () => ({ id: new UUID().toBinary() });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { Decimal128, Long, ObjectId } from '../../../src/bson.js';
+import { Decimal128, Long, ObjectId } from '../../../src/bson/library.js';
 import { complement, formatInterval, intersect, point, union, ALL_VALUES } from '../../../src/storage/planner/intervals.js';
 import { analyzeFilter, normaliseFilter } from '../../../src/storage/planner/predicates.js';
 

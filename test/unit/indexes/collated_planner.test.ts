@@ -3,7 +3,7 @@
  * with a collection scan under the same collation (random data and queries).
  */
 import { describe, expect, test } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { Collection } from '../../../src/storage/collection.js';
 import { collatorOf, normaliseCollation } from '../../../src/storage/indexes/collation.js';
 import { executePlan } from '../../../src/storage/planner/execute.js';

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { KeyGenerator } from '../../../src/storage/indexes/key_generator.js';
 import { Index, compareKeyValues } from '../../../src/storage/indexes/index.js';
-import { ObjectId } from '../../../src/bson.js';
+import { ObjectId } from '../../../src/bson/library.js';
 import { compareValues } from '../../../src/storage/values/compare.js';
 
 const keys = (fields: string[], doc: Record<string, unknown>, sparse = false) => new KeyGenerator(fields, sparse).keysOf(doc);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { Collection } from '../../../src/storage/collection.js';
 import { compileQuery } from '../../../src/storage/query/compile_query.js';
 import { compileSort } from '../../../src/storage/sort.js';

@@ -1,4 +1,4 @@
-import type { BTree } from '../../../src/storage/indexes/btree.js';
+import type { BTree } from '../../../src/storage/values/btree.js';
 
 /** Every `[key, value]` entry of `tree` in order, read through the leaf links. */
 export function treeEntries<K, V>(tree: BTree<K, V>): Array<[K, V]> {

@@ -5,7 +5,7 @@
  * only as far as the indexes read (`Index.keyFields`), and each index loses exactly its entries.
  */
 import { describe, expect, test } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { Collection } from '../../../src/storage/collection.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { Index } from '../../../src/storage/indexes/index.js';

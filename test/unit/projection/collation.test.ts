@@ -3,7 +3,7 @@
  * query's match) and expressions compare strings by it; without one, binary.
  */
 import { describe, it } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { collatorOf, normaliseCollation } from '../../../src/storage/indexes/collation.js';
 import { compileProjection } from '../../../src/storage/projection/compile_projection.js';
 import type { Collator } from '../../../src/storage/values/collator.js';

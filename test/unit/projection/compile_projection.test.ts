@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson.js';
+import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
 import { compileProjection, isIdentityProjection } from '../../../src/storage/projection/compile_projection.js';
 import { expectCommandError, expectExact } from '../aggregation/helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { compileProjection } from '../../../src/storage/projection/compile_projection.js';
 import { parseProjection } from '../../../src/storage/projection/projection_ast.js';
 import { expectCommandError, expectExact } from '../aggregation/helpers.js';

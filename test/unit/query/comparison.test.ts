@@ -1,15 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  BSONRegExp,
-  BSONSymbol,
-  Decimal128,
-  Double,
-  Long,
-  MaxKey,
-  MinKey,
-  ObjectId,
-  type Document,
-} from '../../../src/bson.js';
+import { BSONRegExp, BSONSymbol, Decimal128, Double, Long, MaxKey, MinKey, ObjectId, type Document } from '../../../src/bson/library.js';
 import { matches } from './helpers.js';
 
 type Row = [Document, Document, boolean];

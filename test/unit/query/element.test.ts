@@ -1,17 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  Binary,
-  BSONRegExp,
-  Code,
-  Decimal128,
-  Double,
-  Long,
-  MaxKey,
-  MinKey,
-  ObjectId,
-  Timestamp,
-  type Document,
-} from '../../../src/bson.js';
+import { Binary, BSONRegExp, Code, Decimal128, Double, Long, MaxKey, MinKey, ObjectId, Timestamp, type Document } from '../../../src/bson/library.js';
 import { matches } from './helpers.js';
 
 type Row = [Document, Document, boolean];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { Long, type Document } from '../../../src/bson.js';
+import { Long, type Document } from '../../../src/bson/library.js';
 import { equalityFields, isEmptyFilter } from '../../../src/storage/query/compile_filter.js';
 import { thrown } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { Binary, BSONRegExp, Decimal128, Long, type Document } from '../../../src/bson.js';
+import { Binary, BSONRegExp, Decimal128, Long, type Document } from '../../../src/bson/library.js';
 import { compileError } from './helpers.js';
 
 type Row = [Document, number, string];

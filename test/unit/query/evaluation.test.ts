@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BSONRegExp, BSONSymbol, Decimal128, Double, Long, type Document } from '../../../src/bson.js';
+import { BSONRegExp, BSONSymbol, Decimal128, Double, Long, type Document } from '../../../src/bson/library.js';
 import { compileFilter } from '../../../src/storage/query/compile_filter.js';
 import { matches } from './helpers.js';
 

@@ -1,4 +1,4 @@
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { compileFilter } from '../../../src/storage/query/compile_filter.js';
 import type { FilterOptions } from '../../../src/storage/query/types.js';

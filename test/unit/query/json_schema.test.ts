@@ -1,18 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  Binary,
-  BSONRegExp,
-  BSONSymbol,
-  Code,
-  Decimal128,
-  Double,
-  Long,
-  MaxKey,
-  MinKey,
-  ObjectId,
-  Timestamp,
-  type Document,
-} from '../../../src/bson.js';
+import { Binary, BSONRegExp, BSONSymbol, Code, Decimal128, Double, Long, MaxKey, MinKey, ObjectId, Timestamp, type Document } from '../../../src/bson/library.js';
 import { compileError, matches } from './helpers.js';
 
 type MatchRow = [Document, Document, boolean];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BSONRegExp, type Document } from '../../../src/bson.js';
+import { BSONRegExp, type Document } from '../../../src/bson/library.js';
 import { matches } from './helpers.js';
 
 type Row = [Document, Document, boolean];

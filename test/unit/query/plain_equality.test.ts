@@ -4,7 +4,7 @@
  * does (reached here through an equivalent `$and` of that one equality).
  */
 import { describe, expect, test } from 'vitest';
-import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson.js';
+import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
 import { compileFilter, plainEqualityField } from '../../../src/storage/query/compile_filter.js';
 import { analyzeFilter } from '../../../src/storage/planner/predicates.js';
 import { Collator } from '../../../src/storage/values/collator.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { Decimal128, Double, Long, MaxKey, MinKey, type Document } from '../../../src/bson.js';
+import { Decimal128, Double, Long, MaxKey, MinKey, type Document } from '../../../src/bson/library.js';
 import { compileSort } from '../../../src/storage/sort.js';
 import { thrown } from './helpers.js';
 

@@ -6,7 +6,10 @@
  * measured when the message they came in bounds their size.
  */
 import { describe, expect, test } from 'vitest';
-import { BSONSymbol, Code, Decimal128, decodeStored, deserialize, Double, encodeStored, Int32, Long, ObjectId, serialize, storedSize, type Document } from '../../../src/bson.js';
+import { BSONSymbol, Code, Decimal128, Double, Int32, Long, ObjectId, type Document } from '../../../src/bson/library.js';
+import { decodeStored, encodeStored, storedSize } from '../../../src/storage/record_format.js';
+import { deserialize } from '../../../src/bson/decode.js';
+import { serialize } from '../../../src/bson/encode.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { BsonRecord, Collection, type StoredDocument } from '../../../src/storage/collection.js';
 import { normaliseCollation } from '../../../src/storage/indexes/collation.js';

@@ -3,7 +3,7 @@
  * longer one registers a cursor that hands out the rest; and the re-checking source find reads through.
  */
 import { describe, expect, it } from 'vitest';
-import { Long, type Document } from '../../../src/bson.js';
+import { Long, type Document } from '../../../src/bson/library.js';
 import { CursorManager, recordSource } from '../../../src/storage/cursors.js';
 
 const docs = (n: number) => Array.from({ length: n }, (_, i) => ({ _id: i }));

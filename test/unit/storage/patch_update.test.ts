@@ -7,7 +7,8 @@
  * same index entries, the same errors.
  */
 import { describe, expect, test } from 'vitest';
-import { Code, Decimal128, Double, Long, ObjectId, decodeStored, encodeStored, patchStored, type Document } from '../../../src/bson.js';
+import { Code, Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
+import { decodeStored, encodeStored, patchStored } from '../../../src/storage/record_format.js';
 import { Collection, documentFields, type StoredDocument } from '../../../src/storage/collection.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { keyString } from '../../../src/storage/values/key_string.js';

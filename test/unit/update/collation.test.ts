@@ -4,7 +4,7 @@
  * and a pipeline update's expressions. Each case also runs without a collator (binary).
  */
 import { describe, expect, it } from 'vitest';
-import { ObjectId, type Document } from '../../../src/bson.js';
+import { ObjectId, type Document } from '../../../src/bson/library.js';
 import { collatorOf, normaliseCollation } from '../../../src/storage/indexes/collation.js';
 import { buildUpsertDocument, compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { compilePositionalMatcher } from '../../../src/storage/update/positional_match.js';

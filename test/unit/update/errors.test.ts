@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { Long, type Document } from '../../../src/bson.js';
+import { Long, type Document } from '../../../src/bson/library.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { expectCommandError } from '../aggregation/helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal128, Double, Long, Timestamp, type Document } from '../../../src/bson.js';
+import { Decimal128, Double, Long, Timestamp, type Document } from '../../../src/bson/library.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { expectCommandError, expectExact } from '../aggregation/helpers.js';
 

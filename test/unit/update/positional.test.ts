@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Long, ObjectId, type Document } from '../../../src/bson.js';
+import { Long, ObjectId, type Document } from '../../../src/bson/library.js';
 import { buildUpsertDocument, compileUpdate, type CompileUpdateOptions } from '../../../src/storage/update/compile_update.js';
 import { compilePositionalMatcher } from '../../../src/storage/update/positional_match.js';
 import { expectCommandError, expectExact } from '../aggregation/helpers.js';

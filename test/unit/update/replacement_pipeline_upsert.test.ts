@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Double, ObjectId, type Document } from '../../../src/bson.js';
+import { Double, ObjectId, type Document } from '../../../src/bson/library.js';
 import { buildUpsertDocument, compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { expectCommandError, expectExact } from '../aggregation/helpers.js';
 

@@ -4,7 +4,8 @@
  * the same `modified` flag and the same errors, over random documents and updates.
  */
 import { describe, expect, test } from 'vitest';
-import { Decimal128, Double, Long, ObjectId, serialize, type Document } from '../../../src/bson.js';
+import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
+import { serialize } from '../../../src/bson/encode.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { applyOperatorUpdate, parseOperatorUpdate } from '../../../src/storage/update/operator_update.js';

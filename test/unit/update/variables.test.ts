@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { bindFilterVariables, bindVariables, evaluateLetVariables, withConstants } from '../../../src/storage/update/variables.js';
 import { expectCommandError, expectExact } from '../aggregation/helpers.js';

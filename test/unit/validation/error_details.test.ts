@@ -3,7 +3,7 @@
  * failing document, and the details mongod's doc_validation_error builds.
  */
 import { describe, expect, test } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { validationErrorDetails } from '../../../src/storage/validation/error_details.js';
 import { compileValidator } from '../../../src/storage/validation/validator.js';
 

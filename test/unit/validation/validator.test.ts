@@ -3,7 +3,7 @@
  * checkDocument's decisions for the strict, moderate and off levels.
  */
 import { describe, expect, test } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { Collection } from '../../../src/storage/collection.js';
 import {
   checkDocument,

@@ -1,21 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import {
-  Binary,
-  BSONRegExp,
-  BSONSymbol,
-  Code,
-  Decimal128,
-  Double,
-  Int32,
-  Long,
-  MaxKey,
-  MinKey,
-  ObjectId,
-  Timestamp,
-} from '../../../src/bson.js';
+import { Binary, BSONRegExp, BSONSymbol, Code, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from '../../../src/bson/library.js';
 import { cloneValue } from '../../../src/storage/values/clone.js';
-import { BSON_TYPE_CODES, bsonTypeOf, isNumber, toDouble } from '../../../src/storage/values/bson_type.js';
-import { formatDoubleNice, formatValue, formatG } from '../../../src/storage/values/bson_to_string.js';
+import { BSON_TYPE_CODES, bsonTypeOf } from '../../../src/storage/values/bson_type.js';
+import { isNumber, toDouble } from '../../../src/storage/values/numeric.js';
+import { formatDoubleNice, formatValue, formatG } from '../../../src/storage/values/format.js';
 
 describe('bsonTypeOf', () => {
   test.each([

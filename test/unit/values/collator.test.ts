@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BSONRegExp, BSONSymbol, type Document } from '../../../src/bson.js';
+import { BSONRegExp, BSONSymbol, type Document } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { collatorOf, normaliseCollation } from '../../../src/storage/indexes/collation.js';
 import { compileFilter } from '../../../src/storage/query/compile_filter.js';

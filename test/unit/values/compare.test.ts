@@ -1,17 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  Binary,
-  BSONRegExp,
-  BSONSymbol,
-  Code,
-  Decimal128,
-  Double,
-  Long,
-  MaxKey,
-  MinKey,
-  ObjectId,
-  Timestamp,
-} from '../../../src/bson.js';
+import { Binary, BSONRegExp, BSONSymbol, Code, Decimal128, Double, Long, MaxKey, MinKey, ObjectId, Timestamp } from '../../../src/bson/library.js';
 import { compareValues, valuesEqual } from '../../../src/storage/values/compare.js';
 
 const oid = (hex: string) => new ObjectId(hex);

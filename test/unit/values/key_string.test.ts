@@ -1,18 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  Binary,
-  BSONRegExp,
-  BSONSymbol,
-  Code,
-  Decimal128,
-  Double,
-  Int32,
-  Long,
-  MaxKey,
-  MinKey,
-  ObjectId,
-  Timestamp,
-} from '../../../src/bson.js';
+import { Binary, BSONRegExp, BSONSymbol, Code, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from '../../../src/bson/library.js';
 import { compareKeyValues } from '../../../src/storage/indexes/index.js';
 import { compareValues } from '../../../src/storage/values/compare.js';
 import { keyString } from '../../../src/storage/values/key_string.js';

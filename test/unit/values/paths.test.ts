@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import {
   collectPathValues,

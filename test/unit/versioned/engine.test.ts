@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { Long } from '../../../src/bson.js';
+import { Long } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { createLogger } from '../../../src/logger.js';
 import { ParameterTable } from '../../../src/server/parameters.js';

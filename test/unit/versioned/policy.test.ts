@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { Decimal128, Double, Long } from '../../../src/bson.js';
+import { Decimal128, Double, Long } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import {
   checkWriteRange,

@@ -3,7 +3,7 @@
  * the system.views document form.
  */
 import { describe, expect, test } from 'vitest';
-import type { Document } from '../../../src/bson.js';
+import type { Document } from '../../../src/bson/library.js';
 import {
   checkViewGraph,
   checkViewPipeline,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Code, deserialize, Double, Long, ObjectId, serializeViaJsBson, type Document } from '../../../src/bson.js';
+import { Code, Double, Long, ObjectId, serializeViaJsBson, type Document } from '../../../src/bson/library.js';
+import { deserialize } from '../../../src/bson/decode.js';
 import { decodeMessage } from '../../../src/wire/decode.js';
 import { encodeOpMsg } from '../../../src/wire/op_msg.js';
 import { encodeOpReply } from '../../../src/wire/op_reply.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deserialize, Double } from '../../../src/bson.js';
+import { deserialize } from '../../../src/bson/decode.js';
+import { Double } from '../../../src/bson/library.js';
 import { codeNameOf } from '../../../src/errors/codes.js';
 import { decodeMessage } from '../../../src/wire/decode.js';
 import { encodeErrorReply } from '../../../src/wire/error_reply.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Double } from '../../../src/bson.js';
+import { Double } from '../../../src/bson/library.js';
 import { decodeMessage } from '../../../src/wire/decode.js';
 import type { OpMsgRequest } from '../../../src/wire/message.js';
 import { WireError } from '../../../src/wire/wire_error.js';

@@ -3,26 +3,12 @@
  * (mongo/src/mongo/db/pipeline/expression.cpp). Null or missing operands make the result
  * null; Int32 results widen to Int64 on overflow, Int64 to Double; Decimal128 wins.
  */
-import { Long } from '../../../bson.js';
+import { Long } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { bsonTypeOf, toDouble } from '../../values/bson_type.js';
-import { addNumbers, multiplyNumbers, toDecimalParts } from '../../values/numbers.js';
+import { bsonTypeOf } from '../../values/bson_type.js';
+import { toDouble, addNumbers, multiplyNumbers, toDecimalParts, divideDecimal, doubleOf, fitsLong, intOrLong, isZeroParts, longOf, modDecimal, numKind, subtractDecimal, toBigInt, widest, type NumKind } from '../../values/numeric.js';
 import { encodeDecimal } from '../../values/decimal.js';
 import { parseArguments, parseFixedArguments, type Evaluator, type OperatorParser } from '../expression_core.js';
-import {
-  divideDecimal,
-  doubleOf,
-  fitsLong,
-  intOrLong,
-  isZeroParts,
-  longOf,
-  modDecimal,
-  numKind,
-  subtractDecimal,
-  toBigInt,
-  widest,
-  type NumKind,
-} from '../numeric.js';
 import { isNullish, typeName } from '../value.js';
 
 function roundHalfAwayFromZero(x: number): number {

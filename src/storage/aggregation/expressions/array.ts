@@ -3,11 +3,10 @@
  * expression.cpp).
  */
 import { CommandError } from '../../../errors/command_error.js';
-import { toDouble } from '../../values/bson_type.js';
+import { toDouble, numKind } from '../../values/numeric.js';
 import { valuesEqual } from '../../values/compare.js';
 import { parseFixedArguments, type Evaluator, type OperatorParser } from '../expression_core.js';
-import { formatG } from '../format.js';
-import { numKind } from '../numeric.js';
+import { formatG } from '../../values/format.js';
 import { MISSING, isNullish, typeName } from '../value.js';
 
 /** `$arrayElemAt` of evaluated operands (MISSING when out of range). */

@@ -8,7 +8,7 @@
  * 3041704); `$setField`/`$unsetField` need a constant string (`"a"`, `{$literal: "$a"}`), checked
  * when parsed (4161106-4161108).
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { parseOperand, type Evaluator, type OperatorParser, type ParseState } from '../expression_core.js';
 import { MISSING, fieldOf, isDocument, isNullish, typeName } from '../value.js';

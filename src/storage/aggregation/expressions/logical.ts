@@ -2,7 +2,7 @@
  * Boolean and conditional expression operators: `$and $or $not $cond $ifNull`
  * (mongo/src/mongo/db/pipeline/expression.cpp). Truthiness is `Value::coerceToBool`.
  */
-import { type Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { isDocument } from '../../values/paths.js';
 import {

@@ -3,7 +3,7 @@
  * (mongo/src/mongo/db/pipeline/expression.cpp, `ExpressionFromAccumulator`): given one
  * argument that evaluates to an array they accumulate its elements, otherwise the arguments.
  */
-import { makeDouble } from '../../../bson.js';
+import { makeDouble } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { ACCUMULATORS } from '../accumulators.js';
 import { constant, parseArguments, parseFixedArguments, type Evaluator, type OperatorParser } from '../expression_core.js';

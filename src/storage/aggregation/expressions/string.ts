@@ -4,9 +4,10 @@
  * bytes and refuses to cut a character in two. Case mapping is ASCII only, as mongod's.
  */
 import { CommandError } from '../../../errors/command_error.js';
-import { bsonTypeOf, toDouble } from '../../values/bson_type.js';
+import { bsonTypeOf } from '../../values/bson_type.js';
+import { toDouble } from '../../values/numeric.js';
 import { parseArguments, parseFixedArguments, type Evaluator, type OperatorParser } from '../expression_core.js';
-import { formatG } from '../format.js';
+import { formatG } from '../../values/format.js';
 import { MISSING, isNullish, typeName } from '../value.js';
 
 /** `Value::coerceToString`: numbers as text, dates in ISO form, null/missing as "". */
@@ -53,8 +54,6 @@ function isSubstrNumber(v: unknown): boolean {
 }
 
 function truncToLong(v: unknown): number {
-  const t = bsonTypeOf(v);
-  if (t === 'long') return Number(String(v));
   return Math.trunc(toDouble(v));
 }
 

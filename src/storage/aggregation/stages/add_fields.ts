@@ -5,13 +5,13 @@
  * appended in specification order. Validation (40176/40177/40180/40181/40183) as mongod's
  * ProjectionSpecValidator; errors carry "Invalid $addFields :: caused by ::" (or `$set`).
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { ExecNode, applyExpressions } from '../../projection/projection_executor.js';
 import { parseOperatorExpression, parseOperand, ROOT_PARSE_STATE, type EvalContext, type ParseState } from '../expression_core.js';
 import { parseFieldPath, withContext } from '../field_path.js';
-import { bsonObjectToString } from '../format.js';
+import { formatValue } from '../../values/format.js';
 import { evalContextOf, parseStateOf } from '../pipeline_context.js';
 import { isDocument } from '../value.js';
 import type { StageParser } from './types.js';
@@ -44,7 +44,7 @@ function validateSpec(spec: Document): void {
     if (conflict !== undefined) {
       throw new CommandError(
         40176,
-        `specification contains two conflicting paths. Cannot specify both '${path}' and '${conflict}': ${bsonObjectToString(spec)}`,
+        `specification contains two conflicting paths. Cannot specify both '${path}' and '${conflict}': ${formatValue(spec)}`,
       );
     }
   };
@@ -58,14 +58,14 @@ function validateSpec(spec: Document): void {
         if (keys.length !== 1) {
           throw new CommandError(
             40181,
-            `an expression specification must contain exactly one field, the name of the expression. Found ${keys.length} fields in ${bsonObjectToString(obj)}, while parsing object ${bsonObjectToString(spec)}`,
+            `an expression specification must contain exactly one field, the name of the expression. Found ${keys.length} fields in ${formatValue(obj)}, while parsing object ${formatValue(spec)}`,
           );
         }
         ensureNoConflict(prefix);
         continue;
       }
       if (key.includes('.')) {
-        throw new CommandError(40183, `cannot use dotted field name '${key}' in a sub object: ${bsonObjectToString(spec)}`);
+        throw new CommandError(40183, `cannot use dotted field name '${key}' in a sub object: ${formatValue(spec)}`);
       }
       parseElement(obj[key], `${prefix}.${key}`);
     }

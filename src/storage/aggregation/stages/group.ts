@@ -6,7 +6,7 @@
  * field is one accumulator. A blocking stage: groups are emitted in first-seen order once the
  * input is exhausted, `_id` first and the accumulators in specification order (missing → null).
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import type { Collator } from '../../values/collator.js';
 import { collationKeyString } from '../../values/key_string.js';

@@ -1,5 +1,5 @@
 /** `$match`: filters documents with the query language (`compileFilter`), `$expr` included. */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { compileFilter, type Predicate } from '../../query/compile_filter.js';
 import { compileExpressionPredicate } from '../expressions.js';

@@ -9,7 +9,7 @@
  * `{$literal: <value>}` (`"$$x.a"` the value at that path, an absent value `"$$REMOVE"`). They
  * are constants for the whole command, so this is exact.
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { parseProjection } from '../../projection/projection_ast.js';
 import { buildProjection, type ProjectionFn } from '../../projection/projection_executor.js';

@@ -2,11 +2,11 @@
  * `$replaceRoot` and `$replaceWith` (document_source_replace_root.cpp): the document becomes the
  * value of an expression, which must be an object (40228 otherwise, with the input document).
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { parseOperand, type Evaluator } from '../expression_core.js';
-import { docValueToString } from '../format.js';
+import { docValueToString } from '../../values/format.js';
 import { isDocument, typeName } from '../value.js';
 import { evalContextOf, parseStateOf, type PipelineContext } from '../pipeline_context.js';
 import type { Stage, StageParser } from './types.js';

@@ -4,7 +4,7 @@
  * must be non-negative and `$limit` positive (15958).
  */
 import { CommandError } from '../../../errors/command_error.js';
-import { parseIntegerToNonNegativeLong } from '../../query/numeric_args.js';
+import { parseIntegerToNonNegativeLong } from '../../values/numeric.js';
 import type { StageParser } from './types.js';
 
 /** Parses `{$skip: n}`. */

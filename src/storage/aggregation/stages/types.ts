@@ -1,5 +1,5 @@
 /** The shape shared by every pipeline stage file. */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import type { PipelineContext } from '../pipeline_context.js';
 
 /** A lazy document transform: one generator per stage, so a cursor can stop after a batch. */

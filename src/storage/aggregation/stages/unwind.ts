@@ -5,7 +5,7 @@
  * (an empty array is then removed, null kept). `includeArrayIndex` adds the Int64 index
  * (null for preserved or non-array values). The path does not descend into arrays.
  */
-import { Long, type Document } from '../../../bson.js';
+import { Long, type Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { parseFieldPath } from '../field_path.js';

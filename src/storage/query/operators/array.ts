@@ -2,11 +2,11 @@
  * Array operators: $all, $elemMatch (value and object forms) and $size. $elemMatch and $size
  * look at arrays only and do not expand a leaf array into its elements.
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import type { Collator } from '../../values/collator.js';
 import { isDocument } from '../../values/paths.js';
-import { parseIntegerToNonNegativeInt } from '../numeric_args.js';
+import { parseIntegerToNonNegativeInt } from '../../values/numeric.js';
 import { clauseValueTest } from '../path_predicate.js';
 import { and, constant, leaf, ParseLevel, type Clause, type Predicate } from '../types.js';
 import { equalityTest, isExpressionDocument, isRegexValue } from './comparison.js';

@@ -2,19 +2,17 @@
  * Bitwise operators: $bitsAllSet, $bitsAllClear, $bitsAnySet, $bitsAnyClear, over integral
  * numbers (two's complement, sign-extended past bit 63) and BinData (zero-extended).
  */
-import type { Binary, Decimal128, Long } from '../../../bson.js';
+import type { Binary } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { bsonTypeOf, isNumber } from '../../values/bson_type.js';
-import { formatElement } from '../../values/bson_to_string.js';
-import { decodeDecimal } from '../../values/decimal.js';
-import { parseIntegerToNonNegativeInt, parseIntegerToNonNegativeLong } from '../numeric_args.js';
+import { bsonTypeOf } from '../../values/bson_type.js';
+import { exactInt64, fitsLong, integerOf, isNumber, parseIntegerToNonNegativeInt, parseIntegerToNonNegativeLong } from '../../values/numeric.js';
+import { formatElement } from '../../values/format.js';
 import { leaf, type Clause } from '../types.js';
 
 /** The bit-test operators. */
 export type BitOp = '$bitsAllSet' | '$bitsAllClear' | '$bitsAnySet' | '$bitsAnyClear';
 
 const MASK64 = (1n << 64n) - 1n;
-const TWO_POW_63 = 9223372036854775808;
 
 /** `{path: {$bitsXxx: positions | mask | BinData}}`. */
 export function parseBitTest(op: BitOp, name: string | null, rhs: unknown): Clause {
@@ -65,31 +63,13 @@ export function parseBitTest(op: BitOp, name: string | null, rhs: unknown): Clau
   });
 }
 
-/** A number's value as an unsigned 64-bit pattern, or null when it is not an integral int64. */
+/**
+ * A number's value as an unsigned 64-bit pattern, or null when it is not an integral Int64 (a
+ * Decimal128's fraction is dropped).
+ */
 function integralValue(v: unknown, t: string): bigint | null {
-  switch (t) {
-    case 'int':
-      return BigInt.asUintN(64, BigInt(v as number));
-    case 'long':
-      return BigInt.asUintN(64, (v as Long).toBigInt());
-    case 'double': {
-      const d = typeof v === 'number' ? v : (v as { value: number }).value;
-      if (Number.isNaN(d) || d >= TWO_POW_63 || d < -TWO_POW_63 || !Number.isInteger(d)) return null;
-      return BigInt.asUintN(64, BigInt(d));
-    }
-    case 'decimal': {
-      const p = decodeDecimal(v as Decimal128);
-      if (p.kind !== 'finite') return null;
-      let c = p.coefficient;
-      if (p.exponent >= 0) c *= 10n ** BigInt(p.exponent);
-      else c /= 10n ** BigInt(-p.exponent);
-      const signed = p.negative ? -c : c;
-      if (signed >= 2n ** 63n || signed < -(2n ** 63n)) return null;
-      return BigInt.asUintN(64, signed);
-    }
-    default:
-      return null;
-  }
+  const n = t === 'decimal' ? integerOf(v, 'truncate') : exactInt64(v);
+  return n === null || n === undefined || !fitsLong(n) ? null : BigInt.asUintN(64, n);
 }
 
 function makeNumberTest(op: BitOp, mask: bigint): (x: bigint) => boolean {

@@ -11,9 +11,10 @@ import type { Collator } from '../../values/collator.js';
 import { compareSameRank, compareStrings, isCollatable, TYPE_RANK, typeRank } from '../../values/compare.js';
 import { keyString } from '../../values/key_string.js';
 import { MISSING, isDocument } from '../../values/paths.js';
+import { isNaNNumber } from '../../values/numeric.js';
 import { compileRegex } from '../regex.js';
 import { leaf, not, type Clause, type ValueTest } from '../types.js';
-import { bsonTag } from '../../../bson.js';
+import { bsonTag } from '../../../bson/library.js';
 
 /** The comparison operators that order values. */
 export type CompareOp = '$lt' | '$lte' | '$gt' | '$gte';
@@ -33,16 +34,6 @@ export function regexSource(v: unknown): [string, string] {
   }
   const r = v as { pattern: string; options: string };
   return [r.pattern, r.options];
-}
-
-/** A number that is NaN (double or Decimal128). */
-export function isNaNNumber(v: unknown): boolean {
-  if (typeof v === 'number') return v !== v;
-  if (typeof v !== 'object' || v === null) return false;
-  const tag = bsonTag(v);
-  if (tag === 'Double') return Number.isNaN((v as { value: number }).value);
-  if (tag === 'Decimal128') return String(v) === 'NaN';
-  return false;
 }
 
 /** Double/Int32 wrappers and safe Longs as plain numbers (the fast-path form of a constant). */

@@ -2,12 +2,12 @@
  * Element operators: $exists and $type (type numbers, aliases, 'number', arrays of them).
  */
 import { CommandError } from '../../../errors/command_error.js';
-import { BSON_TYPE_CODES, BSON_TYPE_NAMES_BY_CODE, bsonTypeOf, isNumber, type BsonTypeName } from '../../values/bson_type.js';
-import { formatDoubleShort } from '../../values/bson_to_string.js';
+import { BSON_TYPE_CODES, BSON_TYPE_NAMES_BY_CODE, bsonTypeOf, type BsonTypeName } from '../../values/bson_type.js';
+import { isNumber, parseIntegerToInt } from '../../values/numeric.js';
+import { formatDoubleShort } from '../../values/format.js';
 import { MISSING } from '../../values/paths.js';
-import { parseIntegerToInt } from '../numeric_args.js';
 import { leaf, not, type Clause } from '../types.js';
-import { bsonTag } from '../../../bson.js';
+import { bsonTag } from '../../../bson/library.js';
 
 /** mongod's BSONElement::trueValue. */
 export function trueValue(v: unknown): boolean {

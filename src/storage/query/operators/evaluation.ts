@@ -4,11 +4,8 @@
  * $expr (pluggable), $text (NotImplemented), plus $sampleRate,
  * $alwaysTrue/$alwaysFalse.
  */
-import type { Decimal128, Long } from '../../../bson.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../values/bson_type.js';
-import { decodeDecimal } from '../../values/decimal.js';
-import { parseIntegerToLong } from '../numeric_args.js';
+import { coerceToLong, isNumber, parseIntegerToLong, toDouble } from '../../values/numeric.js';
 import { leaf, ParseLevel, type Clause, type ParseContext, type Predicate } from '../types.js';
 import { isRegexValue, regexSource, regexTest } from './comparison.js';
 
@@ -46,63 +43,11 @@ export function parseRegexDocument(doc: Record<string, unknown>): Clause {
   return leaf(regexTest(pattern, options));
 }
 
-const TWO_POW_63 = 9223372036854775808;
-
-/** mongod's BSONElement::tryCoerce to a 64-bit integer, with its failure reasons. */
-function coerceToLong(v: unknown): { ok: true; value: bigint } | { ok: false; reason: string } {
-  switch (bsonTypeOf(v)) {
-    case 'double': {
-      const d = typeof v === 'number' ? v : (v as { value: number }).value;
-      if (!Number.isFinite(d)) return { ok: false, reason: 'Unable to coerce NaN/Inf to integral type' };
-      const t = Math.trunc(d);
-      if (t >= TWO_POW_63 || t < -TWO_POW_63) return { ok: false, reason: 'Out of bounds coercing to integral value' };
-      return { ok: true, value: BigInt(t) };
-    }
-    case 'decimal': {
-      const p = decodeDecimal(v as Decimal128);
-      if (p.kind !== 'finite') return { ok: false, reason: 'Unable to coerce NaN/Inf to integral type' };
-      const value = truncateDecimal(p.negative, p.coefficient, p.exponent);
-      if (value >= 2n ** 63n || value < -(2n ** 63n)) {
-        return { ok: false, reason: 'Out of bounds coercing to integral value' };
-      }
-      return { ok: true, value };
-    }
-    case 'long':
-      return { ok: true, value: (v as Long).toBigInt() };
-    default:
-      return { ok: true, value: BigInt(typeof v === 'number' ? v : (v as { value: number }).value) };
-  }
-}
-
-function truncateDecimal(negative: boolean, coefficient: bigint, exponent: number): bigint {
-  const c = exponent >= 0 ? coefficient * 10n ** BigInt(exponent) : coefficient / 10n ** BigInt(-exponent);
-  return negative ? -c : c;
-}
-
 /** The dividend of `$mod` as a 64-bit integer, or null when the value cannot be one. */
 function dividendOf(v: unknown): bigint | null {
-  switch (bsonTypeOf(v)) {
-    case 'int':
-      return BigInt(v as number);
-    case 'long':
-      return (v as Long).toBigInt();
-    case 'double': {
-      const d = typeof v === 'number' ? v : (v as { value: number }).value;
-      if (!Number.isFinite(d)) return null;
-      const t = Math.trunc(d);
-      if (t >= TWO_POW_63 || t < -TWO_POW_63) return null;
-      return BigInt(t);
-    }
-    case 'decimal': {
-      const p = decodeDecimal(v as Decimal128);
-      if (p.kind !== 'finite') return null;
-      const value = truncateDecimal(p.negative, p.coefficient, p.exponent);
-      if (value >= 2n ** 63n || value < -(2n ** 63n)) return null;
-      return value;
-    }
-    default:
-      return null;
-  }
+  if (!isNumber(v)) return null;
+  const r = coerceToLong(v);
+  return r.ok ? r.value : null;
 }
 
 /** `{path: {$mod: [divisor, remainder]}}`. */

@@ -19,14 +19,13 @@
  * `encrypt`/`encryptMetadata` answer 238 NotImplemented (Mayfly has no client-side encryption).
  * Property names with dots are followed through embedded documents (not through arrays).
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { BSON_TYPE_CODES, bsonTypeOf, isNumber, type BsonTypeName } from '../../values/bson_type.js';
+import { BSON_TYPE_CODES, bsonTypeOf, type BsonTypeName } from '../../values/bson_type.js';
+import { isNumber, toDecimalParts, parseIntegerToNonNegativeLong, unwrapOrFailedToParse } from '../../values/numeric.js';
 import { compareStrings, valuesEqual } from '../../values/compare.js';
 import type { DecimalParts } from '../../values/decimal.js';
-import { toDecimalParts } from '../../values/numbers.js';
 import { isDocument, MISSING } from '../../values/paths.js';
-import { parseIntegerToNonNegativeLong, unwrapOrFailedToParse } from '../numeric_args.js';
 import { compileRegex } from '../regex.js';
 import type { Predicate, ValueTest } from '../types.js';
 import { comparisonTest, regexTest } from './comparison.js';

@@ -2,7 +2,7 @@
  * Logical operators: $and, $or, $nor (top level, over whole filters) and $not (field level,
  * over an operator document or a regex).
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { isDocument } from '../../values/paths.js';
 import { allOf, anyOf } from '../path_predicate.js';

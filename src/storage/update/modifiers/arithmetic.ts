@@ -4,12 +4,11 @@
  * any Decimal128 a Decimal128. A missing field is created with the increment, or with a zero
  * of the multiplier's type. A result identical in type and value is a no-op.
  */
-import { Long } from '../../../bson.js';
+import { Long } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { bsonTypeOf, toDouble } from '../../values/bson_type.js';
-import { addNumbers, multiplyNumbers } from '../../values/numbers.js';
-import { doubleOf, fitsLong, intOrLong, numKind, toBigInt, widest } from '../../aggregation/numeric.js';
-import { elementToString } from '../../aggregation/format.js';
+import { bsonTypeOf } from '../../values/bson_type.js';
+import { toDouble, addNumbers, multiplyNumbers, doubleOf, fitsLong, intOrLong, numKind, toBigInt, widest } from '../../values/numeric.js';
+import { formatElement } from '../../values/format.js';
 import { identicalValues } from '../identical.js';
 import { fieldName, idText } from './id_text.js';
 import { NOOP, type ModifierParser } from './types.js';
@@ -57,7 +56,7 @@ function arithmetic(op: '$inc' | '$mul'): ModifierParser {
     if (numKind(arg) === null) {
       throw new CommandError(
         'TypeMismatch',
-        `Cannot ${multiply ? 'multiply' : 'increment'} with non-numeric argument: {${elementToString(field, arg)}}`,
+        `Cannot ${multiply ? 'multiply' : 'increment'} with non-numeric argument: {${formatElement(field, arg)}}`,
       );
     }
     return {

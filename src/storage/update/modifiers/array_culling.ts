@@ -9,7 +9,7 @@
  * Every comparison (the dedupe of `$addToSet`'s values too, the first of equal ones kept) and
  * every condition is under the update's collation.
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { cloneValue } from '../../values/clone.js';
@@ -17,8 +17,8 @@ import { valuesEqual } from '../../values/compare.js';
 import { collationKeyString } from '../../values/key_string.js';
 import { isDocument } from '../../values/paths.js';
 import { compileFilter } from '../../query/compile_filter.js';
-import { parseIntegerToLong } from '../../query/numeric_args.js';
-import { bsonObjectToString } from '../../aggregation/format.js';
+import { parseIntegerToLong } from '../../values/numeric.js';
+import { formatValue } from '../../values/format.js';
 import { fieldName } from './id_text.js';
 import { NOOP, type ModifierParser } from './types.js';
 
@@ -36,7 +36,7 @@ export const parseAddToSet: ModifierParser = (_field, arg, collator) => {
         );
       }
       if (keys.length > 1) {
-        throw new CommandError('BadValue', `Found unexpected fields after $each in $addToSet: ${bsonObjectToString(arg)}`);
+        throw new CommandError('BadValue', `Found unexpected fields after $each in $addToSet: ${formatValue(arg)}`);
       }
       values = each;
     }

@@ -3,10 +3,10 @@
  * applied in the order written. Int32 with Int32 stays Int32; any Int64 makes an Int64. A
  * missing field is created from Int32 0; an identical result is a no-op.
  */
-import { Long } from '../../../bson.js';
+import { Long } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
-import { elementToString } from '../../aggregation/format.js';
+import { formatElement } from '../../values/format.js';
 import { fieldName, idText } from './id_text.js';
 import { NOOP, type ModifierParser } from './types.js';
 
@@ -47,14 +47,14 @@ export const parseBit: ModifierParser = (field, arg) => {
     if (name !== 'and' && name !== 'or' && name !== 'xor') {
       throw new CommandError(
         'BadValue',
-        `The $bit modifier only supports 'and', 'or', and 'xor', not '${name}' which is an unknown operator: {${elementToString(name, value)}}`,
+        `The $bit modifier only supports 'and', 'or', and 'xor', not '${name}' which is an unknown operator: {${formatElement(name, value)}}`,
       );
     }
     const t = bsonTypeOf(value);
     if (t !== 'int' && t !== 'long') {
       throw new CommandError(
         'BadValue',
-        `The $bit modifier field must be an Integer(32/64 bit); a '${t}' is not supported here: {${elementToString(name, value)}}`,
+        `The $bit modifier field must be an Integer(32/64 bit); a '${t}' is not supported here: {${formatElement(name, value)}}`,
       );
     }
     ops.push({ op: name, operand: toBitValue(value) });

@@ -3,7 +3,7 @@
  * `{$type: 'timestamp'}` a Timestamp (seconds of the injected time, increment counting up
  * within a second). Always a modification.
  */
-import { Timestamp } from '../../../bson.js';
+import { Timestamp } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { isDocument } from '../../values/paths.js';

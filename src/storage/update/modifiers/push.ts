@@ -5,14 +5,14 @@
  * negative). A missing field becomes the resulting array; a non-array field is an error.
  * `$sort` compares strings under the update's collation (push_sorter.h).
  */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { bsonTypeOf, isNumber, toDouble } from '../../values/bson_type.js';
+import { bsonTypeOf } from '../../values/bson_type.js';
+import { isNumber, toDouble, parseIntegerToLong } from '../../values/numeric.js';
 import { cloneValue } from '../../values/clone.js';
 import { compareValues } from '../../values/compare.js';
 import type { Collator } from '../../values/collator.js';
 import { getField, isDocument } from '../../values/paths.js';
-import { parseIntegerToLong } from '../../query/numeric_args.js';
 import { idText } from './id_text.js';
 import { NOOP, type ModifierParser } from './types.js';
 

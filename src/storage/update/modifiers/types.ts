@@ -1,5 +1,5 @@
 /** The contract between the update tree and one update operator ("modifier"). */
-import type { Document } from '../../../bson.js';
+import type { Document } from '../../../bson/library.js';
 import type { Collator } from '../../values/collator.js';
 import type { UpdateContext } from '../update_context.js';
 

@@ -4,9 +4,10 @@
  * kind of `_id` (those read in place and those decoded).
  */
 import { describe, expect, it } from 'vitest';
-import { Binary, Decimal128, Double, encodeStored, Long, ObjectId, type Document } from '../../../src/bson.js';
-import { hashOf } from '../../../src/storage/record_table.js';
-import { keyString, storedIdHasKey, storedIdKey, storedIdKeyHash } from '../../../src/storage/values/key_string.js';
+import { Binary, Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
+import { encodeStored } from '../../../src/storage/record_format.js';
+import { hashOf, storedIdHasKey, storedIdKey, storedIdKeyHash } from '../../../src/storage/record_table.js';
+import { keyString } from '../../../src/storage/values/key_string.js';
 
 const ids: unknown[] = [
   new ObjectId('65a1b2c3d4e5f60718293a4b'),

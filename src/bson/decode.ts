@@ -1,5 +1,5 @@
 /**
- * A BSON decoder that produces Mayfly's value representation (src/bson.ts header) in one pass.
+ * A BSON decoder that produces Mayfly's value representation (library.ts header) in one pass.
  *
  * It replaces `bson.deserialize` with `promoteValues: false` followed by a walk that unwrapped
  * every `Int32` and `Double`: here an Int32 becomes a number straight away and a Double is
@@ -43,8 +43,8 @@ import {
   Timestamp,
   UUID,
   type Document,
-} from './bson.js';
-import { ErrorCodes } from './errors/codes.js';
+} from './library.js';
+import { ErrorCodes } from '../errors/codes.js';
 
 /** A malformed BSON document; `code` is what mongod answers (InvalidBSON unless said otherwise). */
 export class BSONDecodeError extends BSONError {
@@ -68,7 +68,7 @@ const F64_BYTES = new Uint8Array(F64.buffer);
 const BIG_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
 const DBREF_KEY = /^\$ref$|^\$id$|^\$db$/;
 
-// The document being decoded. Module state instead of arguments: `decodeDocument` is not
+// The document being decoded. Module state instead of arguments: `deserialize` is not
 // re-entrant (nothing it calls calls back into it) and resets all of it on every call.
 let buf: Buffer = EMPTY;
 let pos = 0;
@@ -214,7 +214,7 @@ function needs(n: number, limit: number): void {
  * representation. Throws `BSONDecodeError` (or `BSONError` from a `bson` constructor) when the
  * bytes are not valid BSON.
  */
-export function decodeDocument(bytes: Uint8Array): Document {
+export function deserialize(bytes: Uint8Array): Document {
   if (bytes.length < 5) fail('corrupt bson message < 5 bytes long');
   const size = bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24);
   if (size < 5) fail(`bson size must be >= 5, is ${size}`);
@@ -223,7 +223,6 @@ export function decodeDocument(bytes: Uint8Array): Document {
   buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   pos = 4;
   scopeDepth = 0;
-  objectIdInPlace ??= probeObjectIdInPlace();
   try {
     return readDocument(size, 0);
   } finally {
@@ -234,348 +233,41 @@ export function decodeDocument(bytes: Uint8Array): Document {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Stored documents. A collection keeps each document as its BSON bytes in a latin1 string (one
-// byte per character: the cheapest byte container V8 has, 16 bytes of header), in a compact
-// form that `encodeStored` writes (src/bson_encode.ts):
-//
-//   [type of _id] [_id value] [the other elements] [modification time: float64 LE, 8 bytes]
-//
-// The document's first element is always its `_id`: its name, the document's length and its
-// terminating NUL are not kept (9 bytes less), and the record's modification time rides along.
-// Reading one rebuilds the BSON in a scratch buffer and decodes it there; a filter that reads a
-// few top-level fields walks the string itself and decodes only those.
+// Decoding in place from a buffer of the storage layer: a collection keeps its documents in a
+// compact form of its own (src/storage/record_format.ts) and rebuilds a document's BSON in a
+// scratch buffer to read it; these calls decode there, with Binary values copied (the buffer is
+// reused). Between `openScratch` and `closeScratch`, nothing else may decode.
 
-/** Characters of the modification time at the end of a stored document. */
-export const STORED_TIME_CHARS = 8;
-/** Where a stored document's `_id` value starts (after its type byte). */
-export const STORED_ID_VALUE_AT = 1;
-/** BSON bytes a stored document leaves out (length, `_id` name and NUL, terminator). */
-const STORED_OMITTED = 9;
-
-/** The BSON size of the stored document `bson`. */
-export function storedSize(bson: string): number {
-  return bson.length - STORED_TIME_CHARS + STORED_OMITTED;
-}
-
-/** The modification time kept with the stored document `bson` (ms since the epoch). */
-export function storedTime(bson: string): number {
-  return storedDouble(bson, bson.length - STORED_TIME_CHARS);
-}
-
-/** The little-endian double at `p` of the stored document `bson`. */
-function storedDouble(bson: string, p: number): number {
-  const b = F64_BYTES;
-  for (let i = 0; i < 8; i++) b[BIG_ENDIAN ? 7 - i : i] = bson.charCodeAt(p + i);
-  return F64[0]!;
-}
-
-/**
- * Writes the BSON of the stored document `bson` at `offset` of `target` (which has room for its
- * `storedSize`); returns the offset after it.
- */
-export function writeStoredBson(bson: string, target: Buffer, offset: number): number {
-  const size = storedSize(bson);
-  // Type and the other bytes land from offset + 8, then the header is written over the type.
-  target.write(bson, offset + 8, bson.length - STORED_TIME_CHARS, 'latin1');
-  target[offset] = size;
-  target[offset + 1] = size >>> 8;
-  target[offset + 2] = size >>> 16;
-  target[offset + 3] = size >>> 24;
-  target[offset + 4] = bson.charCodeAt(0);
-  target[offset + 5] = 95; // _
-  target[offset + 6] = 105; // i
-  target[offset + 7] = 100; // d
-  target[offset + 8] = 0;
-  target[offset + size - 1] = 0;
-  return offset + size;
-}
-
-let stored: Buffer = Buffer.allocUnsafe(4096);
-
-/** Rebuilds the stored document `bson` as BSON in the scratch buffer; returns its size. */
-function loadStored(bson: string): number {
-  const size = storedSize(bson);
-  if (stored.length < size) stored = Buffer.allocUnsafe(Math.max(size, stored.length * 2));
-  writeStoredBson(bson, stored, 0);
-  buf = stored;
+/** Starts decoding the BSON document at 0 of `bytes` (length and terminator already in place). */
+export function openScratch(bytes: Buffer): void {
+  buf = bytes;
   pos = 4;
   scopeDepth = 0;
   binaryViews = false;
-  objectIdInPlace ??= probeObjectIdInPlace();
-  return size;
 }
 
-/** Resets the module state after decoding a stored document. */
-function unloadStored(): void {
+/** The whole document opened by `openScratch`, of `size` bytes. */
+export function readScratchDocument(size: number): Document {
+  pos = 4;
+  return readDocument(size, 0);
+}
+
+/** The value of BSON type `type` starting at `at` of the opened document of `size` bytes. */
+export function readScratchValue(type: number, at: number, size: number): unknown {
+  pos = at;
+  return readValue(type, '', 4, size - 1, 0);
+}
+
+/** Ends decoding from the buffer of `openScratch`. */
+export function closeScratch(): void {
   buf = EMPTY;
   rootDoc = NO_DOC;
   binaryViews = true;
 }
 
-/** The document kept as the stored form `bson` (made by `encodeStored`). */
-export function decodeStored(bson: string): Document {
-  const size = loadStored(bson);
-  try {
-    return readDocument(size, 0);
-  } finally {
-    unloadStored();
-  }
-}
-
-/** The name of the first element of every stored document. */
-const ID_NAME = '_id';
-
-/**
- * The top-level fields of the stored document `bson` named in `names`, in their stored order,
- * as a document: what a filter that reads only those fields sees of it. The walk reads the
- * string itself, stepping over the other elements; a wanted int32, double, date, boolean,
- * null or ASCII string is read there too, and any other value is decoded from the BSON rebuilt
- * in the scratch buffer.
- */
-export function decodeStoredFields(bson: string, names: readonly string[]): Document {
-  const doc: Document = {};
-  let wanted = names.length;
-  const end = bson.length - STORED_TIME_CHARS;
-  rebuiltSize = -1;
-  try {
-    // The `_id` element: its type at 0, its value from 1 (its name is not stored).
-    let type = bson.charCodeAt(0);
-    let p = STORED_ID_VALUE_AT;
-    if (wanted > 0 && names.includes(ID_NAME)) {
-      doc._id = fieldValue(bson, type, p);
-      wanted--;
-    }
-    p = storedValueEnd(bson, type, p);
-    while (wanted > 0 && p < end) {
-      type = bson.charCodeAt(p);
-      const nameStart = p + 1;
-      let nameEnd = nameStart;
-      while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
-      const name = wantedName(bson, nameStart, nameEnd, names);
-      p = nameEnd + 1;
-      if (name === undefined) {
-        p = storedValueEnd(bson, type, p);
-        continue;
-      }
-      const value = fieldValue(bson, type, p);
-      if (name === '__proto__') Object.defineProperty(doc, name, { value, writable: true, enumerable: true, configurable: true });
-      else doc[name] = value;
-      p = storedValueEnd(bson, type, p);
-      wanted--;
-    }
-    return doc;
-  } finally {
-    if (rebuiltSize >= 0) unloadStored();
-  }
-}
-
-/** What `storedValue` answers for a value it leaves to the decoder. */
-const REBUILD: unique symbol = Symbol('bson_decode.rebuild');
-
-/**
- * The size of the BSON `decodeStoredFields` rebuilt in the scratch buffer (once per call, for
- * the values the string walk does not read itself); -1 until it does.
- */
-let rebuiltSize = -1;
-
-/** The value of type `type` at `p` of the stored document `bson` (`decodeStoredFields`). */
-function fieldValue(bson: string, type: number, p: number): unknown {
-  const value = storedValue(bson, type, p);
-  if (value !== REBUILD) return value;
-  if (rebuiltSize < 0) rebuiltSize = loadStored(bson);
-  pos = p + 8; // a stored character at p (p >= 1) is at p + 8 of the rebuilt BSON
-  return readValue(type, '', 4, rebuiltSize - 1, 0);
-}
-
-/** The BSON type of the value `seekStoredField` found last. */
-let seekType = 0;
-
-/**
- * Where the value of the top-level field `name` (ASCII) of the stored document `bson` starts,
- * its type left in `seekType`; -1 when the document has no such field. The names are compared
- * as they are stored, without making strings of them.
- */
-function seekStoredField(bson: string, name: string): number {
-  let type = bson.charCodeAt(0);
-  let p = STORED_ID_VALUE_AT;
-  if (name !== ID_NAME) {
-    const end = bson.length - STORED_TIME_CHARS;
-    const len = name.length;
-    p = storedValueEnd(bson, type, p);
-    for (;;) {
-      if (p >= end) return -1;
-      type = bson.charCodeAt(p);
-      let i = 0;
-      while (i < len && bson.charCodeAt(p + 1 + i) === name.charCodeAt(i)) i++;
-      let nameEnd = p + 1 + i;
-      if (i === len && bson.charCodeAt(nameEnd) === 0) {
-        p = nameEnd + 1;
-        break;
-      }
-      while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
-      p = storedValueEnd(bson, type, nameEnd + 1);
-    }
-  }
-  seekType = type;
-  return p;
-}
-
-/**
- * The value of the top-level field `name` (ASCII) of the stored document `bson`, or undefined
- * when it has none: `decodeStoredFields` for one field, without a document to hold it.
- */
-export function decodeStoredField(bson: string, name: string): unknown {
-  const p = seekStoredField(bson, name);
-  if (p < 0) return undefined;
-  rebuiltSize = -1;
-  try {
-    return fieldValue(bson, seekType, p);
-  } finally {
-    if (rebuiltSize >= 0) unloadStored();
-  }
-}
-
-/**
- * Whether the top-level field `name` (ASCII) of the stored document `bson` equals `value` (an
- * ASCII string, or a number other than NaN) under a query's `$eq`, when its bytes tell: false
- * when the field is missing or holds a value of another kind, the comparison for a string or an
- * int32 or double; undefined when a full test must tell (an array, whose elements may match; a
- * symbol, an int64 or a decimal, which compare across types).
- */
-export function storedFieldEquals(bson: string, name: string, value: string | number): boolean | undefined {
-  const p = seekStoredField(bson, name);
-  if (p < 0) return false; // missing: not equal to a string or a number
-  const type = seekType;
-  switch (type) {
-    case 0x04: // an array: its elements
-    case 0x0e: // a symbol equals a string
-    case 0x12: // int64 and decimal compare with numbers exactly: the full test
-    case 0x13:
-      return undefined;
-    case 0x02: {
-      if (typeof value !== 'string') return false;
-      const start = p + 4;
-      if (storedInt32(bson, p) - 1 !== value.length) return false;
-      for (let i = 0; i < value.length; i++) if (bson.charCodeAt(start + i) !== value.charCodeAt(i)) return false;
-      return true;
-    }
-    case 0x10:
-      return typeof value === 'number' && storedInt32(bson, p) === value;
-    case 0x01:
-      return typeof value === 'number' && storedDouble(bson, p) === value;
-    default:
-      return false;
-  }
-}
-
-/**
- * Visits the top-level elements of the stored document `bson` after its `_id`, in order: each
- * element's name when it is one of `names` (else undefined), and where it starts and ends.
- */
-export function storedElements(bson: string, names: readonly string[], visit: (name: string | undefined, start: number, end: number) => void): void {
-  const end = bson.length - STORED_TIME_CHARS;
-  let p = storedValueEnd(bson, bson.charCodeAt(0), STORED_ID_VALUE_AT);
-  while (p < end) {
-    const type = bson.charCodeAt(p);
-    let nameEnd = p + 1;
-    while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
-    const elementEnd = storedValueEnd(bson, type, nameEnd + 1);
-    visit(wantedName(bson, p + 1, nameEnd, names), p, elementEnd);
-    p = elementEnd;
-  }
-}
-
-/** The name of `names` spelled by `bson[start, end)`, or undefined. */
-function wantedName(bson: string, start: number, end: number, names: readonly string[]): string | undefined {
-  const len = end - start;
-  for (let n = 0; n < names.length; n++) {
-    const name = names[n]!;
-    if (name.length !== len) continue;
-    let i = 0;
-    while (i < len && name.charCodeAt(i) === bson.charCodeAt(start + i)) i++;
-    if (i === len) return name;
-  }
-  // A name holding non-ASCII characters is compared decoded (its UTF-8 bytes are chars here).
-  for (let i = start; i < end; i++) {
-    if (bson.charCodeAt(i) > 127) {
-      const decoded = Buffer.from(bson.slice(start, end), 'latin1').toString('utf8');
-      return names.includes(decoded) ? decoded : undefined;
-    }
-  }
-  return undefined;
-}
-
-/** The little-endian int32 at `p` of the stored document `bson`. */
-export function storedInt32(bson: string, p: number): number {
-  return bson.charCodeAt(p) | (bson.charCodeAt(p + 1) << 8) | (bson.charCodeAt(p + 2) << 16) | (bson.charCodeAt(p + 3) << 24);
-}
-
-/**
- * The value of type `type` at `p` of the stored document `bson`, read from the string, or
- * REBUILD for one the decoder must read from the rebuilt BSON.
- */
-function storedValue(bson: string, type: number, p: number): unknown {
-  switch (type) {
-    case 0x10:
-      return storedInt32(bson, p);
-    case 0x08:
-      return bson.charCodeAt(p) === 1;
-    case 0x0a:
-      return null;
-    case 0x01:
-      return makeDouble(storedDouble(bson, p));
-    case 0x09:
-      return new Date(storedInt32(bson, p + 4) * TWO_PWR_32 + (storedInt32(bson, p) >>> 0));
-    case 0x02: {
-      const start = p + 4;
-      const end = start + storedInt32(bson, p) - 1;
-      let i = start;
-      while (i < end && bson.charCodeAt(i) < 128) i++;
-      if (i === end) return bson.slice(start, end);
-      break;
-    }
-  }
-  return REBUILD;
-}
-
-/** Where the value of type `type` at `p` of the stored document `bson` ends. */
-function storedValueEnd(bson: string, type: number, p: number): number {
-  switch (type) {
-    case 0x06:
-    case 0x0a:
-    case 0xff:
-    case 0x7f:
-      return p;
-    case 0x08:
-      return p + 1;
-    case 0x10:
-      return p + 4;
-    case 0x01:
-    case 0x09:
-    case 0x11:
-    case 0x12:
-      return p + 8;
-    case 0x07:
-      return p + 12;
-    case 0x13:
-      return p + 16;
-    case 0x02:
-    case 0x0d:
-    case 0x0e:
-      return p + 4 + storedInt32(bson, p);
-    case 0x03:
-    case 0x04:
-    case 0x0f:
-      return p + storedInt32(bson, p);
-    case 0x05:
-      return p + 5 + storedInt32(bson, p);
-    case 0x0b:
-      return bson.indexOf('\0', bson.indexOf('\0', p) + 1) + 1;
-    case 0x0c:
-      return p + 4 + storedInt32(bson, p) + 12;
-    default:
-      return fail(`Detected unknown BSON type ${type.toString(16)} in a stored document`);
-  }
+/** Throws what a malformed stored document gets: a `BSONDecodeError` with `message`. */
+export function failDecode(message: string): never {
+  return fail(message);
 }
 
 /** The elements from `pos` up to the terminator at `end - 1`, as a plain object. */
@@ -734,12 +426,6 @@ function readValue(type: number, name: string | number, nameStart: number, limit
 
 /** js-bson's internal `new ObjectId(source, offset)`: the 12 bytes read in place, no copy. */
 const ObjectIdAt = ObjectId as unknown as new (source: Uint8Array, offset: number) => ObjectId;
-/**
- * Whether this `bson` has that constructor (else the public one, on a 12-byte view). Probed on
- * the first decode, not at load: src/bson.ts and this module import each other.
- */
-let objectIdInPlace: boolean | undefined;
-
 function probeObjectIdInPlace(): boolean {
   try {
     const probe = Buffer.from('00ff0102030405060708090a0b', 'hex');
@@ -748,6 +434,9 @@ function probeObjectIdInPlace(): boolean {
     return false;
   }
 }
+
+/** Whether this `bson` has that constructor (else the public one, on a 12-byte view). */
+const objectIdInPlace = probeObjectIdInPlace();
 
 function objectIdAt(p: number): ObjectId {
   return objectIdInPlace ? new ObjectIdAt(buf, p) : new ObjectId(buf.subarray(p, p + 12));

@@ -1,5 +1,8 @@
 /**
- * The one place that imports the `bson` library.
+ * The one place that imports the `bson` library, and the value representation every layer
+ * above works with. The codec is beside it: `decode.ts` (bytes to documents) and `encode.ts`
+ * (documents to bytes); the form a collection keeps its documents in is the storage layer's
+ * (src/storage/record_format.ts).
  *
  * Value representation (ARCHITECTURE.md, convention 3): documents are plain JS objects whose
  * values are
@@ -10,8 +13,9 @@
  *     bare number would turn into an Int32 on the way back;
  *   - `Long`, `Decimal128`, `ObjectId`, `Binary`, `Timestamp`, `BSONRegExp`, `Code`, `MinKey`,
  *     `MaxKey`, `BSONSymbol`, `DBRef`-shaped objects, `Date`, strings, booleans, null, arrays and
- *     plain objects as `bson` gives them.
- * `deserialize` below produces exactly this; `serialize` writes it back byte for byte.
+ *     plain objects as `bson` gives them;
+ *   - an `EncodedDocument` (below) for an embedded document that is already BSON bytes.
+ * `deserialize` (decode.ts) produces exactly this; `serialize` (encode.ts) writes it back byte for byte.
  */
 import {
   Binary,
@@ -34,10 +38,6 @@ import {
   deserialize as bsonDeserialize,
   EJSON,
 } from 'bson';
-import { decodeDocument, decodeStored, decodeStoredField, decodeStoredFields, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime } from './bson_decode.js';
-import { documentSize, encodeDocument, encodeStored, patchStored, StoredBson } from './bson_encode.js';
-
-export { decodeStored, decodeStoredField, decodeStoredFields, encodeStored, patchStored, STORED_ID_VALUE_AT, storedFieldEquals, storedInt32, storedSize, storedTime, StoredBson };
 
 export {
   Binary,
@@ -134,15 +134,6 @@ function normalise(value: unknown): unknown {
 }
 
 /**
- * Parses one BSON document from `bytes` into Mayfly's representation (one pass, src/bson_decode.ts).
- * Throws `BSONError` (a `BSONDecodeError` carrying mongod's code for the wire layer) on
- * malformed input.
- */
-export function deserialize(bytes: Uint8Array): Document {
-  return decodeDocument(bytes);
-}
-
-/**
  * The previous path, js-bson's decoder with wrappers then a walk that unwraps them; kept as the
  * reference the decoder is tested against (test/unit/bson/) and for benchmarks. Not for use.
  */
@@ -151,36 +142,27 @@ export function deserializeViaJsBson(bytes: Uint8Array): Document {
   return normalise(doc) as Document;
 }
 
-/**
- * Serialises a document; `_id` is not generated and key order is kept. Written by the encoder
- * over the representation above (src/bson_encode.ts), byte for byte what js-bson writes; a value
- * outside it hands the whole document to js-bson.
- */
-export function serialize(doc: Document): Buffer {
-  return encodeDocument(doc);
-}
-
-/** js-bson's serialiser with Mayfly's options: the reference and fallback of src/bson_encode.ts. */
+/** js-bson's serialiser with Mayfly's options: the reference and fallback of encode.ts. */
 export function serializeViaJsBson(doc: Document): Uint8Array {
-  return bsonSerialize(withStoredDecoded(doc) as Document, { checkKeys: false, ignoreUndefined: false });
+  return bsonSerialize(withEncodedDecoded(doc) as Document, { checkKeys: false, ignoreUndefined: false });
 }
 
-/** How deep `withStoredDecoded` looks for stored documents. */
-const STORED_DEPTH = 4;
+/** How deep `withEncodedDecoded` looks for encoded documents. */
+const ENCODED_DEPTH = 4;
 
 /**
- * `value` with every `StoredBson` in it decoded (js-bson knows nothing of them); the same
+ * `value` with every `EncodedDocument` in it decoded (js-bson knows nothing of them); the same
  * objects where there is none. Only on js-bson's path, which is rare. Replies hold stored
  * documents a few levels down (`cursor.firstBatch.<i>`), so the walk stops below
- * `STORED_DEPTH` (and cannot loop on a circular structure, which js-bson then refuses).
+ * `ENCODED_DEPTH` (and cannot loop on a circular structure, which js-bson then refuses).
  */
-function withStoredDecoded(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object' || depth > STORED_DEPTH) return value;
-  if (value instanceof StoredBson) return decodeStored(value.bson);
+function withEncodedDecoded(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > ENCODED_DEPTH) return value;
+  if (value instanceof EncodedDocument) return value.decode();
   if (Array.isArray(value)) {
     let copy: unknown[] | null = null;
     for (let i = 0; i < value.length; i++) {
-      const v = withStoredDecoded(value[i], depth + 1);
+      const v = withEncodedDecoded(value[i], depth + 1);
       if (v !== value[i]) (copy ??= value.slice())[i] = v;
     }
     return copy ?? value;
@@ -189,7 +171,7 @@ function withStoredDecoded(value: unknown, depth = 0): unknown {
   if (proto !== Object.prototype && proto !== null) return value;
   let copy: Document | null = null;
   for (const key in value as Document) {
-    const v = withStoredDecoded((value as Document)[key], depth + 1);
+    const v = withEncodedDecoded((value as Document)[key], depth + 1);
     if (v === (value as Document)[key]) continue;
     copy ??= { ...(value as Document) };
     Object.defineProperty(copy, key, { value: v, writable: true, enumerable: true, configurable: true });
@@ -198,13 +180,21 @@ function withStoredDecoded(value: unknown, depth = 0): unknown {
 }
 
 /**
- * The BSON size in bytes of `doc`. Measured by one walk over the value representation above
- * (every returned document and every updated one is measured: `documentSize` in
- * src/bson_encode.ts); a value outside it (Code, a JS RegExp, a Buffer, an Int32 wrapper, an
- * object with a prototype, ...) hands the whole document to js-bson's `calculateObjectSize`, which
- * the fast walk matches exactly (see its unit test).
+ * An embedded document already in BSON form elsewhere (a collection's stored form:
+ * `StoredBson` of src/storage/record_format.ts), written into a reply as its bytes instead of
+ * being decoded and encoded again. It stands for a document wherever a reply holds one (a
+ * cursor batch, findAndModify's `value`).
  */
-export function bsonSize(doc: Document): number {
-  const size = documentSize(doc);
-  return size >= 0 ? size : calculateObjectSize(withStoredDecoded(doc) as Document, { ignoreUndefined: false });
+export abstract class EncodedDocument {
+  /** Its BSON size in bytes. */
+  abstract bsonSize(): number;
+  /** Writes its BSON at `offset` of `target` (which has room for it); returns the offset after it. */
+  abstract writeBson(target: Buffer, offset: number): number;
+  /** The document, decoded. */
+  abstract decode(): Document;
+}
+
+/** `calculateObjectSize` of js-bson with Mayfly's options: the reference and fallback of `bsonSize` (encode.ts). */
+export function bsonSizeViaJsBson(doc: Document): number {
+  return calculateObjectSize(withEncodedDecoded(doc) as Document, { ignoreUndefined: false });
 }

@@ -1,6 +1,6 @@
 /**
- * A BSON encoder over Mayfly's value representation (src/bson.ts header), the twin of the
- * one-pass decoder (src/bson_decode.ts).
+ * A BSON encoder over Mayfly's value representation (library.ts header), the twin of the
+ * one-pass decoder (decode.ts).
  *
  * `documentSize` measures a document in one walk; `encodeDocumentInto` then writes it into a
  * buffer the caller allocated at that size (the reply frame itself: src/wire/op_msg.ts), so a
@@ -24,8 +24,10 @@
  * Spec: https://bsonspec.org/spec.html
  */
 import {
+  bsonSizeViaJsBson,
   bsonTag,
   Binary,
+  EncodedDocument,
   BSONRegExp,
   Decimal128,
   Double,
@@ -38,20 +40,10 @@ import {
   Timestamp,
   type Document,
   type ObjectIdWords,
-} from './bson.js';
-import { decodeStored, storedElements, storedSize, STORED_TIME_CHARS, writeStoredBson } from './bson_decode.js';
+} from './library.js';
 
 /** Nesting deeper than this is measured as -1 (js-bson then serialises it or finds the cycle). */
 export const MAX_WALK_DEPTH = 1000;
-
-/**
- * A stored document (its compact stored form, `encodeStored`), written into a reply as its BSON
- * bytes instead of being decoded and encoded again. It stands for an embedded document wherever
- * a reply holds one (a cursor batch, findAndModify's `value`).
- */
-export class StoredBson {
-  constructor(readonly bson: string) {}
-}
 
 /** js-bson's `Binary.SUBTYPE_VECTOR`: validated by js-bson on the way out, so left to it. */
 const SUBTYPE_VECTOR = 9;
@@ -71,7 +63,7 @@ function utf8Length(s: string): number {
  * value outside Mayfly's representation (js-bson must then measure or write it).
  */
 export function documentSize(doc: Document): number {
-  if (doc instanceof StoredBson) return storedSize(doc.bson);
+  if (doc instanceof EncodedDocument) return doc.bsonSize();
   return docSize(doc, 0);
 }
 
@@ -129,7 +121,7 @@ function valueSize(v: unknown, depth: number): number {
   if (proto === Object.prototype) return docSize(v as Document, depth + 1);
   if (proto === Double.prototype) return 8;
   if (proto === ObjectId.prototype) return 12;
-  if (proto === StoredBson.prototype) return storedSize((v as StoredBson).bson);
+  if (v instanceof EncodedDocument) return v.bsonSize();
   if (v instanceof Date) return 8;
   if (proto === null) return docSize(v as Document, depth + 1);
   switch (bsonTag(v)) {
@@ -166,7 +158,7 @@ const EMPTY = Buffer.alloc(0);
 let out: Buffer = EMPTY;
 
 /** Thrown inside the writer for a value js-bson must write (or refuse); caught at the entry. */
-const FALLBACK: unique symbol = Symbol('bson_encode.fallback');
+const FALLBACK: unique symbol = Symbol('encode.fallback');
 
 // A double is written by storing it here and copying its 8 bytes (reversed on a big-endian host).
 const F64 = new Float64Array(1);
@@ -216,121 +208,52 @@ export function encodeDocument(doc: Document, before = 0, after = 0): Buffer {
   return target;
 }
 
-let storeScratch: Buffer = Buffer.allocUnsafe(4096);
-
-/** The largest `maxSize` of `encodeStored` that is written without measuring (the scratch grows to it). */
-const UNMEASURED_MAX_SIZE = 1 << 20;
-
 /**
- * The stored form of `doc`, which must have an `_id`, modified at `modifiedAtMs`: the form in
- * which a collection keeps its documents (src/bson_decode.ts, "Stored documents"), read back by
- * `decodeStored`. Its BSON, `_id` first as mongod stores it, is written by the encoder above when
- * it can, else by js-bson. `maxSize`, when the caller knows that the BSON is no larger (up to
- * 1 MiB), saves measuring it first.
+ * Serialises a document; `_id` is not generated and key order is kept. Written by the encoder
+ * above, byte for byte what js-bson writes; a value outside the representation hands the whole
+ * document to js-bson.
  */
-export function encodeStored(doc: Document, modifiedAtMs: number, maxSize = Number.POSITIVE_INFINITY): string {
-  if (!Object.hasOwn(doc, '_id')) throw new Error('a stored document must have an _id');
-  // The BSON is written at 4, so that its `_id` value (at 13) follows the byte at 12, where its
-  // type is copied; the time overwrites the terminator.
-  let total: number;
-  if (maxSize <= UNMEASURED_MAX_SIZE) {
-    room(maxSize);
-    total = encodeInto(doc, storeScratch, 4, true) - 4;
-    if (total < 0) total = storeViaJsBson(doc);
-  } else {
-    total = documentSize(doc);
-    if (total >= 0) room(total);
-    if (total < 0 || encodeInto(doc, storeScratch, 4, true) !== 4 + total) total = storeViaJsBson(doc);
-  }
-  storeScratch[12] = storeScratch[8]!;
-  return latin1(storeScratch, 12, writeTime(storeScratch, modifiedAtMs, 4 + total - 1));
+export function serialize(doc: Document): Buffer {
+  return encodeDocument(doc);
 }
 
 /**
- * The stored form `bson` with its top-level fields `fields` (never `_id`) changed to what
- * `values` holds, modified at `modifiedAtMs`: what an update that changed only those fields
- * stores. A field of `fields` that `values` lacks is removed; one it holds keeps its place, or
- * follows the others when it is new (in `values`' order). Every other field is copied as it is,
- * never decoded. `values` holds no field outside `fields`.
+ * The BSON size in bytes of `doc`. Measured by one walk over the value representation
+ * (`documentSize`: every returned document and every updated one is measured); a value outside
+ * it (Code, a JS RegExp, a Buffer, an Int32 wrapper, an object with a prototype, ...) hands the
+ * whole document to js-bson's `calculateObjectSize`, which the fast walk matches exactly (see
+ * its unit test).
  */
-export function patchStored(bson: string, fields: readonly string[], values: Document, modifiedAtMs: number): string {
-  const valuesSize = documentSize(values);
-  if (valuesSize >= 0) {
-    // The old bytes at 0 of the scratch buffer, the new form written after them.
-    const n = bson.length;
-    room(2 * n + valuesSize);
-    const b = storeScratch;
-    b.write(bson, 0, 'latin1');
-    out = b;
-    try {
-      let p = n;
-      let copyFrom = 0;
-      const placed = fields.map(() => false);
-      storedElements(bson, fields, (name, start, end) => {
-        if (name === undefined) return;
-        p += b.copy(b, p, copyFrom, start);
-        copyFrom = end;
-        const i = fields.indexOf(name);
-        if (placed[i] || !Object.hasOwn(values, name)) return;
-        p = writeValue(values[name], p, writeCString(name, p + 1));
-        placed[i] = true;
-      });
-      p += b.copy(b, p, copyFrom, n - STORED_TIME_CHARS);
-      for (const name in values) {
-        if (!placed[fields.indexOf(name)]) p = writeValue(values[name], p, writeCString(name, p + 1));
-      }
-      return latin1(b, n, writeTime(b, modifiedAtMs, p));
-    } catch (err) {
-      if (err !== FALLBACK) throw err;
-    } finally {
-      out = EMPTY;
-    }
+export function bsonSize(doc: Document): number {
+  const size = documentSize(doc);
+  return size >= 0 ? size : bsonSizeViaJsBson(doc);
+}
+
+/**
+ * Writes `doc` at `offset` of `target` with its `_id` element first (as mongod stores a
+ * document), `target` having room for `documentSize(doc)` bytes; returns the offset after it,
+ * or -1 when only js-bson may write the document (what was written is then garbage).
+ */
+export function encodeIdFirstInto(doc: Document, target: Uint8Array, offset: number): number {
+  return encodeInto(doc, target, offset, true);
+}
+
+/**
+ * Writes one element, `name: value`, at `offset` of `target` (which has room for it); returns
+ * the offset after it, or -1 when only js-bson may write the value.
+ */
+export function encodeElementInto(name: string, value: unknown, target: Buffer, offset: number): number {
+  out = target;
+  try {
+    return writeValue(value, offset, writeCString(name, offset + 1));
+  } catch (err) {
+    if (err === FALLBACK) return -1;
+    throw err;
+  } finally {
+    out = EMPTY;
   }
-  // A value only js-bson writes: the whole document, changed in place, is stored again.
-  const doc = decodeStored(bson);
-  for (const name of fields) if (!Object.hasOwn(values, name)) delete doc[name];
-  for (const name of Object.keys(values)) Object.defineProperty(doc, name, { value: values[name], writable: true, enumerable: true, configurable: true });
-  return encodeStored(doc, modifiedAtMs);
 }
 
-/** Writes a stored form's modification time `ms` at `p` of `target` (float64 LE); returns the end. */
-function writeTime(target: Buffer, ms: number, p: number): number {
-  if (BIG_ENDIAN) target.writeDoubleLE(ms, p);
-  else {
-    F64[0] = ms;
-    for (let i = 0; i < 8; i++) target[p + i] = F64_BYTES[i]!;
-  }
-  return p + 8;
-}
-
-/** Node's `Buffer#latin1Slice`, which `toString('latin1', start, end)` reaches through two wrappers. */
-type Latin1Slicer = { latin1Slice?: (start: number, end: number) => string };
-
-/** `buf.toString('latin1', start, end)`, called directly (~70 ns less per stored document). */
-const latin1: (buf: Buffer, start: number, end: number) => string =
-  typeof (Buffer.prototype as Latin1Slicer).latin1Slice === 'function'
-    ? (buf, start, end) => (buf as Latin1Slicer).latin1Slice!(start, end)
-    : (buf, start, end) => buf.toString('latin1', start, end);
-
-/** Writes `doc`'s BSON, `_id` first, at 4 of the scratch buffer with js-bson; returns its size. */
-function storeViaJsBson(doc: Document): number {
-  const rest: Document = { ...doc };
-  delete rest._id;
-  const id = serializeViaJsBson({ _id: doc._id });
-  const others = serializeViaJsBson(rest);
-  const total = id.length + others.length - 5;
-  room(total);
-  // The `_id` document without its terminator, then the others' elements and terminator.
-  storeScratch.set(id.subarray(0, id.length - 1), 4);
-  storeScratch.set(others.subarray(4), 4 + id.length - 1);
-  storeScratch.writeInt32LE(total, 4);
-  return total;
-}
-
-/** Grows the scratch buffer of `encodeStored` to hold a document of `size` bytes. */
-function room(size: number): void {
-  if (storeScratch.length < size + 12) storeScratch = Buffer.allocUnsafe(Math.max(size + 12, storeScratch.length * 2));
-}
 
 function writeInt32(n: number, p: number): number {
   const b = out;
@@ -496,9 +419,9 @@ function writeObject(v: object, typeAt: number, p: number): number {
     b[typeAt] = 0x07;
     return writeObjectId(v as ObjectId, p);
   }
-  if (proto === StoredBson.prototype) {
+  if (v instanceof EncodedDocument) {
     b[typeAt] = 0x03;
-    return writeStoredBson((v as StoredBson).bson, b, p);
+    return v.writeBson(b, p);
   }
   if (v instanceof Date) {
     b[typeAt] = 0x09;

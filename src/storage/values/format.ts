@@ -1,9 +1,20 @@
 /**
- * mongod's text rendering of BSON values in error messages (`BSONElement::toString`):
- * `{ a: 1, b: "x" }`, `[ 1, 2 ]`, doubles with `%.16g` plus `.0` when integral (`5.0`, `nan.0`),
- * `ObjectId('…')`, `new Date(ms)`, `/re/flags`, `Timestamp(t, i)`, `BinData(type, HEX)`.
+ * The one formatter of values inside error messages, exactly as mongod renders them. mongod has
+ * two renderings:
+ *   - `BSONElement::toString` / `BSONObj::toString` (`formatValue`, `formatElement`: update,
+ *     projection, query and stage-parse errors): `{ a: 1, b: "x" }`, `[ 1, 2 ]`, doubles through
+ *     `StringBuilder::appendDoubleNice` (`%.16g`, then `.0` unless the text has '.', 'E' or 'N':
+ *     `2.0`, `1.5`, `nan.0`), `ObjectId('…')`, `new Date(ms)`, `/re/flags`, `Timestamp(t, i)`,
+ *     `BinData(type, HEX)`, Decimal128 bare;
+ *   - `Value`'s `operator<<` / `Document::toString` (`docValueToString`: aggregation run-time
+ *     errors): `{a: 1}`, `[1, 2]`, doubles through `ostream` (`%g`, 6 significant digits: `2`),
+ *     ObjectId as bare hex, a missing value as `MISSING`.
+ * Sources: mongo/src/mongo/bson/bsonelement.cpp, bsonobj.cpp, util/str.h (appendDoubleNice),
+ * db/exec/document_value/value.cpp and document.cpp.
  */
-import { bsonTag, type Binary, type Code, type Timestamp } from '../../bson.js';
+import { bsonTag, type Binary, type Code, type Document, type Timestamp } from '../../bson/library.js';
+import { bsonTypeOf } from './bson_type.js';
+import { MISSING } from './missing.js';
 
 /** `name: value`, as mongod prints one element. */
 export function formatElement(name: string, value: unknown): string {
@@ -112,4 +123,63 @@ export function formatG(x: number, precision: number): string {
   let f = x.toFixed(Math.max(0, precision - 1 - X));
   if (f.includes('.')) f = f.replace(/0+$/, '').replace(/\.$/, '');
   return f;
+}
+
+function hexUpper(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString('hex').toUpperCase();
+}
+
+/** A value as mongod's `Value` stream operator writes it (aggregation run-time messages). */
+export function docValueToString(v: unknown): string {
+  if (v === MISSING) return 'MISSING';
+  switch (bsonTypeOf(v)) {
+    case 'int':
+      return String(v);
+    case 'double':
+      return formatG(typeof v === 'number' ? v : (v as { value: number }).value, 6);
+    case 'long':
+    case 'decimal':
+      return String(v);
+    case 'string':
+      return `"${v as string}"`;
+    case 'symbol':
+      return `Symbol("${String((v as { value: unknown }).value)}")`;
+    case 'bool':
+      return v ? 'true' : 'false';
+    case 'null':
+      return 'null';
+    case 'undefined':
+      return 'undefined';
+    case 'minKey':
+      return 'MinKey';
+    case 'maxKey':
+      return 'MaxKey';
+    case 'date':
+      return (v as Date).toISOString();
+    case 'objectId':
+      return (v as { toHexString(): string }).toHexString();
+    case 'timestamp': {
+      const t = v as { t: number; i: number };
+      return `Timestamp(${t.t}, ${t.i})`;
+    }
+    case 'regex': {
+      const r = v as { pattern?: string; options?: string; source?: string; flags?: string };
+      return `/${r.pattern ?? r.source}/${r.options ?? r.flags ?? ''}`;
+    }
+    case 'binData': {
+      const b = v as Binary;
+      return `BinData(${b.sub_type}, "${hexUpper(b.buffer.subarray(0, b.position))}")`;
+    }
+    case 'javascript':
+    case 'javascriptWithScope':
+      return `Code("${String((v as { code: string }).code)}")`;
+    case 'array':
+      return `[${(v as unknown[]).map(docValueToString).join(', ')}]`;
+    default: {
+      const doc = v as Document;
+      return `{${Object.keys(doc)
+        .map((k) => `${k}: ${docValueToString(doc[k])}`)
+        .join(', ')}}`;
+    }
+  }
 }

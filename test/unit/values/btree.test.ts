@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { BTree } from '../../../src/storage/indexes/btree.js';
-import { treeEntries } from './tree_entries.js';
+import { BTree } from '../../../src/storage/values/btree.js';
+import { treeEntries } from '../indexes/tree_entries.js';
 
 type Entry = { key: number; val: number };
 const cmp = (ak: number, av: number, bk: number, bv: number): number => ak - bk || av - bv;
