@@ -7,12 +7,12 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Long, MongoServerError, type Collection } from 'mongodb';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness, type TestDocument } from './harness.js';
 import { advance, ids, runPass, ttlMetrics } from './ttl_helpers.js';
 
 describe('expired documents are invisible to every read and write path', () => {
   let h: Harness;
-  let c: Collection;
+  let c: Collection<TestDocument>;
   beforeEach(async () => {
     h = await startHarness({ clock: 'manual' });
     c = h.db.collection('v');

@@ -7,13 +7,13 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Long, ObjectId, Timestamp, type Collection } from 'mongodb';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness, type TestDocument } from './harness.js';
 import { advance, ids, runPass, ttlMetrics } from './ttl_helpers.js';
 
 describe('the native TTL monitor', () => {
   let h: Harness;
   let now: number;
-  let c: Collection;
+  let c: Collection<TestDocument>;
   const at = (offsetSeconds: number) => new Date(now + offsetSeconds * 1000);
   beforeEach(async () => {
     h = await startHarness({ compat: 'mongodb', clock: 'manual' });
