@@ -3,8 +3,8 @@
  * with exact replies and mongod's error codes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Double, Long, MongoClient } from 'mongodb';
-import { startHarness, errorOf, type Harness } from './harness.js';
+import { Double, Long, MongoClient, type CollectionInfo } from 'mongodb';
+import { startHarness, errorOf, type Harness, type TestClient } from './harness.js';
 import { MayflyServer } from '../../src/index.js';
 
 let h: Harness;
@@ -49,7 +49,7 @@ describe('handshake', () => {
   });
 
   it('negotiates zlib compression and works through it', async () => {
-    const client = new MongoClient(h.server.getUri(), { compressors: ['zlib'], zlibCompressionLevel: 6 });
+    const client: TestClient = new MongoClient(h.server.getUri(), { compressors: ['zlib'], zlibCompressionLevel: 6 });
     await client.connect();
     const coll = client.db('compress').collection('c');
     await coll.insertOne({ _id: 1, text: 'x'.repeat(10000) });
@@ -210,12 +210,12 @@ describe('catalog', () => {
     await db.createCollection('c');
     const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
     expect(names).toEqual(['a', 'b', 'c']);
-    const full = await db.listCollections({ name: 'a' }).toArray();
+    const full = await db.listCollections<CollectionInfo>({ name: 'a' }).toArray();
     expect(full).toHaveLength(1);
     expect(full[0]!.type).toBe('collection');
     expect(full[0]!.options).toEqual({});
     expect(full[0]!.idIndex).toEqual({ v: 2, key: { _id: 1 }, name: '_id_' });
-    expect(full[0]!.info.readOnly).toBe(false);
+    expect(full[0]!.info!.readOnly).toBe(false);
     const raw = await db.command({ listCollections: 1, nameOnly: true, cursor: { batchSize: 1 } }, { promoteLongs: false });
     expect(raw.cursor.firstBatch).toHaveLength(1);
     expect(raw.cursor.ns).toBe('catalog_db.$cmd.listCollections');

@@ -4,11 +4,11 @@
  * mongod's errors for bad `let` documents and undefined variables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Double, Int32, type Db } from 'mongodb';
-import { startHarness, errorOf, type Harness } from './harness.js';
+import { Double, Int32 } from 'mongodb';
+import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
-let db: Db;
+let db: TestDb;
 beforeAll(async () => {
   h = await startHarness();
   db = h.db;

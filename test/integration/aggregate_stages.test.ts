@@ -3,12 +3,12 @@
  * collectionless `{aggregate: 1}` (`$documents`, `$listLocalSessions`), with mongod's errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Binary, type Db } from 'mongodb';
+import { Binary } from 'mongodb';
 import { createHash } from 'node:crypto';
-import { startHarness, errorOf, type Harness } from './harness.js';
+import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
-let db: Db;
+let db: TestDb;
 beforeAll(async () => {
   h = await startHarness();
   db = h.db;

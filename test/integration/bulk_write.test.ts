@@ -126,6 +126,7 @@ describe('client.bulkWrite()', () => {
         [
           { namespace: ns, name: 'updateOne', filter: { _id: 1 }, update: { $set: { 'a.$[i]': 1 } } },
           { namespace: ns, name: 'insertOne', document: { _id: 30 } },
+          // @ts-expect-error $inc by a string, on purpose: the server's error is under test
           { namespace: ns, name: 'updateOne', filter: { _id: 2 }, update: { $inc: { v: 'x' } } },
           { namespace: ns, name: 'updateOne', filter: { _id: 2 }, update: { $set: { 'v.$[]': 1 } } },
         ],

@@ -4,11 +4,11 @@
  * larger than the collection, collMod cappedSize/cappedMax.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Double, Int32, Long, type Db, type Document } from 'mongodb';
-import { startHarness, errorOf, type Harness } from './harness.js';
+import { Double, Int32, Long, type Document } from 'mongodb';
+import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
-let db: Db;
+let db: TestDb;
 
 beforeAll(async () => {
   h = await startHarness();

@@ -8,6 +8,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
+import type { TestClient } from './harness.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'mayfly.js');
@@ -42,7 +43,7 @@ describe('mayfly CLI', () => {
     const listening = JSON.parse(lines.find((l) => l.includes(uri))!);
     expect(listening.msg).toBe(`Waiting for connections on ${uri}`);
     expect(listening.compat).toBe('mongodb');
-    const client = new MongoClient(uri);
+    const client: TestClient = new MongoClient(uri);
     await client.connect();
     await client.db('cli').collection('c').insertOne({ _id: 1 });
     expect(await client.db('cli').collection('c').findOne({})).toEqual({ _id: 1 });

@@ -4,11 +4,11 @@
  * collated index used.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Document } from 'mongodb';
-import { errorOf, startHarness, type Harness } from './harness.js';
+import type { CollationOptions, CollectionInfo, Document } from 'mongodb';
+import { errorOf, startHarness, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
-let db: Db;
+let db: TestDb;
 const CI = { locale: 'en', strength: 2 } as const;
 
 /** The spelled-out collation mongod lists for `{ locale, ...overrides }`. */
@@ -48,7 +48,7 @@ afterAll(async () => {
 describe('command collation on reads', () => {
   it('find: strength 2 ignores case, strength 1 also accents, the simple collation neither', async () => {
     const names = db.collection('names');
-    const ids = async (filter: Document, collation?: Document) => (await names.find(filter, { collation, sort: { _id: 1 } }).toArray()).map((d) => d._id);
+    const ids = async (filter: Document, collation?: CollationOptions) => (await names.find(filter, { collation, sort: { _id: 1 } }).toArray()).map((d) => d._id);
     expect(await ids({ name: 'apple' })).toEqual([1]);
     expect(await ids({ name: 'apple' }, { locale: 'simple' })).toEqual([1]);
     expect(await ids({ name: 'apple' }, CI)).toEqual([1, 2, 3]);
@@ -73,7 +73,7 @@ describe('command collation on reads', () => {
       { _id: 5, s: 'a' },
       { _id: 6, s: 'á' },
     ]);
-    const order = async (collation?: Document) => (await c.find({}, { sort: { s: 1 }, collation }).toArray()).map((d) => d.s);
+    const order = async (collation?: CollationOptions) => (await c.find({}, { sort: { s: 1 }, collation }).toArray()).map((d) => d.s);
     expect(await order()).toEqual(['B', 'a', 'b', 'item10', 'item9', 'á']);
     expect(await order({ locale: 'en' })).toEqual(['a', 'á', 'b', 'B', 'item10', 'item9']);
     expect(await order({ locale: 'en', numericOrdering: true })).toEqual(['a', 'á', 'b', 'B', 'item9', 'item10']);
@@ -195,11 +195,11 @@ describe('command collation on writes', () => {
 describe('collection default collation', () => {
   it('create stores it spelled out; listCollections and listIndexes show it', async () => {
     await db.createCollection('people', { collation: CI });
-    const [info] = await db.listCollections({ name: 'people' }).toArray();
+    const [info] = await db.listCollections<CollectionInfo>({ name: 'people' }).toArray();
     expect(info!.options).toEqual({ collation: spelled('en', { strength: 2 }) });
     expect(info!.idIndex).toEqual({ v: 2, key: { _id: 1 }, name: '_id_', collation: spelled('en', { strength: 2 }) });
     await db.createCollection('plain', { collation: { locale: 'simple' } });
-    const [plain] = await db.listCollections({ name: 'plain' }).toArray();
+    const [plain] = await db.listCollections<CollectionInfo>({ name: 'plain' }).toArray();
     expect(plain!.options).toEqual({});
   });
 
@@ -318,7 +318,8 @@ describe('collation errors', () => {
       [{ locale: 'en', version: '1.0' }, 161, 'Requested collation version 1.0 but the only available collator version was 57.1. Requested collation spec: { locale: "en", version: "1.0" }'],
     ];
     for (const [collation, code, errmsg] of cases) {
-      const err = await errorOf(() => db.collection('names').find({}, { collation }).toArray());
+      // Bad specs on purpose, some no CollationOptions (no locale; a field it lacks: foo, version).
+      const err = await errorOf(() => db.collection('names').find({}, { collation: collation as CollationOptions }).toArray());
       expect([collation, err.code, err.errmsg]).toEqual([collation, code, errmsg]);
     }
     const create = await errorOf(() => db.createCollection('badcoll', { collation: { locale: 'xx' } }));

@@ -317,6 +317,7 @@ describe('hint reaches the planner', () => {
   });
 
   it('findAndModify: update and remove take the first in index order', async () => {
+    // @ts-expect-error the driver types findOneAndUpdate's hint as a Document; findAndModify takes an index name too
     const updated = await h.db.collection('hinted').findOneAndUpdate({}, { $set: { f: 1 } }, { hint: 'b_desc', returnDocument: 'after' });
     expect(updated).toEqual({ _id: 3, a: 3, b: 3, f: 1 });
     const removed = await h.db.collection('hinted').findOneAndDelete({ a: { $lt: 3 } }, { hint: { b: -1 } });

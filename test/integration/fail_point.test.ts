@@ -7,10 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Double, Int32, MongoClient, type Db, type Document, type MongoClientOptions } from 'mongodb';
 import { performance } from 'node:perf_hooks';
 import { MayflyServer } from '../../src/index.js';
-import { startHarness, errorOf, type Harness } from './harness.js';
+import { startHarness, errorOf, type Harness, type TestClient, type TestDb } from './harness.js';
 
 let h: Harness;
-let db: Db;
+let db: TestDb;
 let admin: Db;
 const extraClients: MongoClient[] = [];
 
@@ -40,8 +40,8 @@ async function timesEntered(): Promise<number> {
 }
 
 /** Another client of the same server (closed after the test). */
-async function connect(options: MongoClientOptions = {}): Promise<MongoClient> {
-  const client = new MongoClient(h.server.getUri(), { serverSelectionTimeoutMS: 5000, ...options });
+async function connect(options: MongoClientOptions = {}): Promise<TestClient> {
+  const client: TestClient = new MongoClient(h.server.getUri(), { serverSelectionTimeoutMS: 5000, ...options });
   extraClients.push(client);
   await client.connect();
   return client;

@@ -5,14 +5,59 @@
  *   await h.db.collection('c').insertOne({ a: 1 });
  *   await h.close();
  */
-import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
+import {
+  MongoClient,
+  type ClientBulkWriteModel,
+  type ClientBulkWriteOptions,
+  type ClientBulkWriteResult,
+  type Collection,
+  type CollectionOptions,
+  type Db,
+  type DbOptions,
+  type Document,
+  type MongoClientOptions,
+} from 'mongodb';
 import { MayflyServer, type MayflyServerOptions } from '../../src/index.js';
+
+/**
+ * Any value a test stores as `_id`: numbers, strings, booleans, `null`, documents, and every BSON
+ * wrapper (ObjectId, Long, Date, ...: objects, so `Document`). Not `unknown` or `any`: the
+ * driver's `InferIdType` turns those back into `ObjectId`.
+ */
+export type TestId = Document | number | string | boolean | null;
+
+/**
+ * The schema of the tests' collections: `Document` with an `_id` of any kind. The driver types a
+ * plain `Collection<Document>`'s `_id` as `ObjectId`, which rules out the `{ _id: 1 }` that the
+ * tests insert and filter on everywhere.
+ */
+export type TestDocument = { _id?: TestId; [field: string]: any };
+
+/**
+ * The harness's database: a `Db` whose `collection(name)` is a `Collection<TestDocument>` unless
+ * a schema is given (`collection<{ _id: string }>(name)`). Only the type differs from `Db`.
+ */
+export interface TestDb extends Db {
+  collection<TSchema extends Document = TestDocument>(name: string, options?: CollectionOptions): Collection<TSchema>;
+}
+
+/**
+ * The harness's client: a `MongoClient` whose databases are `TestDb`s and whose `bulkWrite`
+ * takes `TestDocument`s in every namespace unless a schema map is given
+ * (`bulkWrite<{ 'db.c': { _id: string } }>(models)`). Only the type differs. (An overload, not
+ * a default: the driver infers the schema map from the models, so a default would not apply.)
+ */
+export interface TestClient extends MongoClient {
+  db(dbName?: string, options?: DbOptions): TestDb;
+  bulkWrite(models: ReadonlyArray<ClientBulkWriteModel<Record<string, TestDocument>>>, options?: ClientBulkWriteOptions): Promise<ClientBulkWriteResult>;
+  bulkWrite<SchemaMap extends Record<string, Document>>(models: ReadonlyArray<ClientBulkWriteModel<SchemaMap>>, options?: ClientBulkWriteOptions): Promise<ClientBulkWriteResult>;
+}
 
 /** A server, a connected client and a fresh database. */
 export interface Harness {
   server: MayflyServer;
-  client: MongoClient;
-  db: Db;
+  client: TestClient;
+  db: TestDb;
   close(): Promise<void>;
 }
 
@@ -21,9 +66,9 @@ let dbCounter = 0;
 /** Starts a server and connects a client to it. */
 export async function startHarness(options: MayflyServerOptions = {}, clientOptions: MongoClientOptions = {}): Promise<Harness> {
   const server = await MayflyServer.create(options);
-  const client = new MongoClient(server.getUri(), { serverSelectionTimeoutMS: 5000, ...clientOptions });
+  const client: TestClient = new MongoClient(server.getUri(), { serverSelectionTimeoutMS: 5000, ...clientOptions });
   await client.connect();
-  const db = client.db(`test_${process.pid}_${++dbCounter}`);
+  const db: TestDb = client.db(`test_${process.pid}_${++dbCounter}`);
   return {
     server,
     client,

@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Collection, Document } from 'mongodb';
-import { errorOf, startHarness, type Harness } from './harness.js';
+import { errorOf, startHarness, type Harness, type TestDocument } from './harness.js';
 
 let h: Harness;
-let people: Collection;
+let people: Collection<TestDocument>;
 
 beforeAll(async () => {
   h = await startHarness({ compat: 'mongodb' });

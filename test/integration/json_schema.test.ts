@@ -51,7 +51,7 @@ describe('$jsonSchema through the driver', () => {
   it('find combines $jsonSchema with other predicates and logical operators', async () => {
     const coll = await seed('js_combined');
     const ids = async (filter: object) =>
-      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id as unknown as number);
+      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id as number);
     expect(await ids({ $jsonSchema: { required: ['name'] }, _id: { $gte: 2 } })).toEqual([2, 3, 4]);
     expect(await ids({ $or: [{ $jsonSchema: { not: { required: ['name'] } } }, { name: 'Cy' }] })).toEqual([3, 5]);
     expect(await ids({ $nor: [{ $jsonSchema: { properties: { age: { bsonType: 'number' } } } }] })).toEqual([3]);

@@ -3,11 +3,11 @@
  * collation.test.ts), and the shape of error replies (`ok: 0.0`, a double, as mongod sends it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Double, type Db } from 'mongodb';
-import { startHarness, errorOf, type Harness } from './harness.js';
+import { Double } from 'mongodb';
+import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
-let db: Db;
+let db: TestDb;
 beforeAll(async () => {
   h = await startHarness();
   db = h.db;

@@ -97,7 +97,7 @@ describe('collMod and dropIndexes on the _ts index', () => {
   test('collMod changes the container default at once, by key pattern or name, with Int64 old/new', async () => {
     const c = h.db.collection('mod');
     await c.createIndex({ _ts: 1 }, { expireAfterSeconds: 600 });
-    await c.insertMany([{ _id: 'a' }, { _id: 'own', ttl: 1000 }] as never);
+    await c.insertMany([{ _id: 'a' }, { _id: 'own', ttl: 1000 }]);
     await advance(h.client, 100);
     expect(await rawCommand(h.db, { collMod: 'mod', index: { keyPattern: { _ts: 1 }, expireAfterSeconds: 50 } })).toEqual({
       expireAfterSeconds_old: Long.fromNumber(600),
@@ -128,7 +128,7 @@ describe('collMod and dropIndexes on the _ts index', () => {
   test('a cursor opened before a collMod follows the new container TTL in its getMore', async () => {
     const c = h.db.collection('cursor_mod');
     await c.createIndex({ _ts: 1 }, { expireAfterSeconds: 600 });
-    await c.insertMany(Array.from({ length: 6 }, (_, i) => ({ _id: i })) as never);
+    await c.insertMany(Array.from({ length: 6 }, (_, i) => ({ _id: i })));
     const cursor = c.find({}, { batchSize: 2 });
     expect(await cursor.next()).toEqual({ _id: 0 });
     await advance(h.client, 100);
@@ -152,7 +152,7 @@ describe('collMod and dropIndexes on the _ts index', () => {
   test('collMod converts a plain _ts index into the container TTL (no _old)', async () => {
     const c = h.db.collection('convert');
     await c.createIndex({ _ts: 1 });
-    await c.insertOne({ _id: 1 } as never);
+    await c.insertOne({ _id: 1 });
     await advance(h.client, 100);
     expect(await ids(h.db, 'convert')).toEqual([1]);
     expect(await rawCommand(h.db, { collMod: 'convert', index: { keyPattern: { _ts: 1 }, expireAfterSeconds: 30 } })).toEqual({
@@ -173,7 +173,7 @@ describe('collMod and dropIndexes on the _ts index', () => {
     await runPass(h.client); // reap what the tests above left expired
     const c = h.db.collection('dropped');
     await c.createIndex({ _ts: 1 }, { expireAfterSeconds: 60 });
-    await c.insertMany([{ _id: 1 }, { _id: 2, ttl: 5 }] as never);
+    await c.insertMany([{ _id: 1 }, { _id: 2, ttl: 5 }]);
     await advance(h.client, 30);
     expect(await ids(h.db, 'dropped')).toEqual([1]);
     await c.dropIndex('_ts_1');

@@ -28,7 +28,7 @@ describe.each(['cosmos', 'mongodb'] as const)('Cosmos policy with --compat %s', 
     ];
     for (const [name, ttl] of Object.entries(containers)) {
       if (ttl !== null) await h.db.collection(name).createIndex({ _ts: 1 }, { expireAfterSeconds: ttl });
-      await h.db.collection(name).insertMany(docs.map((d) => ({ ...d })) as never);
+      await h.db.collection(name).insertMany(docs.map((d) => ({ ...d })));
     }
     const all = ['absent', 'invalid', 'never', 'n30', 'n6000'];
     const visible = async () => ({ none: await ids(h.db, 'none'), minus1: await ids(h.db, 'minus1'), m600: await ids(h.db, 'm600') });
@@ -65,7 +65,7 @@ describe.each(['cosmos', 'mongodb'] as const)('Cosmos policy with --compat %s', 
       { _id: 'int64', ttl: Long.fromNumber(20) },
       { _id: 'int64_never', ttl: Long.fromNumber(-1) },
       { _id: 'double_never', ttl: new Double(-1) },
-    ] as never);
+    ]);
     await advance(h.client, 19.999);
     expect(await ids(h.db, 'valid_ttl')).toEqual(['int32', 'double', 'int64', 'int64_never', 'double_never']);
     await advance(h.client, 0.001);
@@ -90,7 +90,7 @@ describe.each(['cosmos', 'mongodb'] as const)('Cosmos policy with --compat %s', 
       { _id: 'upper', TTL: 20 },
       { _id: 'double_big', ttl: 2147483648 },
     ];
-    const result = await c.insertMany(sent as never);
+    const result = await c.insertMany(sent);
     expect(result.insertedCount).toBe(sent.length);
     const stored = await c.find({}, { promoteValues: false, promoteLongs: false }).toArray();
     expect(stored.map((d) => d.ttl)).toEqual([
@@ -117,7 +117,7 @@ describe.each(['cosmos', 'mongodb'] as const)('Cosmos policy with --compat %s', 
   test('_ts is metadata: never returned; a user field called _ts is an ordinary field', async () => {
     const c = h.db.collection('ts_meta');
     await c.createIndex({ _ts: 1 }, { expireAfterSeconds: 50 });
-    await c.insertMany([{ _id: 1, a: 1 }, { _id: 2, _ts: 'mine' }, { _id: 3, _ts: new Date(0) }] as never);
+    await c.insertMany([{ _id: 1, a: 1 }, { _id: 2, _ts: 'mine' }, { _id: 3, _ts: new Date(0) }]);
     expect(await c.find().toArray()).toEqual([{ _id: 1, a: 1 }, { _id: 2, _ts: 'mine' }, { _id: 3, _ts: new Date(0) }]);
     expect(await c.findOne({ _ts: 'mine' })).toEqual({ _id: 2, _ts: 'mine' });
     expect(await c.countDocuments({ _ts: { $exists: true } })).toBe(2);
@@ -134,7 +134,7 @@ describe.each(['cosmos', 'mongodb'] as const)('Cosmos policy with --compat %s', 
     const c = h.db.collection('restart');
     await c.createIndex({ _ts: 1 }, { expireAfterSeconds: 60 });
     const names = ['untouched', 'updateOne', 'replaceOne', 'findOneAndUpdate', 'findOneAndReplace', 'upsertExisting', 'updateMany', 'noop', 'unsetTtl'];
-    await c.insertMany(names.map((n) => ({ _id: n, v: 0, ...(n === 'unsetTtl' ? { ttl: 1000 } : {}) })) as never);
+    await c.insertMany(names.map((n) => ({ _id: n, v: 0, ...(n === 'unsetTtl' ? { ttl: 1000 } : {}) })));
     await advance(h.client, 50);
     await c.updateOne({ _id: 'updateOne' }, { $set: { v: 1 } });
     await c.replaceOne({ _id: 'replaceOne' }, { v: 1 });

@@ -7,20 +7,20 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Long, MongoServerError, type Collection } from 'mongodb';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness, type TestDocument } from './harness.js';
 import { advance, ids, runPass, ttlMetrics } from './ttl_helpers.js';
 
 describe('expired documents are invisible to every read and write path', () => {
   let h: Harness;
-  let c: Collection;
+  let c: Collection<TestDocument>;
   beforeEach(async () => {
     h = await startHarness({ clock: 'manual' });
     c = h.db.collection('v');
     await c.createIndex({ _ts: 1 }, { expireAfterSeconds: 60 });
     await c.createIndex({ u: 1 }, { unique: true, sparse: true });
     // Ten documents that expire at t = 60 s and one that never does.
-    await c.insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: i, g: i % 2, u: i })) as never);
-    await c.insertOne({ _id: 'keep', g: 'k', u: 100, ttl: -1 } as never);
+    await c.insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: i, g: i % 2, u: i })));
+    await c.insertOne({ _id: 'keep', g: 'k', u: 100, ttl: -1 });
   });
   afterEach(async () => {
     await h.close();
@@ -79,14 +79,14 @@ describe('expired documents are invisible to every read and write path', () => {
 
   test('an expired document blocks neither an insert with its _id, an upsert, nor a unique key', async () => {
     await advance(h.client, 60);
-    await c.insertOne({ _id: 0, fresh: true } as never);
+    await c.insertOne({ _id: 0, fresh: true });
     const upsert = await c.updateOne({ _id: 1 }, { $set: { fresh: true } }, { upsert: true });
     expect(upsert.upsertedId).toBe(1);
     expect(upsert.matchedCount).toBe(0);
     const fam = await c.findOneAndUpdate({ _id: 2 }, { $set: { fresh: true } }, { upsert: true, returnDocument: 'after' });
     expect(fam).toEqual({ _id: 2, fresh: true });
-    await c.insertOne({ _id: 'new', u: 5 } as never); // u: 5 was held by an expired document
-    const dup = await c.insertOne({ _id: 'dup', u: 100 } as never).catch((e: unknown) => e);
+    await c.insertOne({ _id: 'new', u: 5 }); // u: 5 was held by an expired document
+    const dup = await c.insertOne({ _id: 'dup', u: 100 }).catch((e: unknown) => e);
     expect(dup).toBeInstanceOf(MongoServerError);
     expect((dup as MongoServerError).code).toBe(11000);
     expect(await c.find({}, { sort: { _id: 1 } }).toArray()).toEqual([

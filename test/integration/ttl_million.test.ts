@@ -26,9 +26,9 @@ test('1,000,000 expired documents: invisible at once, then one pass deletes them
     const big = h.db.collection('big');
     await big.createIndex({ _ts: 1 }, { expireAfterSeconds: 60 });
     const probe = h.db.collection('probe');
-    await probe.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: i, v: i })) as never);
+    await probe.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: i, v: i })));
     for (let i = 0; i < DOCS; i += BATCH) {
-      await big.insertMany(Array.from({ length: BATCH }, (_, j) => ({ _id: i + j, n: i + j })) as never, { ordered: false });
+      await big.insertMany(Array.from({ length: BATCH }, (_, j) => ({ _id: i + j, n: i + j })), { ordered: false });
     }
     expect(await big.estimatedDocumentCount()).toBe(DOCS);
 

@@ -7,13 +7,13 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Long, ObjectId, Timestamp, type Collection } from 'mongodb';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness, type TestDocument } from './harness.js';
 import { advance, ids, runPass, ttlMetrics } from './ttl_helpers.js';
 
 describe('the native TTL monitor', () => {
   let h: Harness;
   let now: number;
-  let c: Collection;
+  let c: Collection<TestDocument>;
   const at = (offsetSeconds: number) => new Date(now + offsetSeconds * 1000);
   beforeEach(async () => {
     h = await startHarness({ compat: 'mongodb', clock: 'manual' });
@@ -32,7 +32,7 @@ describe('the native TTL monitor', () => {
       { _id: 'just_after', t: at(-59.999) },
       { _id: 'future', t: at(3600) },
       { _id: 'before_1970', t: new Date(-86_400_000) },
-    ] as never);
+    ]);
     expect(await ids(h.db, 'n')).toEqual(['old', 'boundary', 'just_after', 'future', 'before_1970']);
     expect(await runPass(h.client)).toEqual({ deleted: Long.fromNumber(3), subPasses: Long.fromNumber(1), ok: 1 });
     expect(await ids(h.db, 'n')).toEqual(['just_after', 'future']);
@@ -61,7 +61,7 @@ describe('the native TTL monitor', () => {
       { _id: 'array_all_future', t: [at(3600), at(7200)] },
       { _id: 'nested_array', t: [[at(-3600)]] },
       { _id: 'subdocument', t: { d: at(-3600) } },
-    ] as never);
+    ]);
     expect(await runPass(h.client)).toEqual({ deleted: Long.fromNumber(1), subPasses: Long.fromNumber(1), ok: 1 });
     expect(await ids(h.db, 'n')).toEqual(['string', 'number', 'timestamp', 'objectId', 'null', 'missing', 'array_all_future', 'nested_array', 'subdocument']);
     await advance(h.client, 10 * 365 * 86400);
@@ -74,7 +74,7 @@ describe('the native TTL monitor', () => {
     await c.insertMany([
       { _id: 'one_old', events: [{ at: at(3600) }, { at: at(-3600) }] },
       { _id: 'all_new', events: [{ at: at(3600) }] },
-    ] as never);
+    ]);
     await runPass(h.client);
     expect(await ids(h.db, 'n')).toEqual(['all_new']);
   });
@@ -86,8 +86,8 @@ describe('the native TTL monitor', () => {
     await c.insertMany([
       { _id: 'tmp_old', kind: 'tmp', p: at(-10) },
       { _id: 'keep_old', kind: 'keep', p: at(-10) },
-    ] as never);
-    await hidden.insertMany([{ _id: 'old', t: at(-10) }, { _id: 'no_field' }] as never);
+    ]);
+    await hidden.insertMany([{ _id: 'old', t: at(-10) }, { _id: 'no_field' }]);
     expect(await runPass(h.client)).toEqual({ deleted: Long.fromNumber(2), subPasses: Long.fromNumber(1), ok: 1 });
     expect(await ids(h.db, 'n')).toEqual(['keep_old']);
     expect(await ids(h.db, 'hidden')).toEqual(['no_field']);
@@ -99,7 +99,7 @@ describe('the native TTL monitor', () => {
 
   test('special (non-B-tree) TTL indexes never delete and count as invalidTTLIndexSkips', async () => {
     await c.createIndex({ t: 'hashed' }, { expireAfterSeconds: 0 });
-    await c.insertOne({ _id: 1, t: at(-3600) } as never);
+    await c.insertOne({ _id: 1, t: at(-3600) });
     await runPass(h.client);
     await runPass(h.client);
     expect(await ids(h.db, 'n')).toEqual([1]);
@@ -119,7 +119,7 @@ describe('the native TTL monitor', () => {
       { _id: 'moved_earlier', t: at(0) },
       { _id: 'recent', t: at(-100) },
       { _id: 'by_u', u: at(-100) },
-    ] as never);
+    ]);
     await c.updateOne({ _id: 'moved_later' }, { $set: { t: at(0) } });
     await c.updateOne({ _id: 'moved_earlier' }, { $set: { t: at(-7200) } });
     await runPass(h.client);
@@ -144,20 +144,20 @@ describe('the native TTL monitor', () => {
     const admin = h.client.db('admin');
     await admin.command({ setParameter: 1, ttlIndexDeleteTargetDocs: 10 });
     await c.createIndex({ t: 1 }, { expireAfterSeconds: 0 });
-    await c.insertMany(Array.from({ length: 25 }, (_, i) => ({ _id: i, t: at(-1) })) as never);
+    await c.insertMany(Array.from({ length: 25 }, (_, i) => ({ _id: i, t: at(-1) })));
     expect(await runPass(h.client)).toEqual({ deleted: Long.fromNumber(25), subPasses: Long.fromNumber(1), ok: 1 });
     await admin.command({ setParameter: 1, ttlMonitorSubPassTargetSecs: 0 });
-    await c.insertMany(Array.from({ length: 25 }, (_, i) => ({ _id: i, t: at(-1) })) as never);
+    await c.insertMany(Array.from({ length: 25 }, (_, i) => ({ _id: i, t: at(-1) })));
     expect(await runPass(h.client)).toEqual({ deleted: Long.fromNumber(25), subPasses: Long.fromNumber(3), ok: 1 });
     expect(await ids(h.db, 'n')).toEqual([]);
   });
 
   test('dropping the collection forgets its schedule', async () => {
     await c.createIndex({ t: 1 }, { expireAfterSeconds: 0 });
-    await c.insertOne({ _id: 1, t: at(-1) } as never);
+    await c.insertOne({ _id: 1, t: at(-1) });
     await c.drop();
     expect(await runPass(h.client)).toEqual({ deleted: Long.fromNumber(0), subPasses: Long.fromNumber(1), ok: 1 });
-    await c.insertOne({ _id: 2, t: at(-1) } as never);
+    await c.insertOne({ _id: 2, t: at(-1) });
     expect(await runPass(h.client)).toEqual({ deleted: Long.fromNumber(0), subPasses: Long.fromNumber(1), ok: 1 });
     expect(await ids(h.db, 'n')).toEqual([2]);
   });

@@ -130,7 +130,7 @@ describe('the test clock', () => {
     h = await startHarness({ clock: 'manual' });
     const c = h.db.collection('embedded');
     await c.createIndex({ _ts: 1 }, { expireAfterSeconds: 30 });
-    await c.insertMany([{ _id: 1 }, { _id: 2, ttl: 60 }] as never);
+    await c.insertMany([{ _id: 1 }, { _id: 2, ttl: 60 }]);
     const start = h.server.clock.now();
     expect(h.server.clock.advance(30_000)).toBe(start + 30_000);
     expect(await ids(h.db, 'embedded')).toEqual([2]);
@@ -151,7 +151,7 @@ describe('passes and metrics', () => {
     });
     const c = h.db.collection('many');
     await c.createIndex({ _ts: 1 }, { expireAfterSeconds: 1 });
-    await c.insertMany(Array.from({ length: 20_000 }, (_, i) => ({ _id: i })) as never);
+    await c.insertMany(Array.from({ length: 20_000 }, (_, i) => ({ _id: i })));
     await h.client.db('admin').command({ mayflyAdvanceClock: 1 });
     // Two passes asked for at once: the second waits for the first, which deleted everything.
     const [first, second] = await Promise.all([runPass(h.client), runPass(h.client)]);
@@ -170,12 +170,12 @@ describe('the background reaper on the real clock', () => {
     h = await startHarness({ compat, parameters: { ttlMonitorSleepSecs: 1 } });
     const cosmos = h.db.collection('cosmos');
     await cosmos.createIndex({ _ts: 1 }, { expireAfterSeconds: 1 });
-    await cosmos.insertMany([{ _id: 'expires' }, { _id: 'stays', ttl: -1 }] as never);
+    await cosmos.insertMany([{ _id: 'expires' }, { _id: 'stays', ttl: -1 }]);
     if (compat === 'mongodb') {
       const native = h.db.collection('native');
       await native.createIndex({ t: 1 }, { expireAfterSeconds: 0 });
       const now = (await h.client.db('admin').command({ mayflyClock: 1 })).nowMillis as number;
-      await native.insertMany([{ _id: 'old', t: new Date(now - 60_000) }, { _id: 'future', t: new Date(now + 3_600_000) }] as never);
+      await native.insertMany([{ _id: 'old', t: new Date(now - 60_000) }, { _id: 'future', t: new Date(now + 3_600_000) }]);
     }
     const deleted = compat === 'mongodb' ? 2 : 1;
     const done = await eventually(async () => (await ttlMetrics(h!.client)).deletedDocuments.toNumber() === deleted, 4000);

@@ -5,11 +5,10 @@
  * collation, and `$jsonSchema`, which stays binary as in mongod.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from 'mongodb';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
-let db: Db;
+let db: TestDb;
 const CI = { locale: 'en', strength: 2 } as const;
 const BASE = { locale: 'en', strength: 1 } as const;
 const NUMERIC = { locale: 'en', numericOrdering: true } as const;
@@ -24,7 +23,7 @@ afterAll(async () => {
 
 describe('update operators under the command collation', () => {
   it("updateOne: $pull 'A' removes 'a'; $addToSet 'ABC' into ['abc'] is a no-op; without it, binary", async () => {
-    const c = db.collection('u1');
+    const c = db.collection<{ _id: number; a: string[]; t: string[] }>('u1');
     await c.insertOne({ _id: 1, a: ['a', 'A', 'b'], t: ['abc'] });
     const pulled = await c.updateOne({ _id: 1 }, { $pull: { a: 'A' } }, { collation: CI });
     expect([pulled.matchedCount, pulled.modifiedCount]).toEqual([1, 1]);
@@ -36,7 +35,7 @@ describe('update operators under the command collation', () => {
   });
 
   it('updateMany: $pullAll, a $pull condition, $min/$max and arrayFilters', async () => {
-    const c = db.collection('u2');
+    const c = db.collection<{ _id: number; tags: string[]; people: { n: string }[]; team: { n: string; k: number }[]; lo: string; hi: string }>('u2');
     await c.insertMany([
       { _id: 1, tags: ['Red', 'green', 'BLUE'], people: [{ n: 'ann' }, { n: 'bob' }], team: [{ n: 'ann', k: 0 }, { n: 'bob', k: 0 }], lo: 'é', hi: 'e' },
       { _id: 2, tags: ['red'], people: [{ n: 'BOB' }], team: [{ n: 'ANN', k: 0 }], lo: 'f', hi: 'd' },
@@ -55,7 +54,7 @@ describe('update operators under the command collation', () => {
   });
 
   it('findOneAndUpdate: $push with $sort under numericOrdering, the positional $ matched under it', async () => {
-    const c = db.collection('u3');
+    const c = db.collection<{ _id: number; v: string[]; names: string[] }>('u3');
     await c.insertOne({ _id: 1, v: ['v9', 'v1'], names: ['ann', 'bob'] });
     const after = await c.findOneAndUpdate(
       { names: 'BOB' },
@@ -68,7 +67,7 @@ describe('update operators under the command collation', () => {
   });
 
   it("the driver's bulkWrite passes each operation's collation", async () => {
-    const c = db.collection('u4');
+    const c = db.collection<{ _id: number; a: string[] }>('u4');
     await c.insertMany([
       { _id: 1, a: ['x', 'X', 'y'] },
       { _id: 2, a: ['Y'] },
@@ -113,7 +112,7 @@ describe('update operators under the command collation', () => {
 describe('the collection default collation', () => {
   it('applies to update operators without the option; { locale: "simple" } makes them binary', async () => {
     await db.createCollection('ci', { collation: CI });
-    const c = db.collection('ci');
+    const c = db.collection<{ _id: number; a: string[]; t: string[]; names: string[] }>('ci');
     await c.insertOne({ _id: 1, a: ['a', 'A', 'b'], t: ['abc'], names: ['ann', 'bob'] });
     await c.updateOne({ _id: 1 }, { $pull: { a: 'A' }, $addToSet: { t: 'ABC' } });
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, a: ['b'], t: ['abc'], names: ['ann', 'bob'] });

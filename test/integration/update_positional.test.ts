@@ -170,7 +170,7 @@ describe('$[] and $[<identifier>]', () => {
 
 describe('$bit', () => {
   it('and/or/xor with Int32 and Int64', async () => {
-    const coll = h.db.collection('bit');
+    const coll = h.db.collection<{ _id: number; a: number; b: number | Long; c: number; d?: number }>('bit');
     await coll.insertOne({ _id: 1, a: 13, b: 3, c: 1 });
     await coll.updateOne({ _id: 1 }, { $bit: { a: { and: 10 }, b: { or: Long.fromNumber(4) }, c: { xor: 5 }, d: { or: 2 } } });
     const doc = await coll.findOne({ _id: 1 }, { promoteLongs: false });

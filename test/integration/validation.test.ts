@@ -6,11 +6,11 @@
  * and off; validationAction warn and errorAndLog (the log line).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Document } from 'mongodb';
-import { startHarness, errorOf, type Harness } from './harness.js';
+import type { Document } from 'mongodb';
+import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
-let db: Db;
+let db: TestDb;
 let ns: string;
 
 beforeAll(async () => {

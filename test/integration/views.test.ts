@@ -5,11 +5,11 @@
  * and mongod's errors: 166 on writes and collection commands, 167, 168, 5, 48, 40324.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Document } from 'mongodb';
-import { startHarness, errorOf, type Harness } from './harness.js';
+import type { CollectionInfo, Document } from 'mongodb';
+import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
-let db: Db;
+let db: TestDb;
 let ns: string;
 
 beforeAll(async () => {
@@ -247,7 +247,7 @@ describe('changing and dropping views', () => {
     await db.command({ create: 'cm', viewOn: 'src', pipeline: [{ $match: { g: 1 } }] });
     expect(await db.command({ collMod: 'cm', pipeline: [{ $match: { g: 2 } }] })).toEqual({ ok: 1 });
     expect(ids(await db.collection('cm').find().toArray())).toEqual([2, 5, 8]);
-    expect((await db.listCollections({ name: 'cm' }).toArray())[0]!.options).toEqual({ viewOn: 'src', pipeline: [{ $match: { g: 2 } }] });
+    expect((await db.listCollections<CollectionInfo>({ name: 'cm' }).toArray())[0]!.options).toEqual({ viewOn: 'src', pipeline: [{ $match: { g: 2 } }] });
     await db.command({ collMod: 'cm', viewOn: 'other' });
     expect(ids(await db.collection('cm').find().toArray())).toEqual([2]);
     const cases: Array<[Document, number, string]> = [

@@ -26,9 +26,14 @@ function run(server: Server, body: Document): Document {
   return reply;
 }
 
+/** The `cursor` document of a find reply. */
+function cursorOf(reply: Document): Document {
+  return reply.cursor as Document;
+}
+
 /** The documents of `name` as find returns them (stored bytes decoded). */
 function documents(server: Server, name: string): Document[] {
-  const batch = run(server, { find: name, filter: {} }).cursor.firstBatch as unknown[];
+  const batch = cursorOf(run(server, { find: name, filter: {} })).firstBatch as unknown[];
   return batch.map((d) => (d instanceof StoredBson ? decodeStored(d.bson) : (d as Document)));
 }
 
@@ -189,9 +194,9 @@ describe('the express path of update', () => {
     run(server, { createIndexes: 'c', indexes: [{ key: { k: 1 }, name: 'k_1' }] });
     run(server, { insert: 'c', documents: [{ _id: 1, k: 5, s: 'x' }, { _id: 2, k: 6 }] });
     const findOne = (filter: Document) => run(server, { find: 'c', filter, limit: 1, singleBatch: true, batchSize: 1, lsid });
-    const batch = (reply: Document) => (reply.cursor.firstBatch as StoredBson[]).map((d) => decodeStored(d.bson));
+    const batch = (reply: Document) => (cursorOf(reply).firstBatch as StoredBson[]).map((d) => decodeStored(d.bson));
     const byK = findOne({ k: 5 });
-    expect([batch(byK), byK.cursor.id, byK.cursor.ns, byK.ok]).toEqual([[{ _id: 1, k: 5, s: 'x' }], Long.ZERO, 'd.c', new Double(1)]);
+    expect([batch(byK), cursorOf(byK).id, cursorOf(byK).ns, byK.ok]).toEqual([[{ _id: 1, k: 5, s: 'x' }], Long.ZERO, 'd.c', new Double(1)]);
     expect(batch(findOne({ _id: 2 }))).toEqual([{ _id: 2, k: 6 }]);
     expect(batch(findOne({ s: 'x' }))).toEqual([{ _id: 1, k: 5, s: 'x' }]); // no index on s: the general path
     expect(batch(findOne({ k: 7 }))).toEqual([]);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Long, type Document } from '../../../src/bson/library.js';
+import type { StoredDocument } from '../../../src/storage/collection.js';
 import { CursorManager, recordSource } from '../../../src/storage/cursors.js';
 
 const docs = (n: number) => Array.from({ length: n }, (_, i) => ({ _id: i }));
@@ -48,7 +49,7 @@ describe('CursorManager.firstBatch', () => {
 });
 
 describe('recordSource', () => {
-  const recs = [1, 2, 3].map((i) => ({ id: `n${i}`, doc: { _id: i, a: i * 10 }, modifiedAtMs: 0 }));
+  const recs: StoredDocument[] = [1, 2, 3].map((i) => ({ id: `n${i}`, doc: { _id: i, a: i * 10 }, modifiedAtMs: 0 }));
 
   it('hands out each record\'s document, projected, and re-checks only the one read ahead', () => {
     const live = new Set(recs);

@@ -43,10 +43,10 @@ function randomDocument(id: number): Document {
   return doc;
 }
 
-/** A random operator update on top-level and dotted paths. */
-function randomUpdate(): Document {
+/** A random operator update on top-level and dotted paths: operator → path → argument. */
+function randomUpdate(): Record<string, Document> {
   const path = () => (rand() < 0.2 ? pick(['sub.x', 'sub.z', 'arr.0', 'arr.5']) : pick(NAMES.filter((n) => n !== '__proto__')));
-  const update: Document = {};
+  const update: Record<string, Document> = {};
   const ops = 1 + Math.floor(rand() * 2);
   const used = new Set<string>();
   for (let i = 0; i < ops; i++) {
