@@ -4,7 +4,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Server } from './server/server.js';
-import { CompatModes, type CompatMode } from './commands/types.js';
+import { CompatModes, type CompatMode } from './server/services.js';
 import { LogLevels, type LogLevel } from './logger.js';
 import { ClockModes, type ClockMode } from './ttl/clock.js';
 import { MAYFLY_VERSION } from './version.js';

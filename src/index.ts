@@ -10,10 +10,10 @@
  */
 import { Server, type ServerOptions } from './server/server.js';
 import type { Clock } from './ttl/clock.js';
-import type { CompatMode } from './commands/types.js';
+import type { CompatMode } from './server/services.js';
 import type { Document } from './bson/library.js';
 
-export type { CompatMode } from './commands/types.js';
+export type { CompatMode } from './server/services.js';
 export type { ClockMode } from './ttl/clock.js';
 
 /** Options of `MayflyServer.create()`. */

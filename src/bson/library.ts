@@ -83,6 +83,9 @@ export function bsonTag(v: unknown): unknown {
   return tag === undefined || Object.hasOwn(v as object, '_bsontype') ? undefined : tag;
 }
 
+/** Largest BSON document a user may store (mongod's `BSONObjMaxUserSize`, `maxBsonObjectSize` in hello). */
+export const MAX_BSON_OBJECT_BYTES = 16 * 1024 * 1024;
+
 /** A BSON document in Mayfly's value representation. */
 export type Document = { [key: string]: unknown };
 

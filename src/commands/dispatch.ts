@@ -8,13 +8,15 @@
  * valid: it may delay the command, fail it, drop the connection, or add a writeConcernError.
  */
 import { Double, type Document } from '../bson/library.js';
-import { CommandError } from '../errors/command_error.js';
+import { CommandError, toCommandError } from '../errors/command_error.js';
 import { CLOSE_CONNECTION, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
 import { validateDbName } from '../storage/namespace.js';
 import { assign } from '../storage/values/paths.js';
 import { validateArguments } from './args.js';
+import { registry } from './registry.js';
 import { endLocalSessions, touchSession } from './crud/local_sessions.js';
-import type { CommandContext, CommandDefinition, ConnectionState, ServerServices } from './types.js';
+import type { CommandContext, CommandDefinition } from './types.js';
+import type { ConnectionState, ServerServices } from '../server/services.js';
 
 const OK = new Double(1);
 /** mongod's error replies carry `ok: 0.0` (a double). */
@@ -37,7 +39,7 @@ export function dispatch(
 ): DispatchResult | Promise<DispatchResult> {
   const commandField = firstKey(body);
   try {
-    const def = server.registry.get(commandField);
+    const def = registry.get(commandField);
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
     const reply = runDefinition(server, connection, def, body, commandField, requestBytes);
     if (reply instanceof Promise) return reply.then(okReply, (err: unknown) => errorReply(server, err, commandField));
@@ -80,7 +82,7 @@ function runDefinition(
   if (body.apiVersion !== undefined && body.apiVersion !== '1') {
     throw new CommandError('APIVersionError', `API version must be "1"`);
   }
-  const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes };
+  const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes, commands: registry };
   // Most commands run with the fail point off: no await, no per-command scope then.
   const failPoint = failCommandActive(server);
   if (def.express !== undefined && !failPoint) {
@@ -110,7 +112,7 @@ function copyReply(reply: Document): Document {
 
 /** `runDefinition` while failCommand is configured: it may delay, fail or drop the command. */
 async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, body: Document, commandField: string): Promise<DispatchResult> {
-  const failCommand = await evaluateFailCommand(ctx.server, { def, body, db: ctx.db, connection: ctx.connection });
+  const failCommand = await evaluateFailCommand(ctx.server, { command: def.name, aliases: def.aliases ?? [], body, db: ctx.db, connection: ctx.connection });
   if (failCommand.closeConnection) return CLOSE_CONNECTION;
   startCommand(ctx, def, body, commandField);
   try {
@@ -124,15 +126,6 @@ async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, 
 function startCommand(ctx: CommandContext, def: CommandDefinition, body: Document, commandField: string): void {
   if (body.lsid !== undefined) touchSession(ctx.server, body.lsid, ctx.now());
   if (def.name === 'endSessions') endLocalSessions(ctx.server, body[commandField]);
-}
-
-/** Any thrown value as a CommandError (unknown errors become InternalError). */
-export function toCommandError(err: unknown): CommandError {
-  if (err instanceof CommandError) return err;
-  if (err instanceof RangeError && /call stack/i.test(err.message)) {
-    return new CommandError(15, 'document nesting too deep');
-  }
-  return new CommandError('InternalError', err instanceof Error ? err.message : String(err));
 }
 
 /** The first field name of `doc` ('' when empty), without listing every key. */

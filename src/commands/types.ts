@@ -4,63 +4,7 @@
  * thrown `CommandError`s into error replies.
  */
 import type { Document } from '../bson/library.js';
-import type { Logger } from '../logger.js';
-import type { Catalog } from '../storage/catalog.js';
-import type { CursorManager } from '../storage/cursors.js';
-import type { Clock } from '../ttl/clock.js';
-import type { ParameterTable } from '../server/parameters.js';
-import type { TtlEngine } from '../ttl/engine.js';
-
-/** Which TTL flavour a TTL index on a field other than `_ts` gets (TTL.md). */
-export const CompatModes = ['cosmos', 'mongodb'] as const;
-/** One of `CompatModes`. */
-export type CompatMode = (typeof CompatModes)[number];
-
-/** The server settings commands may read. */
-export interface ServerSettings {
-  readonly host: string;
-  readonly port: number;
-  readonly compat: CompatMode;
-  /** The parsed command line, as `getCmdLineOpts` reports it. */
-  readonly argv: readonly string[];
-  readonly parsed: Document;
-}
-
-/** Counters reported by serverStatus. */
-export interface ServerCounters {
-  connectionsCurrent: number;
-  connectionsTotal: number;
-  /** Requests received from clients (they pace the TTL reaper). */
-  requests: number;
-  opcounters: { insert: number; query: number; update: number; delete: number; getmore: number; command: number };
-}
-
-/** Everything of the server a command may use. */
-export interface ServerServices {
-  readonly catalog: Catalog;
-  readonly cursors: CursorManager;
-  readonly clock: Clock;
-  readonly parameters: ParameterTable;
-  readonly logger: Logger;
-  readonly settings: ServerSettings;
-  readonly counters: ServerCounters;
-  readonly startedAtMs: number;
-  readonly ttl: TtlEngine;
-  /** Recent log lines (for getLog 'global'), newest last. */
-  readonly recentLog: readonly string[];
-  /** The commands known to the server (for listCommands). */
-  readonly registry: ReadonlyMap<string, CommandDefinition>;
-}
-
-/** Per-connection state a command may read. */
-export interface ConnectionState {
-  readonly id: number;
-  readonly remoteAddress: string;
-  readonly localAddress: string;
-  clientMetadata: Document | null;
-  /** Compressors agreed in the handshake. */
-  compressors: string[];
-}
+import type { ConnectionState, ServerServices } from '../server/services.js';
 
 /** What a command handler receives besides its command document. */
 export interface CommandContext {
@@ -75,6 +19,8 @@ export interface CommandContext {
    * arrived in it, so a write can skip measuring documents that cannot exceed 16 MiB.
    */
   readonly requestBytes: number;
+  /** The commands the server knows, by name and alias (listCommands, explain). */
+  readonly commands: ReadonlyMap<string, CommandDefinition>;
 }
 
 /** Kinds of argument values, with mongod's IDL type names for error messages. */

@@ -46,3 +46,12 @@ export const errors = {
   unknownField: (command: string, field: string) =>
     new CommandError('IDLUnknownField', `BSON field '${command}.${field}' is an unknown field.`),
 };
+
+/** Any thrown value as a CommandError (unknown errors become InternalError). */
+export function toCommandError(err: unknown): CommandError {
+  if (err instanceof CommandError) return err;
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return new CommandError(15, 'document nesting too deep');
+  }
+  return new CommandError('InternalError', err instanceof Error ? err.message : String(err));
+}

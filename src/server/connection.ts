@@ -5,19 +5,19 @@
 import type net from 'node:net';
 import { makeDouble, type Document } from '../bson/library.js';
 import { dispatch, type DispatchResult } from '../commands/dispatch.js';
-import type { ConnectionState } from '../commands/types.js';
+import type { ConnectionState } from './services.js';
 import { CLOSE_CONNECTION } from './fail_points.js';
 import { CommandError } from '../errors/command_error.js';
 import { FrameDecoder } from '../wire/frame_decoder.js';
 import { decodeMessage } from '../wire/decode.js';
 import { encodeOpMsg } from '../wire/op_msg.js';
 import { encodeOpReply } from '../wire/op_reply.js';
-import { compressMessage } from '../wire/op_compressed.js';
-import { ReplyFlags, LEGACY_OPCODE_REMOVAL_NOTE, UNSUPPORTED_LEGACY_READ_CODE } from '../wire/constants.js';
+import { compressMessage, negotiateCompressors } from '../wire/op_compressed.js';
+import { LEGACY_OPCODE_REMOVAL_NOTE, MAX_MESSAGE_BYTES, ReplyFlags, UNSUPPORTED_LEGACY_READ_CODE } from '../wire/constants.js';
 import { WireError } from '../wire/wire_error.js';
 import { encodeErrorReply } from '../wire/error_reply.js';
 import type { OpMsgRequest, OpQueryRequest, Request } from '../wire/message.js';
-import type { Server } from './server.js';
+import type { ServerServices } from './services.js';
 
 /** Commands a legacy OP_QUERY may still carry (the handshake). */
 const OP_QUERY_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);
@@ -30,7 +30,8 @@ export class Connection implements ConnectionState {
   readonly localAddress: string;
   clientMetadata: Document | null = null;
   compressors: string[] = [];
-  private readonly server: Server;
+  readonly maxMessageBytes = MAX_MESSAGE_BYTES;
+  private readonly server: ServerServices;
   private readonly socket: net.Socket;
   private readonly decoder = new FrameDecoder();
   private readonly queue: Buffer[] = [];
@@ -40,7 +41,7 @@ export class Connection implements ConnectionState {
   private readonly onClose: () => void;
 
   /** Takes over `socket`. */
-  constructor(server: Server, socket: net.Socket, id: number, onClose: () => void) {
+  constructor(server: ServerServices, socket: net.Socket, id: number, onClose: () => void) {
     this.server = server;
     this.socket = socket;
     this.id = id;
@@ -57,6 +58,11 @@ export class Connection implements ConnectionState {
       server.logger.info({ connectionId: id, remote: this.remoteAddress }, 'connection ended');
       this.onClose();
     });
+  }
+
+  /** The compressors of `requested` this server supports, in the client's order. */
+  negotiateCompressors(requested: readonly string[]): string[] {
+    return negotiateCompressors(requested);
   }
 
   /** Closes the socket at once. */

@@ -25,7 +25,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Document } from '../bson/library.js';
-import type { CommandDefinition, ConnectionState } from '../commands/types.js';
+import type { ConnectionState } from './services.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonTypeOf } from '../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../storage/values/numeric.js';
@@ -201,7 +201,10 @@ export const CLOSE_CONNECTION: unique symbol = Symbol('closeConnection');
 
 /** The command a `failCommand` check is about. */
 export interface FailCommandTarget {
-  readonly def: CommandDefinition;
+  /** The command's name (its definition's, not the alias the client used). */
+  readonly command: string;
+  /** The other names the command answers to. */
+  readonly aliases: readonly string[];
   readonly body: Document;
   readonly db: string;
   readonly connection: ConnectionState;
@@ -214,8 +217,8 @@ const WRITE_CONCERN_COMMANDS = new Set([
 ]);
 
 function supportsWriteConcern(target: FailCommandTarget): boolean {
-  if (WRITE_CONCERN_COMMANDS.has(target.def.name)) return true;
-  if (target.def.name !== 'aggregate' || !Array.isArray(target.body.pipeline)) return false;
+  if (WRITE_CONCERN_COMMANDS.has(target.command)) return true;
+  if (target.command !== 'aggregate' || !Array.isArray(target.body.pipeline)) return false;
   const last = target.body.pipeline[target.body.pipeline.length - 1] as Document | undefined;
   const stage = last && bsonTypeOf(last) === 'object' ? Object.keys(last)[0] : undefined;
   return stage === '$out' || stage === '$merge';
@@ -230,7 +233,7 @@ function stringField(data: Document, field: string): string {
 /** The application name of the client (a first `hello` carries it in its body). */
 function appNameOf(target: FailCommandTarget): string {
   let metadata = target.connection.clientMetadata;
-  if (metadata === null && (target.def.name === 'hello' || target.def.name === 'isMaster')) {
+  if (metadata === null && (target.command === 'hello' || target.command === 'isMaster')) {
     metadata = bsonTypeOf(target.body.client) === 'object' ? (target.body.client as Document) : null;
   }
   const application = metadata?.application;
@@ -241,16 +244,16 @@ function appNameOf(target: FailCommandTarget): string {
 
 /** The namespace a command works on (`CommandInvocation::ns()`), for the `namespace` filter. */
 function namespaceOf(target: FailCommandTarget): string {
-  const { def, body, db } = target;
-  if (def.name === 'getMore') return typeof body.collection === 'string' ? `${db}.${body.collection}` : db;
+  const { command, body, db } = target;
+  if (command === 'getMore') return typeof body.collection === 'string' ? `${db}.${body.collection}` : db;
   const first = body[Object.keys(body)[0] ?? ''];
   return typeof first === 'string' ? `${db}.${first}` : db;
 }
 
 /** `CommandHelpers::shouldActivateFailCommandFailPoint`. Mayfly's clients are all external. */
 function failCommandApplies(data: Document, target: FailCommandTarget): boolean {
-  const { def, connection } = target;
-  if (def.name === 'configureFailPoint') return false;
+  const { command, connection } = target;
+  if (command === 'configureFailPoint') return false;
   if (Object.hasOwn(data, 'threadName') && `conn${connection.id}` !== stringField(data, 'threadName')) return false;
   if (Object.hasOwn(data, 'appName') && appNameOf(target) !== stringField(data, 'appName')) return false;
   if (Object.hasOwn(data, 'namespace') && namespaceOf(target) !== stringField(data, 'namespace')) return false;
@@ -258,7 +261,7 @@ function failCommandApplies(data: Document, target: FailCommandTarget): boolean 
   const list = data.failCommands;
   const t = bsonTypeOf(list);
   if (t !== 'object' && t !== 'array') return false;
-  const names = new Set([def.name, ...(def.aliases ?? [])]);
+  const names = new Set([target.command, ...target.aliases]);
   return Object.values(list as Document).some((name) => typeof name === 'string' && names.has(name));
 }
 

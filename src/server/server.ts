@@ -6,8 +6,7 @@
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { Document } from '../bson/library.js';
-import { registry } from '../commands/registry.js';
-import type { CommandDefinition, CompatMode, ServerCounters, ServerServices, ServerSettings } from '../commands/types.js';
+import type { CompatMode, ServerCounters, ServerServices, ServerSettings } from './services.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';
 import { Catalog } from '../storage/catalog.js';
 import { CursorManager } from '../storage/cursors.js';
@@ -58,7 +57,6 @@ export class Server implements ServerServices {
   readonly startedAtMs: number;
   readonly ttl: TtlEngine;
   readonly recentLog: string[] = [];
-  readonly registry: ReadonlyMap<string, CommandDefinition> = registry;
   private readonly listener: net.Server;
   private readonly connections = new Set<Connection>();
   private nextConnectionId = 1;
@@ -88,9 +86,9 @@ export class Server implements ServerServices {
       argv: options.argv ?? [],
       parsed: options.parsed ?? { net: { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017 } },
     };
-    registerServerParameters(this);
     const counters = this.counters;
-    this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, parameters: this.parameters, logger: this.logger, compat, requestsReceived: () => counters.requests });
+    this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, logger: this.logger, compat, requestsReceived: () => counters.requests });
+    registerServerParameters(this);
     for (const [name, value] of Object.entries(options.parameters ?? {})) {
       const param = this.parameters.lookup(name);
       if (!param || !param.set || !param.settableAtStartup) throw new Error(`unknown or read-only server parameter: ${name}`);

@@ -6,7 +6,8 @@ import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { formatValue } from '../storage/values/format.js';
 import { isNumber, toDouble } from '../storage/values/numeric.js';
-import type { Server } from './server.js';
+import type { ServerServices } from './services.js';
+import { TTL_PARAMETERS } from '../ttl/parameters.js';
 import type { ParameterTable } from './parameters.js';
 
 /** Bounds of an integer parameter (mongod's IDL validators). */
@@ -65,8 +66,8 @@ export function boolParameter(table: ParameterTable, name: string, get: () => bo
   });
 }
 
-/** Registers the parameters every server has (the TTL engine adds its own). */
-export function registerServerParameters(server: Server): void {
+/** Registers the parameters every server has, the TTL engine's among them. */
+export function registerServerParameters(server: ServerServices): void {
   const table = server.parameters;
   const fcv: Document = { version: '8.0' };
   table.register({ name: 'featureCompatibilityVersion', get: () => fcv, settableAtRuntime: false, settableAtStartup: false });
@@ -96,4 +97,9 @@ export function registerServerParameters(server: Server): void {
   });
   let quiet = false;
   boolParameter(table, 'quiet', () => quiet, (b) => (quiet = b));
+  const ttl = server.ttl;
+  for (const p of TTL_PARAMETERS) {
+    if (p.type === 'bool') boolParameter(table, p.name, () => ttl.settings[p.setting], (b) => ttl.setSetting(p.setting, b));
+    else intParameter(table, p.name, () => ttl.settings[p.setting], (n) => ttl.setSetting(p.setting, n), p.bounds);
+  }
 }

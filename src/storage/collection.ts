@@ -5,7 +5,7 @@
  * BSON bytes, made and read by record_format.ts: README, "How documents are stored"); storage never
  * sees sockets or replies.
  */
-import { ObjectId, UUID, type Document } from '../bson/library.js';
+import { MAX_BSON_OBJECT_BYTES, ObjectId, UUID, type Document } from '../bson/library.js';
 import { StoredBson, decodeStored, decodeStoredField, decodeStoredFields, encodeStored, patchStored, storedSize, storedTime } from './record_format.js';
 import { bsonSize } from '../bson/encode.js';
 import { CommandError } from '../errors/command_error.js';
@@ -19,7 +19,6 @@ import { bsonTypeOf } from './values/bson_type.js';
 import { addTopLevelField, assign } from './values/paths.js';
 
 /** The largest document mongod stores (16 MiB). */
-export const MAX_BSON_OBJECT_BYTES = 16 * 1024 * 1024;
 
 /** A stored document and the metadata the server keeps beside it (never returned to clients). */
 export interface StoredDocument {

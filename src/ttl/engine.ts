@@ -11,10 +11,9 @@ import { formatValue } from '../storage/values/format.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Collection, CollectionHooks, StoredDocument } from '../storage/collection.js';
-import type { ParameterTable } from '../server/parameters.js';
 import type { Clock } from './clock.js';
 import { CosmosJob, cosmosRecordExpiryMs, NativeJob, UnusableJob, VersionedJob, nativeSignature, type TtlJob } from './jobs.js';
-import { DEFAULT_TTL_SETTINGS, registerTtlParameters, type TtlSettings } from './parameters.js';
+import { DEFAULT_TTL_SETTINGS, type TtlSettings } from './parameters.js';
 import { COSMOS_TS_ONLY_MESSAGE, checkContainerTtl, isCosmosTtlKey } from './policies/cosmos.js';
 import { checkIndexTtl, collModSeconds, isBtreeKey } from './policies/native.js';
 import { limitsFromOptions, parseVersionedOptions, versionedOptionsDocument } from './policies/versioned.js';
@@ -26,7 +25,6 @@ import { safeNumberLong } from '../storage/values/numeric.js';
 export interface TtlEngineOptions {
   readonly catalog: Catalog;
   readonly clock: Clock;
-  readonly parameters: ParameterTable;
   readonly logger: Logger;
   readonly compat: 'cosmos' | 'mongodb';
   /** Client requests received so far (they pace the reaper). */
@@ -52,8 +50,8 @@ const COSMOS_CREATE_INDEXES_TYPE = 'CreateIndexesResponse';
 export class TtlEngine {
   private readonly options: TtlEngineOptions;
   private readonly counters: TtlCounters = { deletedDocuments: 0, passes: 0, subPasses: 0, invalidTTLIndexSkips: 0 };
-  /** The TTL parameters (getParameter/setParameter, command line). */
-  readonly settings: TtlSettings = { ...DEFAULT_TTL_SETTINGS };
+  /** The TTL parameters (getParameter/setParameter, command line): read here, set by `setSetting`. */
+  readonly settings: Readonly<TtlSettings> = { ...DEFAULT_TTL_SETTINGS };
   private readonly states = new Map<Collection, CollectionTtl>();
   /**
    * The container TTL each collection's visibility hook reads (null: no Cosmos TTL). One cell per
@@ -69,7 +67,7 @@ export class TtlEngine {
   /** True once this server has had a versioned collection: `deletedVersions` is then reported. */
   private versionedSeen = false;
 
-  /** An engine bound to a server's catalog and clock; registers the TTL parameters. */
+  /** An engine bound to a server's catalog and clock. */
   constructor(options: TtlEngineOptions) {
     this.options = options;
     this.reaper = new Reaper({
@@ -81,7 +79,6 @@ export class TtlEngine {
       remove: (coll, recs, count) => this.reapRecords(coll, recs, count),
       requestsReceived: options.requestsReceived,
     });
-    registerTtlParameters(options.parameters, this.settings, () => this.reaper.sleepSecsChanged());
     options.catalog.addListener({
       collectionCreated: (coll) => {
         // A versioned collection gets its row model at once, before any write reaches it.
@@ -94,6 +91,13 @@ export class TtlEngine {
       },
       collectionDropped: (coll) => this.forget(coll),
     });
+  }
+
+  /** Changes one TTL setting (a parameter set at startup or by setParameter). */
+  setSetting<K extends keyof TtlSettings>(key: K, value: TtlSettings[K]): void {
+    (this.settings as TtlSettings)[key] = value;
+    // A new sleep re-arms the monitor's timer at once.
+    if (key === 'sleepSecs') this.reaper.sleepSecsChanged();
   }
 
   /** Starts the background monitor. */

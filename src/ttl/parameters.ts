@@ -1,10 +1,8 @@
 /**
  * The TTL monitor's server parameters, as mongod 8.2 declares them in `src/mongo/db/ttl/ttl.idl`
- * (names, defaults and validators), registered in the server's `ParameterTable` so that
+ * (names, defaults and validators). The server registers them in its `ParameterTable`, so that
  * `getParameter`, `setParameter` and the command line (`--ttl-monitor-sleep-secs`, ...) see them.
  */
-import type { ParameterTable } from '../server/parameters.js';
-import { boolParameter, intParameter } from '../server/server_parameters.js';
 
 /** Current values of the TTL parameters. */
 export interface TtlSettings {
@@ -32,24 +30,25 @@ export const DEFAULT_TTL_SETTINGS: Readonly<TtlSettings> = Object.freeze({
   batchDeletes: true,
 });
 
+/** One TTL parameter: mongod's name, the setting it reads and writes, its type and bounds. */
+export type TtlParameter =
+  | { readonly name: string; readonly type: 'bool'; readonly setting: 'enabled' | 'batchDeletes' }
+  | {
+      readonly name: string;
+      readonly type: 'int';
+      readonly setting: 'sleepSecs' | 'deleteTargetDocs' | 'deleteTargetTimeMs' | 'subPassTargetSecs';
+      readonly bounds: { readonly gt?: number; readonly gte?: number };
+    };
+
 /**
- * Registers the TTL parameters over `settings`; `onSleepSecsChange` runs after
- * `ttlMonitorSleepSecs` changes (the monitor re-arms its timer at once).
+ * The TTL parameters (ttl.idl), registered by the server (src/server/server_parameters.ts) over
+ * the engine's `settings`; a change goes through `TtlEngine.setSetting`.
  */
-export function registerTtlParameters(table: ParameterTable, settings: TtlSettings, onSleepSecsChange: () => void): void {
-  boolParameter(table, 'ttlMonitorEnabled', () => settings.enabled, (b) => (settings.enabled = b));
-  intParameter(
-    table,
-    'ttlMonitorSleepSecs',
-    () => settings.sleepSecs,
-    (n) => {
-      settings.sleepSecs = n;
-      onSleepSecsChange();
-    },
-    { gt: 0 },
-  );
-  intParameter(table, 'ttlIndexDeleteTargetDocs', () => settings.deleteTargetDocs, (n) => (settings.deleteTargetDocs = n), { gte: 0 });
-  intParameter(table, 'ttlIndexDeleteTargetTimeMS', () => settings.deleteTargetTimeMs, (n) => (settings.deleteTargetTimeMs = n), { gte: 0 });
-  intParameter(table, 'ttlMonitorSubPassTargetSecs', () => settings.subPassTargetSecs, (n) => (settings.subPassTargetSecs = n), { gte: 0 });
-  boolParameter(table, 'ttlMonitorBatchDeletes', () => settings.batchDeletes, (b) => (settings.batchDeletes = b));
-}
+export const TTL_PARAMETERS: readonly TtlParameter[] = [
+  { name: 'ttlMonitorEnabled', type: 'bool', setting: 'enabled' },
+  { name: 'ttlMonitorSleepSecs', type: 'int', setting: 'sleepSecs', bounds: { gt: 0 } },
+  { name: 'ttlIndexDeleteTargetDocs', type: 'int', setting: 'deleteTargetDocs', bounds: { gte: 0 } },
+  { name: 'ttlIndexDeleteTargetTimeMS', type: 'int', setting: 'deleteTargetTimeMs', bounds: { gte: 0 } },
+  { name: 'ttlMonitorSubPassTargetSecs', type: 'int', setting: 'subPassTargetSecs', bounds: { gte: 0 } },
+  { name: 'ttlMonitorBatchDeletes', type: 'bool', setting: 'batchDeletes' },
+];

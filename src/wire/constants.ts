@@ -23,12 +23,6 @@ export const HEADER_BYTES = 16;
 /** Largest message mongod accepts or sends (`maxMessageSizeBytes` in hello). */
 export const MAX_MESSAGE_BYTES = 48_000_000;
 
-/** Largest BSON document a user may store (`maxBsonObjectSize` in hello). */
-export const MAX_BSON_OBJECT_BYTES = 16 * 1024 * 1024;
-
-/** Most write operations one batch may carry (`maxWriteBatchSize` in hello). */
-export const MAX_WRITE_BATCH_SIZE = 100_000;
-
 /** OP_MSG `flagBits`. Bits 0-15 are required (unknown ones are an error), 16-31 optional. */
 export const OpMsgFlags = { checksumPresent: 1, moreToCome: 2, exhaustAllowed: 1 << 16 } as const;
 

@@ -14,7 +14,7 @@
  *     nDeleted`; `ordered` stops at the first error.
  */
 import { Double, Long, type Document } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
+import { CommandError, toCommandError } from '../../errors/command_error.js';
 import { formatValue } from '../../storage/values/format.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { validateCollectionName, validateDbName } from '../../storage/namespace.js';
@@ -23,7 +23,6 @@ import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { checkOptionalBool } from '../args.js';
-import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { orderedRecords, queryCollator } from './query_exec.js';
 import {

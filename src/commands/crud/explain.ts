@@ -73,7 +73,7 @@ export const explain: CommandDefinition = {
     const verbosity = parseVerbosity(cmd.verbosity);
     const inner = cmd.explain as Document;
     const commandName = Object.keys(inner)[0];
-    const def = commandName === undefined ? undefined : ctx.server.registry.get(commandName);
+    const def = commandName === undefined ? undefined : ctx.commands.get(commandName);
     if (!def || commandName === undefined) {
       throw new CommandError('CommandNotFound', `Explain failed due to unknown command: ${commandName ?? ''}`);
     }

@@ -11,7 +11,7 @@
  * by ::". The statement runner is shared with findAndModify and bulkWrite.
  */
 import { ObjectId, type Document } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
+import { CommandError, toCommandError } from '../../errors/command_error.js';
 import { documentFields, type Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { buildUpsertDocument, compileUpdate, type CompiledUpdate, type UpdateResult } from '../../storage/update/compile_update.js';
@@ -21,7 +21,6 @@ import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { hasActiveValidator } from '../../storage/validation/validator.js';
 import { IdlRules, checkHintType, checkOptionalBool, collectionArg } from '../args.js';
-import { toCommandError } from '../dispatch.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import type { Collator } from '../../storage/values/collator.js';
 import { checkCollation as checkCollationArg, orderedRecords, queryCollator } from './query_exec.js';

@@ -3,9 +3,10 @@
  * stop-at-first-error, and the reply's `writeErrors`.
  */
 import type { Document } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
-import { MAX_WRITE_BATCH_SIZE } from '../../wire/constants.js';
-import { toCommandError } from '../dispatch.js';
+import { CommandError, toCommandError } from '../../errors/command_error.js';
+
+/** Most write operations one batch may carry (`maxWriteBatchSize` in hello). */
+export const MAX_WRITE_BATCH_SIZE = 100_000;
 
 /** Throws 16 InvalidLength unless 1 ≤ n ≤ 100,000. */
 export function checkBatchSize(n: number): void {

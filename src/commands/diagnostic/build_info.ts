@@ -1,5 +1,5 @@
 /** `buildInfo`: the version this server presents (MongoDB 8.0 semantics) and its limits. */
-import { MAX_BSON_OBJECT_BYTES } from '../../wire/constants.js';
+import { MAX_BSON_OBJECT_BYTES } from '../../bson/library.js';
 import type { CommandDefinition } from '../types.js';
 import { MAYFLY_VERSION, MONGODB_VERSION, MONGODB_VERSION_ARRAY } from '../../version.js';
 

@@ -9,7 +9,7 @@ export const listCommands: CommandDefinition = {
   help: 'get a list of all db commands',
   run(ctx) {
     const commands: Document = {};
-    const defs = new Set(ctx.server.registry.values());
+    const defs = new Set(ctx.commands.values());
     const sorted = [...defs].sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const def of sorted) {
       commands[def.name] = {

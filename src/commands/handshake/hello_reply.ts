@@ -2,9 +2,8 @@
  * The reply shared by `hello` and `isMaster`: a standalone mongod 8.0's, with the limits,
  * `connectionId`, and the compressors agreed with this client.
  */
-import type { Document } from '../../bson/library.js';
-import { MAX_BSON_OBJECT_BYTES, MAX_MESSAGE_BYTES, MAX_WRITE_BATCH_SIZE } from '../../wire/constants.js';
-import { negotiateCompressors } from '../../wire/op_compressed.js';
+import { type Document, MAX_BSON_OBJECT_BYTES } from '../../bson/library.js';
+import { MAX_WRITE_BATCH_SIZE } from '../crud/write_batch.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { CommandContext } from '../types.js';
 
@@ -27,7 +26,7 @@ export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'is
   const reply: Document = { [primaryField]: true };
   if (cmd.helloOk === true) reply.helloOk = true;
   reply.maxBsonObjectSize = MAX_BSON_OBJECT_BYTES;
-  reply.maxMessageSizeBytes = MAX_MESSAGE_BYTES;
+  reply.maxMessageSizeBytes = conn.maxMessageBytes;
   reply.maxWriteBatchSize = MAX_WRITE_BATCH_SIZE;
   reply.localTime = new Date(ctx.now());
   reply.logicalSessionTimeoutMinutes = LOGICAL_SESSION_TIMEOUT_MINUTES;
@@ -36,7 +35,7 @@ export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'is
   reply.maxWireVersion = MAX_WIRE_VERSION;
   reply.readOnly = false;
   if (Array.isArray(cmd.compression)) {
-    const agreed = negotiateCompressors((cmd.compression as unknown[]).filter((c): c is string => typeof c === 'string'));
+    const agreed = conn.negotiateCompressors((cmd.compression as unknown[]).filter((c): c is string => typeof c === 'string'));
     conn.compressors = agreed;
     if (agreed.length > 0) reply.compression = agreed;
   }

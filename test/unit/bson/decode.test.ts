@@ -7,13 +7,13 @@
  * and a table of malformed documents must be refused.
  */
 import { describe, expect, it } from 'vitest';
-import { Binary, BSONError, BSONRegExp, BSONSymbol, Code, DBRef, Decimal128, deserializeViaJsBson, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID } from '../../../src/bson/library.js';
+import { Binary, BSONError, BSONRegExp, BSONSymbol, Code, DBRef, deserializeViaJsBson, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID } from '../../../src/bson/library.js';
 import { deserialize, BSONDecodeError, MAX_BSON_DEPTH } from '../../../src/bson/decode.js';
 import { serialize } from '../../../src/bson/encode.js';
 import { readBsonDocument } from '../../../src/wire/read_bson.js';
 import { WireError } from '../../../src/wire/wire_error.js';
 import { thrownBy } from '../thrown.js';
-import { mulberry32, i32, cstr, str, f64, i64, elem, doc, differences, Gen } from './random_bson.js';
+import { i32, cstr, str, f64, elem, doc, differences, Gen } from './random_bson.js';
 
 // ---------------------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import { Double, Long, UUID, type Document } from '../../../src/bson/library.js'
 import { find } from '../../../src/commands/crud/find.js';
 import { update } from '../../../src/commands/crud/update.js';
 import { dispatch } from '../../../src/commands/dispatch.js';
-import type { ConnectionState } from '../../../src/commands/types.js';
+import type { ConnectionState } from '../../../src/server/services.js';
 import { Server } from '../../../src/server/server.js';
 import { treeEntries } from '../indexes/tree_entries.js';
 

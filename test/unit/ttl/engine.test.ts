@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { Double, Long } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { createLogger } from '../../../src/logger.js';
-import { ParameterTable } from '../../../src/server/parameters.js';
+import { Server } from '../../../src/server/server.js';
 import { Catalog } from '../../../src/storage/catalog.js';
 import type { Collection } from '../../../src/storage/collection.js';
 import { Clock } from '../../../src/ttl/clock.js';
@@ -13,9 +13,8 @@ const T0 = 1_700_000_000_000;
 function setup(compat: 'cosmos' | 'mongodb' = 'cosmos') {
   const catalog = new Catalog();
   const clock = new Clock('manual', T0);
-  const parameters = new ParameterTable();
-  const engine = new TtlEngine({ catalog, clock, parameters, logger: createLogger('silent'), compat });
-  return { catalog, clock, parameters, engine };
+  const engine = new TtlEngine({ catalog, clock, logger: createLogger('silent'), compat });
+  return { catalog, clock, engine };
 }
 
 function addIndex(engine: TtlEngine, coll: Collection, spec: Record<string, unknown>, nowMs: number): void {
@@ -190,8 +189,9 @@ describe('TtlEngine on collections', () => {
     expect(await engine.runPass()).toEqual({ deleted: Long.fromNumber(0), subPasses: Long.fromNumber(1) });
   });
 
-  test('the TTL parameters are registered with their defaults', () => {
-    const { parameters } = setup();
+  test('the server registers the TTL parameters with their defaults, and setting one reaches the engine', () => {
+    const server = new Server({ logLevel: 'silent', clock: 'manual' });
+    const parameters = server.parameters;
     expect(parameters.describe(['ttlMonitorEnabled', 'ttlMonitorSleepSecs', 'ttlIndexDeleteTargetDocs', 'ttlIndexDeleteTargetTimeMS', 'ttlMonitorSubPassTargetSecs', 'ttlMonitorBatchDeletes'], false)).toEqual({
       ttlMonitorEnabled: true,
       ttlMonitorSleepSecs: 60,
@@ -200,5 +200,8 @@ describe('TtlEngine on collections', () => {
       ttlMonitorSubPassTargetSecs: 60,
       ttlMonitorBatchDeletes: true,
     });
+    parameters.lookup('ttlMonitorSleepSecs')!.set!(5);
+    parameters.lookup('ttlMonitorEnabled')!.set!(false);
+    expect([server.ttl.settings.sleepSecs, server.ttl.settings.enabled]).toEqual([5, false]);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { Decimal128, Double, Long, ObjectId, Timestamp } from '../../../src/bson/library.js';
-import { CommandError } from '../../../src/errors/command_error.js';
 import { parsePath } from '../../../src/storage/values/paths.js';
 import { checkIndexTtl, collModSeconds, earliestDateMs, expireAfterSecondsProblem, isBtreeKey, nativeExpiryMs } from '../../../src/ttl/policies/native.js';
 import { thrownCommandError as errorOf } from '../thrown.js';

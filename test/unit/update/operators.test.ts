@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal128, Double, Long, Timestamp, type Document } from '../../../src/bson/library.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
-import { expectCommandError, expectExact } from '../aggregation/helpers.js';
+import { expectExact } from '../aggregation/helpers.js';
 
 const NOW = new Date(1_700_000_000_123);
 const CTX = { now: NOW, isUpsertInsert: false };

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { Long } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import { createLogger } from '../../../src/logger.js';
-import { ParameterTable } from '../../../src/server/parameters.js';
 import { Catalog } from '../../../src/storage/catalog.js';
 import type { Collection } from '../../../src/storage/collection.js';
 import { keyString } from '../../../src/storage/values/key_string.js';
@@ -22,7 +21,7 @@ afterEach(async () => {
 function setup(versioned: Record<string, number> = {}) {
   const catalog = new Catalog();
   const clock = new Clock('manual', T0);
-  const engine = new TtlEngine({ catalog, clock, parameters: new ParameterTable(), logger: createLogger('silent'), compat: 'cosmos' });
+  const engine = new TtlEngine({ catalog, clock, logger: createLogger('silent'), compat: 'cosmos' });
   engines.push(engine);
   const coll = catalog.create('db', 'v', { versioned: { maxVersions: 1, timeToLive: -1, maxTimeDeviation: 86400, ...versioned } });
   const store = engine.versionedStore(coll)!;
@@ -50,7 +49,7 @@ describe('attaching', () => {
 
   test('the metrics gain deletedVersions once a versioned collection exists', () => {
     const catalog = new Catalog();
-    const engine = new TtlEngine({ catalog, clock: new Clock('manual', T0), parameters: new ParameterTable(), logger: createLogger('silent'), compat: 'cosmos' });
+    const engine = new TtlEngine({ catalog, clock: new Clock('manual', T0), logger: createLogger('silent'), compat: 'cosmos' });
     engines.push(engine);
     expect(Object.keys(engine.metrics())).toEqual(['deletedDocuments', 'invalidTTLIndexSkips', 'passes', 'subPasses']);
     catalog.create('db', 'v', { versioned: { maxVersions: 1, timeToLive: -1, maxTimeDeviation: 86400 } });
