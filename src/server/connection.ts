@@ -5,7 +5,7 @@
 import type net from 'node:net';
 import { makeDouble, type Document } from '../bson/library.js';
 import { dispatch, type DispatchResult } from '../commands/dispatch.js';
-import type { ConnectionState } from './services.js';
+import type { ConnectionState, ServerServices } from './services.js';
 import { CLOSE_CONNECTION } from './fail_points.js';
 import { CommandError } from '../errors/command_error.js';
 import { FrameDecoder } from '../wire/frame_decoder.js';
@@ -17,7 +17,6 @@ import { LEGACY_OPCODE_REMOVAL_NOTE, MAX_MESSAGE_BYTES, ReplyFlags, UNSUPPORTED_
 import { WireError } from '../wire/wire_error.js';
 import { encodeErrorReply } from '../wire/error_reply.js';
 import type { OpMsgRequest, OpQueryRequest, Request } from '../wire/message.js';
-import type { ServerServices } from './services.js';
 
 /** Commands a legacy OP_QUERY may still carry (the handshake). */
 const OP_QUERY_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);

@@ -12,6 +12,7 @@ import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonTypeOf } from './values/bson_type.js';
 import { compilePipeline, stageName } from './aggregation/pipeline.js';
+import { newPipelineContext } from './aggregation/pipeline_context.js';
 import { isDocument } from './values/paths.js';
 
 /** The collection that holds a database's view definitions. */
@@ -99,7 +100,7 @@ export function checkViewPipeline(command: string, db: string, name: string, pip
     }
     if (stageKey === '$changeStream') throw invalid('$changeStream cannot be used in a view definition');
   });
-  compilePipeline(stages, { now: new Date(nowMs) });
+  compilePipeline(stages, newPipelineContext({ now: new Date(nowMs) }));
   return stages;
 }
 

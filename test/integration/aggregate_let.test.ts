@@ -105,7 +105,7 @@ describe('aggregate let', () => {
 
   it('a bad variable name is refused with the let context', async () => {
     const err = await errorOf(() => db.collection('items').aggregate([{ $match: {} }], { let: { Bad: 1 } }).toArray());
-    expect([err.code, err.errmsg]).toEqual([16870, "Invalid 'let' parameter :: caused by :: 'Bad' starts with an invalid character for a user variable name"]);
+    expect([err.code, err.errmsg]).toEqual([9, "Invalid 'let' parameter :: caused by :: 'Bad' starts with an invalid character for a user variable name"]);
   });
 
   it('let is checked before the pipeline', async () => {

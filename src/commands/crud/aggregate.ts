@@ -1,7 +1,8 @@
 /** `aggregate`: a pipeline over a collection, returned through a cursor. */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { compilePipeline, type PipelineContext } from '../../storage/aggregation/pipeline.js';
+import { compilePipeline } from '../../storage/aggregation/pipeline.js';
+import { newPipelineContext, type PipelineContext } from '../../storage/aggregation/pipeline_context.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
@@ -126,7 +127,7 @@ export const aggregate: CommandDefinition = {
     checkHint(coll, cmd.hint);
     const start = typeof target === 'string' ? collStatsSource(ctx, target, inner) : collectionlessSource(inner, ctx.server, nowMs, variables);
     if (writeStage) checkOutputTarget(writeStage, catalog);
-    const pipelineContext: PipelineContext = {
+    const pipelineContext: PipelineContext = newPipelineContext({
       now: new Date(nowMs),
       variables,
       collator,
@@ -134,7 +135,7 @@ export const aggregate: CommandDefinition = {
         const other = catalog.get(ctx.db, name);
         return other ? (function* () { for (const rec of other.scan(ctx.now)) yield rec.doc; })() : [];
       },
-    };
+    });
     const effective = start ? start.rest : view ? [...view.pipeline, ...inner] : inner;
     const pipeline = compilePipeline(effective, pipelineContext);
     // The fields the pipeline reads of each document, when known: only those are decoded.

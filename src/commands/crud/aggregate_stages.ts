@@ -6,12 +6,13 @@
  */
 import { ObjectId, UUID, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { parseOperand } from '../../storage/aggregation/expressions.js';
-import { MISSING } from '../../storage/aggregation/value.js';
+import { ExpressionContext } from '../../storage/expression/context.js';
+import type { CommandVariables } from '../../storage/expression/let.js';
+import { MISSING } from '../../storage/values/missing.js';
 import type { Catalog } from '../../storage/catalog.js';
 import { Collection } from '../../storage/collection.js';
 import { validateCollectionName, validateDbName } from '../../storage/namespace.js';
-import { compileQuery, type LetVariables } from '../../storage/query/compile_query.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { getField, isDocument } from '../../storage/values/paths.js';
@@ -45,7 +46,7 @@ export function collectionlessSource(
   stages: readonly Document[],
   server: object,
   nowMs: number,
-  variables: LetVariables | undefined,
+  variables: CommandVariables,
 ): { source: Document[]; rest: Document[] } {
   const first = stages[0];
   const name = first ? nameOfStage(first) : '';
@@ -58,9 +59,9 @@ export function collectionlessSource(
 }
 
 /** `$documents: <expression>`: the expression's documents (an array; a single value counts as one). */
-function documentsStage(spec: unknown, nowMs: number, variables: LetVariables | undefined): Document[] {
-  const ev = parseOperand(spec, { userVars: variables?.names ?? new Set() });
-  const value = ev({ root: {}, now: new Date(nowMs), vars: variables?.values });
+function documentsStage(spec: unknown, nowMs: number, variables: CommandVariables): Document[] {
+  const expressions = new ExpressionContext({ now: new Date(nowMs), variables });
+  const value = expressions.parse(spec)(expressions.frame({}));
   if (value === MISSING || value === null || value === undefined) return [];
   const items = Array.isArray(value) ? value : [value];
   return items.map((item) => {

@@ -18,13 +18,13 @@ import { CommandError, toCommandError } from '../../errors/command_error.js';
 import { formatValue } from '../../storage/values/format.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { validateCollectionName, validateDbName } from '../../storage/namespace.js';
-import { bindFilterVariables, type Variables } from '../../storage/update/variables.js';
+import type { CommandVariables } from '../../storage/expression/let.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { checkOptionalBool } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { orderedRecords, queryCollator } from './query_exec.js';
+import { commandVariables, orderedRecords, queryCollator } from './query_exec.js';
 import {
   UPDATE_OPTION_FIELDS,
   checkBoolField,
@@ -33,7 +33,6 @@ import {
   completeUpdateSpec,
   executeUpdate,
   ignoreField,
-  letVariables,
   missingField,
   parseConstantsField,
   parseModificationField,
@@ -268,7 +267,7 @@ function errorItem(idx: number, err: unknown, tail: Document): Document {
   return { ok: NOT_OK, idx, code: e.code, errmsg: e.message, ...e.extra, ...tail };
 }
 
-function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: Variables): number {
+function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: CommandVariables): number {
   const { spec } = op;
   validateCollectionName(ns.db, ns.coll, true);
   const collation = checkCollation(spec.collation);
@@ -276,7 +275,7 @@ function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: Varia
   const coll = ctx.server.catalog.get(ns.db, ns.coll);
   if (!coll) ctx.server.catalog.assertNotView(ns.db, ns.coll);
   const collator = queryCollator(coll, collation);
-  const predicate = compileQuery(bindFilterVariables(spec.q, vars), nowMs, undefined, collator);
+  const predicate = compileQuery(spec.q, nowMs, vars, collator);
   const matches = coll ? orderedRecords(coll, { filter: spec.q, predicate, limit: spec.multi ? 0 : 1, hint: spec.hint, collator }, ctx.now) : undefined;
   ctx.server.counters.opcounters.delete++;
   if (!coll || !matches) return 0;
@@ -324,7 +323,7 @@ export const bulkWrite: CommandDefinition = {
         throw new CommandError('BadValue', `BulkWrite ops entry ${formatValue(opAsBson(op))} has an invalid nsInfo index.`);
       }
     }
-    const vars = letVariables(ctx, cmd.let);
+    const vars = commandVariables(cmd, ctx.now());
     const bypass = bypassArg(cmd);
 
     const summary: Summary = { nErrors: 0, nInserted: 0, nMatched: 0, nModified: 0, nUpserted: 0, nDeleted: 0 };

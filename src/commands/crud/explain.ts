@@ -15,8 +15,8 @@ import { compileProjection } from '../../storage/projection/compile_projection.j
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
 import { compileStage, type Stage } from '../../storage/aggregation/pipeline.js';
+import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
 import { compileUpdate } from '../../storage/update/compile_update.js';
-import { bindFilterVariables } from '../../storage/update/variables.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { keyString } from '../../storage/values/key_string.js';
@@ -43,7 +43,7 @@ import { checkCollation, commandVariables, queryCollator } from './query_exec.js
 import { checkAggregateRequest } from './aggregate.js';
 import { parseDeleteStatement } from './delete.js';
 import { checkSourcePositions, splitOutputStage } from './aggregate_stages.js';
-import { letVariables, parseUpdateRequest, parseUpdateStatement } from './update.js';
+import { parseUpdateRequest, parseUpdateStatement } from './update.js';
 import { checkViewCollation, resolvedAggregate, viewFor } from './view_reads.js';
 
 /** The commands explain can describe. */
@@ -340,7 +340,7 @@ function explainUpdate(ctx: CommandContext, cmd: Document, verbosity: ExplainVer
   const { ns, coll } = target(ctx, cmd, 'update');
   const spec = parseUpdateStatement(singleStatement(cmd, 'updates'), 0);
   if (spec.sort !== undefined && spec.multi) throw new CommandError('FailedToParse', 'Cannot specify sort with multi=true');
-  const vars = letVariables(ctx, cmd.let);
+  const vars = commandVariables(cmd, ctx.now());
   const nowMs = ctx.now();
   const parsed = parseUpdateRequest(spec, vars, nowMs, coll);
   const collator = parsed.collator;
@@ -403,9 +403,9 @@ function explainFindAndModify(ctx: CommandContext, cmd: Document, commandName: s
   const sort = docArg(cmd, 'sort');
   if (sort) compileSort(sort);
   const collator = queryCollator(coll, checkCollation(cmd.collation));
-  const vars = letVariables(ctx, cmd.let);
+  const vars = commandVariables(cmd, ctx.now());
   const nowMs = ctx.now();
-  const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs, undefined, collator);
+  const predicate = compileQuery(filter, nowMs, vars, collator);
   if (remove) {
     const plan = planQuery(coll, { filter, sort, hint: cmd.hint, limit: sort ? 1 : 0, allowExpress: false, collator });
     if (plan.root.stage === 'EOF') return sections(ctx, ns, plan, plan.root, verbosity, { findAndModify: true });
@@ -480,7 +480,7 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
   checkSourcePositions(inner, collectionless);
   const command = echo(cmd, ctx.db);
   delete command.explain;
-  const pctx = {
+  const pctx = newPipelineContext({
     now: new Date(nowMs),
     variables,
     collator,
@@ -488,7 +488,7 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
       const other = ctx.server.catalog.get(ctx.db, name);
       return other ? (function* () { for (const rec of other.scan(ctx.now)) yield rec.doc; })() : [];
     },
-  };
+  });
   const server = serverInfo(ctx);
   if (collectionless) {
     for (const s of stages as Document[]) compileStage(s, pctx);

@@ -29,7 +29,7 @@ import { documentFields, replyDocument, type Collection, type StoredDocument } f
 import { expressRecords } from '../../storage/planner/execute.js';
 import { expressIndex, expressNode } from '../../storage/planner/plan.js';
 import { compileUpdate, type UpdateResult } from '../../storage/update/compile_update.js';
-import { NO_VARIABLES } from '../../storage/update/variables.js';
+import { NO_VARIABLES } from '../../storage/expression/let.js';
 import { hasActiveValidator } from '../../storage/validation/validator.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { cursorReply } from '../cursor_reply.js';

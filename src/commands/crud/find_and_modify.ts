@@ -11,18 +11,16 @@ import { CommandError } from '../../errors/command_error.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
-import { bindFilterVariables } from '../../storage/update/variables.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { checkHintType, collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { orderedRecords, queryCollator } from './query_exec.js';
+import { commandVariables, orderedRecords, queryCollator } from './query_exec.js';
 import {
   checkArrayOfObjects,
   checkCollation,
   checkUpdateModification,
   executorError,
-  letVariables,
   parseUpdateRequest,
   upsertDocument,
   type UpdateSpec,
@@ -84,7 +82,7 @@ export const findAndModify: CommandDefinition = {
     if (Array.isArray(updateMod) && arrayFilters !== undefined) {
       throw new CommandError('FailedToParse', 'Cannot specify arrayFilters and a pipeline update');
     }
-    const vars = letVariables(ctx, cmd.let);
+    const vars = commandVariables(cmd, ctx.now());
     const filter = docArg(cmd, 'query') ?? {};
     const sort = docArg(cmd, 'sort');
     const collation = docArg(cmd, 'collation');
@@ -104,7 +102,7 @@ export const findAndModify: CommandDefinition = {
 
     if (remove) {
       const collator = queryCollator(coll, checkCollation(collation));
-      const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs, undefined, collator);
+      const predicate = compileQuery(filter, nowMs, vars, collator);
       const matches = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1, hint, collator }, ctx.now) : undefined;
       ctx.server.counters.opcounters.delete++;
       const rec = matches?.next().value;

@@ -11,7 +11,8 @@ import type { Collection, StoredDocument } from '../../storage/collection.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { Collator } from '../../storage/values/collator.js';
 import type { Predicate } from '../../storage/query/compile_filter.js';
-import { compileQuery, evaluateLet, type LetVariables } from '../../storage/query/compile_query.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
+import { evaluateCommandLet, type CommandVariables } from '../../storage/expression/let.js';
 import { compileSort } from '../../storage/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { recordSource } from '../../storage/cursors.js';
@@ -30,8 +31,8 @@ export interface ReadSpec {
   skip?: number;
   /** 0 = no limit. */
   limit?: number;
-  /** The command's `let` parameters (for `$expr`). */
-  variables?: LetVariables;
+  /** The command's `let` variables (for `$expr`). */
+  variables?: CommandVariables;
   /** An index name or key pattern the plan must use, or `{ $natural: ±1 }`. */
   hint?: unknown;
   /** `min`/`max` index key bounds (a hint is then required). */
@@ -107,8 +108,11 @@ export function queryCollator(coll: Collection | undefined, arg: CollationArg): 
   return arg === null ? null : new Collator(arg);
 }
 
-/** The command's `let` parameters, evaluated (undefined when absent or empty). */
-export function commandVariables(cmd: Document, nowMs: number): LetVariables | undefined {
-  const value = cmd.let;
-  return value === undefined || value === null ? undefined : evaluateLet(value as Document, nowMs);
+/**
+ * The command's `let` variables, evaluated once before any document is read: the one reading of
+ * `let` that find, aggregate, count, distinct, update, delete, findAndModify, bulkWrite and
+ * explain share (`evaluateCommandLet`).
+ */
+export function commandVariables(cmd: Document, nowMs: number): CommandVariables {
+  return evaluateCommandLet(cmd.let, { now: new Date(nowMs), collator: null });
 }

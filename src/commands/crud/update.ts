@@ -16,14 +16,14 @@ import { documentFields, type Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { buildUpsertDocument, compileUpdate, type CompiledUpdate, type UpdateResult } from '../../storage/update/compile_update.js';
 import { compilePositionalMatcher } from '../../storage/update/positional_match.js';
-import { bindFilterVariables, evaluateLetVariables, type Variables } from '../../storage/update/variables.js';
+import type { CommandVariables } from '../../storage/expression/let.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { hasActiveValidator } from '../../storage/validation/validator.js';
 import { IdlRules, checkHintType, checkOptionalBool, collectionArg } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import type { Collator } from '../../storage/values/collator.js';
-import { checkCollation as checkCollationArg, orderedRecords, queryCollator } from './query_exec.js';
+import { checkCollation as checkCollationArg, commandVariables, orderedRecords, queryCollator } from './query_exec.js';
 import { checkBatchSize } from './write_batch.js';
 import { bypassArg, enforceValidation } from './document_validation.js';
 import { expressUpdate } from './express.js';
@@ -234,7 +234,7 @@ export interface ParsedUpdateStatement {
  * `ParsedUpdate::parseRequest`: upsertSupplied, collation, array filters, update, query. `coll`
  * (undefined when it does not exist yet) gives the default collation.
  */
-export function parseUpdateRequest(spec: UpdateSpec, vars: Variables, nowMs: number, coll: Collection | undefined): ParsedUpdateStatement {
+export function parseUpdateRequest(spec: UpdateSpec, vars: CommandVariables, nowMs: number, coll: Collection | undefined): ParsedUpdateStatement {
   let supplied: CompiledUpdate | undefined;
   if (spec.upsertSupplied) {
     if (!spec.upsert) throw new CommandError('FailedToParse', "cannot specify 'upsertSupplied: true' for a non-upsert operation");
@@ -250,7 +250,7 @@ export function parseUpdateRequest(spec: UpdateSpec, vars: Variables, nowMs: num
     throw new CommandError('QueryFeatureNotAllowed', '$expr is not allowed in the query predicate for an upsert');
   }
   const filter = spec.q;
-  const predicate = compileQuery(bindFilterVariables(filter, vars), nowMs, undefined, collator);
+  const predicate = compileQuery(filter, nowMs, vars, collator);
   const matchKey = update.positional ? compilePositionalMatcher(filter, collator) : null;
   return { spec, filter, predicate, update, matchKey, supplied, collator };
 }
@@ -272,7 +272,7 @@ export function upsertDocument(parsed: ParsedUpdateStatement, now: Date): Docume
  * Runs one update statement on `db.name` (created when an upsert inserts); every document it
  * stores is validated unless `bypassDocumentValidation`. A view is refused (166).
  */
-export function executeUpdate(ctx: CommandContext, db: string, name: string, spec: UpdateSpec, vars: Variables, bypassDocumentValidation = false): UpdateOutcome {
+export function executeUpdate(ctx: CommandContext, db: string, name: string, spec: UpdateSpec, vars: CommandVariables, bypassDocumentValidation = false): UpdateOutcome {
   const nowMs = ctx.now();
   const catalog = ctx.server.catalog;
   let coll: Collection | undefined = catalog.get(db, name);
@@ -332,10 +332,6 @@ export function executeUpdate(ctx: CommandContext, db: string, name: string, spe
   return outcome;
 }
 
-/** Evaluates a command's `let` (an object, checked by the argument table). */
-export function letVariables(ctx: CommandContext, letDoc: unknown): Variables {
-  return evaluateLetVariables(isDocument(letDoc) ? letDoc : undefined, new Date(ctx.now()));
-}
 
 /** The `update` command. */
 export const update: CommandDefinition = {
@@ -355,7 +351,7 @@ export const update: CommandDefinition = {
     const raw = cmd.updates as unknown[];
     const statements = raw.map((stmt, i) => parseUpdateStatement(stmt, i));
     checkBatchSize(statements.length);
-    const vars = letVariables(ctx, cmd.let);
+    const vars = commandVariables(cmd, ctx.now());
     const bypass = bypassArg(cmd);
     let n = 0;
     let nModified = 0;

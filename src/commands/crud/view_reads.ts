@@ -15,7 +15,8 @@
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compilePipeline } from '../../storage/aggregation/pipeline.js';
-import type { LetVariables } from '../../storage/query/compile_query.js';
+import type { CommandVariables } from '../../storage/expression/let.js';
+import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
 import { candidateRecords } from '../../storage/read_plan.js';
 import { compareValues } from '../../storage/values/compare.js';
 import { keyString } from '../../storage/values/key_string.js';
@@ -58,9 +59,9 @@ export function* withExecutorContext(results: Iterable<Document>): Generator<Doc
  * The documents of the view followed by `stages` (compiled now, read lazily); `hint` applies to
  * the collection the view reads.
  */
-export function viewDocuments(ctx: CommandContext, view: ResolvedView, stages: Document[], variables?: LetVariables, hint?: unknown): Iterable<Document> {
+export function viewDocuments(ctx: CommandContext, view: ResolvedView, stages: Document[], variables?: CommandVariables, hint?: unknown): Iterable<Document> {
   const all = [...view.pipeline, ...stages];
-  const pipeline = compilePipeline(all, { now: new Date(ctx.now()), variables });
+  const pipeline = compilePipeline(all, newPipelineContext({ now: new Date(ctx.now()), variables }));
   const coll = ctx.server.catalog.get(ctx.db, view.source);
   const first = all[0];
   const narrowing = first && isDocument(first.$match) ? first.$match : {};

@@ -16,8 +16,7 @@ import type { Document } from '../../bson/library.js';
 import { filterFields } from '../query/compile_filter.js';
 import { sortFields } from '../sort.js';
 import { isNumber, toDouble } from '../values/numeric.js';
-import { addTopLevelField } from '../values/paths.js';
-import { isDocument } from './value.js';
+import { addTopLevelField, isDocument } from '../values/paths.js';
 
 /** Operators whose reads an expression walk cannot see. */
 const OPAQUE_OPERATORS = new Set(['$getField', '$setField', '$unsetField', '$function', '$accumulator', '$meta', '$where']);

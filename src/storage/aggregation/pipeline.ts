@@ -17,7 +17,7 @@ import { parseSort } from './stages/sort.js';
 import { parseSortByCount } from './stages/sort_by_count.js';
 import type { Stage, StageParser } from './stages/types.js';
 import { parseUnwind } from './stages/unwind.js';
-import { isDocument } from './value.js';
+import { isDocument } from '../values/paths.js';
 
 /** Per-command pipeline state, and the lazy stage type. */
 export type { PipelineContext } from './pipeline_context.js';

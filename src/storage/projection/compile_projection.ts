@@ -10,6 +10,8 @@ import { parseProjection } from './projection_ast.js';
 import { buildProjection } from './projection_executor.js';
 import { compilePositionalMatcher } from '../update/positional_match.js';
 import type { Collator } from '../values/collator.js';
+import { ExpressionContext } from '../expression/context.js';
+import type { CommandVariables } from '../expression/let.js';
 import { addTopLevelField } from '../values/paths.js';
 
 /** A compiled projection: returns a NEW document, never mutates its input. */
@@ -59,6 +61,8 @@ export interface ProjectionOptions {
   readonly query?: Document;
   /** The query's collation (`queryCollator`; null or absent: simple). */
   readonly collator?: Collator | null;
+  /** The command's `let` variables, which computed fields may read. */
+  readonly variables?: CommandVariables;
 }
 
 const EPOCH = new Date(0);
@@ -66,10 +70,10 @@ const EPOCH = new Date(0);
 /** Compiles a find projection (throws CommandError with mongod's codes and messages). */
 export function compileProjection(spec: Document, options: ProjectionOptions = {}): Projector {
   const collator = options.collator ?? null;
-  const parsed = parseProjection(spec, 'find', collator);
+  const expressions = new ExpressionContext({ now: options.now ?? EPOCH, collator, variables: options.variables });
+  const parsed = parseProjection(spec, 'find', collator, expressions.scope);
   const apply = buildProjection(parsed, 'find', compilePositionalMatcher(options.query ?? {}, collator));
-  const now = options.now ?? EPOCH;
-  const project: NotedProjector = collator === null ? (doc) => apply(doc, { root: doc, now }) : (doc) => apply(doc, { root: doc, now, collator });
+  const project: NotedProjector = (doc) => apply(doc, expressions.frame(doc));
   project.fields = inclusionFields(spec);
   return project;
 }

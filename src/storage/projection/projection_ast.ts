@@ -9,14 +9,16 @@
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf } from '../values/bson_type.js';
-import { toDouble } from '../values/numeric.js';
+import { safeNumberInt } from '../values/numeric.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import type { Collator } from '../values/collator.js';
-import { isKnownExpressionName, parseOperand, type Evaluator } from '../aggregation/expressions.js';
-import { parseFieldPath } from '../aggregation/field_path.js';
+import { isKnownExpression } from '../expression/registry.js';
+import { Scope } from '../expression/scope.js';
+import type { Evaluator } from '../expression/types.js';
+import { parseFieldPath } from '../expression/field_path.js';
 import { formatElement } from '../values/format.js';
-import { parseOperatorExpression, ROOT_PARSE_STATE } from '../aggregation/expression_core.js';
-import { isDocument, toBool } from '../aggregation/value.js';
+import { isDocument } from '../values/paths.js';
+import { toBool } from '../expression/value.js';
 
 /** Where a projection is used: find allows `$slice`/`$elemMatch`/positional, `$project` does not. */
 export type ProjectionPolicy = 'find' | 'aggregate';
@@ -49,6 +51,8 @@ interface ParseContext {
   readonly policy: ProjectionPolicy;
   /** The query's collation, which find's `$elemMatch` matches under (null: simple). */
   readonly collator: Collator | null;
+  /** Where computed fields are parsed (the variables they may read). */
+  readonly scope: Scope;
   type: ProjectionType | undefined;
   idSpecified: boolean;
   hasElemMatch: boolean;
@@ -99,12 +103,9 @@ function isInclusionOrExclusionValue(v: unknown): boolean {
   return t === 'bool' || t === 'int' || t === 'long' || t === 'double' || t === 'decimal';
 }
 
+/** A `$slice` number as mongod reads it (`numberInt`: saturated, fractions dropped or rounded). */
 function numberInt(v: unknown): number {
-  const d = toDouble(v);
-  if (Number.isNaN(d)) return 0;
-  if (d >= 2147483647) return 2147483647;
-  if (d <= -2147483648) return -2147483648;
-  return Math.trunc(d);
+  return safeNumberInt(v) ?? 0;
 }
 
 function parseFindSlice(ctx: ParseContext, parts: string[], arg: unknown, parent: PathNode): void {
@@ -130,14 +131,14 @@ function parseFindSlice(ctx: ParseContext, parts: string[], arg: unknown, parent
 
 function parseGenericExpression(ctx: ParseContext, parts: string[], obj: Document, parent: PathNode): boolean {
   const name = Object.keys(obj)[0]!;
-  if (!isKnownExpressionName(name) && name !== '$meta') return false;
+  if (!isKnownExpression(name) && name !== '$meta') return false;
   const isMeta = name === '$meta';
   if (ctx.type !== undefined && ctx.type !== 'inclusion' && !isMeta) {
     throw new CommandError(31252, 'Cannot use expression other than $meta in exclusion projection');
   }
   if (isMeta) throw new CommandError('NotImplemented', '$meta is not supported by Mayfly yet');
   ctx.type = 'inclusion';
-  const ev = parseOperatorExpression(obj, ROOT_PARSE_STATE);
+  const ev = ctx.scope.parse(obj);
   addNodeAtPath(parent, parts, { kind: 'expr', ev });
   return true;
 }
@@ -226,7 +227,7 @@ function parseExclusion(ctx: ParseContext, key: string, parent: PathNode, isRoot
 }
 
 function parseLiteral(ctx: ParseContext, key: string, value: unknown, parent: PathNode): void {
-  const ev = parseOperand(value, ROOT_PARSE_STATE);
+  const ev = ctx.scope.parse(value);
   addNodeAtPath(parent, parseFieldPath(key), { kind: 'expr', ev });
   if (ctx.type === 'exclusion') {
     throw new CommandError(31310, `Cannot use an expression ${formatElement(key, value)} in an exclusion projection`);
@@ -269,13 +270,14 @@ function computeProjectionType(ctx: ParseContext): ProjectionType {
 
 /**
  * Parses a projection specification (throws CommandError with mongod's codes); find's
- * `$elemMatch` is compiled under `collator` (null or absent: simple).
+ * `$elemMatch` is compiled under `collator` (null or absent: simple), computed fields in `scope`.
  */
-export function parseProjection(spec: Document, policy: ProjectionPolicy, collator: Collator | null = null): ParsedProjection {
+export function parseProjection(spec: Document, policy: ProjectionPolicy, collator: Collator | null = null, scope: Scope = Scope.root()): ParsedProjection {
   const root = newPathNode();
   const ctx: ParseContext = {
     policy,
     collator,
+    scope,
     type: undefined,
     idSpecified: false,
     hasElemMatch: false,

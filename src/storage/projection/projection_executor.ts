@@ -15,8 +15,9 @@
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import type { EvalContext, Evaluator } from '../aggregation/expressions.js';
-import { MISSING, isDocument } from '../aggregation/value.js';
+import type { Evaluator, Frame } from '../expression/types.js';
+import { MISSING } from '../values/missing.js';
+import { isDocument } from '../values/paths.js';
 import type { AstNode, ParsedProjection, PathNode, ProjectionPolicy, ProjectionType } from './projection_ast.js';
 
 /** One level of the execution tree (`ProjectionNode`). */
@@ -68,7 +69,7 @@ interface SliceSpec {
 }
 
 /** Applies a projection to one document. */
-export type ProjectionFn = (doc: Document, ctx: EvalContext) => Document;
+export type ProjectionFn = (doc: Document, frame: Frame) => Document;
 
 /** The array position the query matched in a document (for the positional projection). */
 export type PositionalLookup = (doc: Document) => string | undefined;
@@ -115,17 +116,17 @@ class Executor {
     private readonly positional: PositionalSpec | null,
   ) {}
 
-  apply(doc: Document, ctx: EvalContext): Document {
+  apply(doc: Document, frame: Frame): Document {
     let out: Document;
     if (this.inclusion) {
       out = {};
       this.applyProjections(this.root, doc, out);
-      if (this.root.subtreeHasComputed) applyExpressions(this.root, ctx, out, this.inclusion);
+      if (this.root.subtreeHasComputed) applyExpressions(this.root, frame, out, this.inclusion);
     } else {
       out = { ...doc };
       this.applyProjections(this.root, doc, out);
       // find's $elemMatch is the only computed field an exclusion can hold.
-      if (this.root.subtreeHasComputed) applyExpressions(this.root, ctx, out, this.inclusion);
+      if (this.root.subtreeHasComputed) applyExpressions(this.root, frame, out, this.inclusion);
     }
     if (this.positional) out = applyPositional(out, doc, this.positional);
     for (const s of this.slices) out = applySlice(out, s, 0);
@@ -170,38 +171,38 @@ class Executor {
 }
 
 /** Evaluates the computed fields of `node` into `out` (`ProjectionNode::applyExpressions`). */
-export function applyExpressions(node: ExecNode, ctx: EvalContext, out: Document, inclusion: boolean): void {
+export function applyExpressions(node: ExecNode, frame: Frame, out: Document, inclusion: boolean): void {
   for (const field of node.order) {
     const child = node.children.get(field);
     let r: unknown;
     if (child !== undefined) {
       const current = Object.prototype.hasOwnProperty.call(out, field) ? out[field] : MISSING;
-      r = applyExpressionsToValue(child, ctx, current, inclusion);
+      r = applyExpressionsToValue(child, frame, current, inclusion);
     } else {
-      r = node.expressions.get(field)!(ctx);
+      r = node.expressions.get(field)!(frame);
     }
     if (r === MISSING) delete out[field];
     else out[field] = r;
   }
 }
 
-function applyExpressionsToValue(node: ExecNode, ctx: EvalContext, v: unknown, inclusion: boolean): unknown {
+function applyExpressionsToValue(node: ExecNode, frame: Frame, v: unknown, inclusion: boolean): unknown {
   if (isDocument(v)) {
     const out: Document = { ...v };
-    applyExpressions(node, ctx, out, inclusion);
+    applyExpressions(node, frame, out, inclusion);
     return out;
   }
   if (Array.isArray(v)) {
     const out: unknown[] = [];
     for (const el of v) {
-      const r = applyExpressionsToValue(node, ctx, el, inclusion);
+      const r = applyExpressionsToValue(node, frame, el, inclusion);
       if (r !== MISSING) out.push(r);
     }
     return out;
   }
   if (node.subtreeHasComputed) {
     const out: Document = {};
-    applyExpressions(node, ctx, out, inclusion);
+    applyExpressions(node, frame, out, inclusion);
     return out;
   }
   return inclusion ? MISSING : v;
@@ -229,8 +230,8 @@ function applySlice(doc: Document, s: SliceSpec, i: number): Document {
 }
 
 function elemMatchEvaluator(field: string, matches: (doc: Document) => boolean): Evaluator {
-  return (ctx) => {
-    const arr = ctx.root[field];
+  return (frame) => {
+    const arr = frame.root[field];
     if (!Array.isArray(arr)) return MISSING;
     for (const el of arr) if (matches({ [field]: [el] })) return [el];
     return MISSING;
@@ -282,5 +283,5 @@ export function buildProjection(parsed: ParsedProjection, policy: ProjectionPoli
   build(parsed.root, [], exec, parsed.type, bs);
   const positional = bs.positionalParts === null ? null : { parts: bs.positionalParts, lookup: lookup ?? (() => undefined) };
   const executor = new Executor(exec, parsed.type === 'inclusion', policy === 'find', bs.slices, positional);
-  return (doc, ctx) => executor.apply(doc, ctx);
+  return (doc, frame) => executor.apply(doc, frame);
 }

@@ -24,15 +24,15 @@ import {
   stageKind,
   stageName,
   UPDATE_PIPELINE_STAGES,
-  type PipelineContext,
   type Stage,
 } from '../aggregation/pipeline.js';
+import { newPipelineContext } from '../aggregation/pipeline_context.js';
+import { NO_VARIABLES, withConstants, type CommandVariables } from '../expression/let.js';
 import { identicalDocuments } from './identical.js';
 import { parseArrayFilters } from './array_filters.js';
 import { applyOperatorUpdate, parseOperatorUpdate } from './operator_update.js';
 import { compileTopLevelUpdate } from './top_level_update.js';
 import type { UpdateContext } from './update_context.js';
-import { bindVariables, NO_VARIABLES, withConstants, type Variables } from './variables.js';
 
 /** The per-call inputs of an update (`now`, `isUpsertInsert`). */
 export type { UpdateContext } from './update_context.js';
@@ -121,11 +121,10 @@ function compileOperators(update: Document, arrayFilters: ReturnType<typeof pars
   };
 }
 
-function compilePipelineUpdate(raw: Document[], vars: Variables, collator: Collator | null): CompiledUpdate {
+function compilePipelineUpdate(stages: Document[], vars: CommandVariables, collator: Collator | null): CompiledUpdate {
   // Every stage is parsed first (unknown stages are 40324, bad specifications their own
   // errors), then stages other than the update ones are refused.
-  const stages = bindVariables(raw, vars) as Document[];
-  const pctx: PipelineContext = { now: new Date(0), collator };
+  const pctx = newPipelineContext({ now: new Date(0), collator, variables: vars });
   const names = stages.map(stageName);
   const compiled: Stage[] = [];
   stages.forEach((stage, i) => {
@@ -143,7 +142,7 @@ function compilePipelineUpdate(raw: Document[], vars: Variables, collator: Colla
     positional: false,
     changedFields: null,
     apply(doc, ctx) {
-      pctx.now = ctx.now;
+      pctx.expressions.runtime.now = ctx.now;
       let docs: Iterable<Document> = [doc];
       for (const stage of compiled) docs = stage(docs);
       const [result] = Array.from(docs);
@@ -158,8 +157,8 @@ export interface CompileUpdateOptions {
   readonly arrayFilters?: readonly Document[];
   /** The statement's constants `c` (pipeline updates only). */
   readonly constants?: Document;
-  /** The command's `let` variables, already evaluated. */
-  readonly variables?: Variables;
+  /** The command's `let` variables, already evaluated (`evaluateCommandLet`). */
+  readonly variables?: CommandVariables;
   /** `multi: true` (refused for a replacement). */
   readonly multi?: boolean;
   /** The update's collation (`queryCollator`; null or absent: simple). */

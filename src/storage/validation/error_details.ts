@@ -22,9 +22,7 @@
  * the validator, so the explanation never disagrees with the decision.
  */
 import type { Document } from '../../bson/library.js';
-import { parseOperand } from '../aggregation/expressions.js';
-import { ROOT_PARSE_STATE } from '../aggregation/expression_core.js';
-import { MISSING as AGG_MISSING, toBool } from '../aggregation/value.js';
+import { ExpressionContext } from '../expression/context.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import { isExpressionDocument, isRegexValue } from '../query/operators/comparison.js';
 import { compileSchemaValueTest, propertyOf } from '../query/operators/json_schema.js';
@@ -45,22 +43,19 @@ type Node =
   | { readonly kind: 'schema'; readonly schema: Document; readonly test: Predicate };
 
 interface Context {
-  readonly now: Date;
+  readonly expressions: ExpressionContext;
   compile(filter: Document): Predicate;
 }
 
 /** The `details` document for `doc`, which fails `validator`. */
 export function validationErrorDetails(validator: Document, doc: Document, nowMs: number): Document {
-  const now = new Date(nowMs);
+  const expressions = new ExpressionContext({ now: new Date(nowMs) });
   const ctx: Context = {
-    now,
+    expressions,
     compile: (filter) =>
       compileFilter(filter, {
         whereAllowed: false,
-        compileExpr: (expr) => {
-          const ev = parseOperand(expr, ROOT_PARSE_STATE);
-          return (d) => toBool(ev({ root: d, now }));
-        },
+        compileExpr: (expr) => expressions.predicate(expr),
       }),
   };
   const root = parseFilter(validator, ctx);
@@ -194,9 +189,9 @@ function explainTree(node: Extract<Node, { kind: 'tree' }>, doc: Document, inver
 function explainExpr(spec: unknown, doc: Document, inverted: boolean, ctx: Context): Document {
   const out: Document = { operatorName: '$expr', specifiedAs: { $expr: spec } };
   try {
-    const value = parseOperand(spec, ROOT_PARSE_STATE)({ root: doc, now: ctx.now });
+    const value = ctx.expressions.compile(spec)(doc);
     out.reason = inverted ? 'expression did match' : 'expression did not match';
-    if (value !== AGG_MISSING && value !== undefined) out.expressionResult = value;
+    if (value !== undefined) out.expressionResult = value;
   } catch (err) {
     out.reason = 'failed to evaluate aggregation expression';
     const e = err as { code?: unknown; codeName?: unknown; message?: unknown };

@@ -13,9 +13,7 @@
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { parseOperand } from '../aggregation/expressions.js';
-import { ROOT_PARSE_STATE } from '../aggregation/expression_core.js';
-import { toBool } from '../aggregation/value.js';
+import { ExpressionContext } from '../expression/context.js';
 import type { Collection } from '../collection.js';
 import { compileFilter, type Predicate } from '../query/compile_filter.js';
 import { isExpressionDocument } from '../query/operators/comparison.js';
@@ -102,18 +100,15 @@ export interface CompiledValidator {
  */
 export function compileValidator(validator: Document): CompiledValidator {
   checkAllowedOperators(validator);
-  let now = new Date(0);
+  const expressions = new ExpressionContext({ now: new Date(0) });
   const predicate: Predicate = compileFilter(validator, {
     whereAllowed: false,
-    compileExpr: (expr) => {
-      const ev = parseOperand(expr, ROOT_PARSE_STATE);
-      return (doc) => toBool(ev({ root: doc, now }));
-    },
+    compileExpr: (expr) => expressions.predicate(expr),
   });
   return {
     validator,
     matches(doc, nowMs) {
-      if (now.getTime() !== nowMs) now = new Date(nowMs);
+      if (expressions.runtime.now.getTime() !== nowMs) expressions.runtime.now = new Date(nowMs);
       return predicate(doc);
     },
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
-import { compileExpression } from '../../../src/storage/aggregation/expressions.js';
+import { ExpressionContext } from '../../../src/storage/expression/context.js';
 import { expectCommandError, expectExact } from './helpers.js';
 
 const NOW = new Date(1_700_000_000_000);
@@ -22,7 +22,7 @@ const DOC: Document = {
 };
 
 function evaluate(expr: unknown, doc: Document = DOC): unknown {
-  return compileExpression(expr, CTX)(doc);
+  return new ExpressionContext(CTX).compile(expr)(doc);
 }
 
 function table(cases: Array<[string, unknown, unknown]>): void {
@@ -162,13 +162,16 @@ describe('expression errors', () => {
     ['$ifNull with one argument', { $ifNull: ['$a'] }, 1257300, '$ifNull needs at least two arguments, had: 1'],
     ['a bare $', '$', 16872, "'$' by itself is not a valid FieldPath"],
     ['an undefined variable', '$$foo', 17276, 'Use of undefined variable: foo'],
-    ['an invalid variable name', '$$Foo', 16870, "'Foo' starts with an invalid character for a user variable name"],
+    ['an uppercase name is a valid read, of an undefined variable', '$$Foo', 17276, 'Use of undefined variable: Foo'],
+    ['an invalid variable name (FailedToParse in 8.2)', '$$1foo', 9, "'1foo' starts with an invalid character for a user variable name"],
+    ['an invalid character in a variable name', '$$a-b', 9, "'a-b' contains an invalid character for a variable name: '-'"],
+    ['$$DESCEND outside $redact', '$$DESCEND', 17276, 'Use of undefined variable: DESCEND'],
     ['an empty path component', '$a..b', 15998, 'FieldPath field names may not be empty strings.'],
     ['a $-prefixed field in an object literal', { a: 1, $b: 2 }, 16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField."],
     ['a dotted field in an object literal', { 'a.b': 1 }, 16412, "FieldPath field names may not contain '.'. Consider using $getField or $setField."],
   ];
   for (const [name, expr, code, message] of parseErrors) {
-    it(`compile: ${name}`, () => expectCommandError(() => compileExpression(expr, CTX), code, message));
+    it(`compile: ${name}`, () => expectCommandError(() => new ExpressionContext(CTX).compile(expr), code, message));
   }
 
   const runErrors: Array<[string, unknown, number, string]> = [

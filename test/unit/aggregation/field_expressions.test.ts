@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Double, Long, type Document } from '../../../src/bson/library.js';
-import { compileExpression } from '../../../src/storage/aggregation/expressions.js';
+import { ExpressionContext } from '../../../src/storage/expression/context.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
+import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
 import { expectCommandError, expectExact } from './helpers.js';
 
 const CTX = { now: new Date(1_700_000_000_000) };
@@ -21,7 +22,7 @@ const DOC: Document = {
 };
 
 function evaluate(expr: unknown, doc: Document = DOC): unknown {
-  return compileExpression(expr, CTX)(doc);
+  return new ExpressionContext(CTX).compile(expr)(doc);
 }
 
 function table(cases: Array<[string, unknown, unknown]>): void {
@@ -59,7 +60,7 @@ describe('$getField', () => {
     ['no input in the object form', { field: 'a' }, 3041703, "$getField requires 'input' to be specified"],
   ];
   for (const [name, arg, code, message] of parseErrors) {
-    it(`compile: ${name}`, () => expectCommandError(() => compileExpression({ $getField: arg }, CTX), code, message));
+    it(`compile: ${name}`, () => expectCommandError(() => new ExpressionContext(CTX).compile({ $getField: arg }), code, message));
   }
   const runErrors: Array<[string, unknown, string]> = [
     ['a number', 5, 'int'],
@@ -130,7 +131,7 @@ describe('$setField and $unsetField', () => {
     ['a bad operand is reported first', '$setField', { field: 'a', input: { $nope: 1 }, value: 1 }, 168, "Unrecognized expression '$nope'"],
   ];
   for (const [name, op, arg, code, message] of parseErrors) {
-    it(`compile ${op}: ${name}`, () => expectCommandError(() => compileExpression({ [op]: arg }, CTX), code, message));
+    it(`compile ${op}: ${name}`, () => expectCommandError(() => new ExpressionContext(CTX).compile({ [op]: arg }), code, message));
   }
   it('run: a non-object input', () =>
     expectCommandError(() => evaluate({ $setField: { field: 'a', input: true, value: 24 } }), 4161105, "$setField requires 'input' to evaluate to type Object"));
@@ -139,18 +140,18 @@ describe('$setField and $unsetField', () => {
 
   it('in a stage, parse errors carry the stage context', () =>
     expectCommandError(
-      () => compilePipeline([{ $project: { test: { $setField: { field: 33, input: 33, value: 24 } } } }], CTX),
+      () => compilePipeline([{ $project: { test: { $setField: { field: 33, input: 33, value: 24 } } } }], newPipelineContext(CTX)),
       4161107,
       "Invalid $project :: caused by :: $setField requires 'field' to evaluate to type String, but got int",
     ));
   it('$replaceWith $setField on $$ROOT writes a $-prefixed top-level field', () =>
     expectExact(
-      Array.from(compilePipeline([{ $replaceWith: { $setField: { field: { $literal: '$a' }, value: 1, input: '$$ROOT' } } }], CTX)([{ _id: 1, foo: {} }])),
+      Array.from(compilePipeline([{ $replaceWith: { $setField: { field: { $literal: '$a' }, value: 1, input: '$$ROOT' } } }], newPipelineContext(CTX))([{ _id: 1, foo: {} }])),
       [{ _id: 1, foo: {}, '$a': 1 }],
     ));
   it('$set of an embedded dotted field', () =>
     expectExact(
-      Array.from(compilePipeline([{ $set: { foo: { $setField: { field: { $literal: 'a.b' }, value: 1, input: '$foo' } } } }], CTX)([{ _id: 1, foo: {} }])),
+      Array.from(compilePipeline([{ $set: { foo: { $setField: { field: { $literal: 'a.b' }, value: 1, input: '$foo' } } } }], newPipelineContext(CTX))([{ _id: 1, foo: {} }])),
       [{ _id: 1, foo: { 'a.b': 1 } }],
     ));
 });
@@ -162,16 +163,16 @@ describe('$literal with dotted and $-prefixed field names', () => {
   ]);
   it('$addFields a literal with such names', () =>
     expectExact(
-      Array.from(compilePipeline([{ $addFields: { v: { $literal: { '$x': 1, 'y.z': 2 } } } }], CTX)([{ _id: 1 }])),
+      Array.from(compilePipeline([{ $addFields: { v: { $literal: { '$x': 1, 'y.z': 2 } } } }], newPipelineContext(CTX))([{ _id: 1 }])),
       [{ _id: 1, v: { '$x': 1, 'y.z': 2 } }],
     ));
   it('$project a literal with such names', () =>
     expectExact(
-      Array.from(compilePipeline([{ $project: { _id: 0, v: { $literal: { '$x': 1, 'y.z': 2 } } } }], CTX)([{ _id: 1 }])),
+      Array.from(compilePipeline([{ $project: { _id: 0, v: { $literal: { '$x': 1, 'y.z': 2 } } } }], newPipelineContext(CTX))([{ _id: 1 }])),
       [{ v: { '$x': 1, 'y.z': 2 } }],
     ));
   it('each evaluation returns a fresh copy', () => {
-    const ev = compileExpression({ $literal: { a: { b: 1 } } }, CTX);
+    const ev = new ExpressionContext(CTX).compile({ $literal: { a: { b: 1 } } });
     const first = ev({}) as Document;
     (first.a as Document).b = 2;
     expectExact(ev({}), { a: { b: 1 } });
@@ -180,7 +181,7 @@ describe('$literal with dotted and $-prefixed field names', () => {
 
 describe('$rand', () => {
   it('is a Double in [0, 1), different each time', () => {
-    const ev = compileExpression({ $rand: {} }, CTX);
+    const ev = new ExpressionContext(CTX).compile({ $rand: {} });
     const values = Array.from({ length: 20 }, () => ev({}) as number);
     for (const v of values) {
       expect(typeof v).toBe('number');
@@ -188,13 +189,13 @@ describe('$rand', () => {
     }
     expect(new Set(values).size > 1).toBe(true);
   });
-  it('accepts an empty array', () => expect(typeof compileExpression({ $rand: [] }, CTX)({})).toBe('number'));
+  it('accepts an empty array', () => expect(typeof new ExpressionContext(CTX).compile({ $rand: [] })({})).toBe('number'));
   for (const [name, arg] of [['a number', 0], ['a string', 'x'], ['true', true], ['null', null]] as const) {
     it(`refuses ${name}`, () =>
-      expectCommandError(() => compileExpression({ $rand: arg }, CTX), 10065, 'invalid parameter: expected an object ($rand)'));
+      expectCommandError(() => new ExpressionContext(CTX).compile({ $rand: arg }), 10065, 'invalid parameter: expected an object ($rand)'));
   }
   it('refuses arguments', () =>
-    expectCommandError(() => compileExpression({ $rand: { a: 1 } }, CTX), 3040501, '$rand does not currently accept arguments'));
+    expectCommandError(() => new ExpressionContext(CTX).compile({ $rand: { a: 1 } }), 3040501, '$rand does not currently accept arguments'));
   it('refuses array arguments', () =>
-    expectCommandError(() => compileExpression({ $rand: [1] }, CTX), 3040501, '$rand does not currently accept arguments'));
+    expectCommandError(() => new ExpressionContext(CTX).compile({ $rand: [1] }), 3040501, '$rand does not currently accept arguments'));
 });

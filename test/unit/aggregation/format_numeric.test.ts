@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
 import { docValueToString, formatDoubleNice, formatG } from '../../../src/storage/values/format.js';
 import { divideDecimal, modDecimal, subtractDecimal } from '../../../src/storage/values/numeric.js';
-import { compileExpressionPredicate } from '../../../src/storage/aggregation/expressions.js';
+import { ExpressionContext } from '../../../src/storage/expression/context.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
-import { MISSING } from '../../../src/storage/aggregation/value.js';
+import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
+import { MISSING } from '../../../src/storage/values/missing.js';
 import { expectExact } from './helpers.js';
 
 describe('number formatting', () => {
@@ -65,12 +66,12 @@ describe('Decimal128 arithmetic helpers', () => {
 
 describe('$expr', () => {
   it('compiles to a predicate with aggregation truthiness', () => {
-    const p = compileExpressionPredicate({ $gt: ['$a', '$b'] }, { now: new Date(0) });
+    const p = new ExpressionContext({ now: new Date(0) }).predicate({ $gt: ['$a', '$b'] });
     expect([p({ a: 2, b: 1 }), p({ a: 1, b: 2 }), p({})]).toEqual([true, false, false]);
   });
   it('works inside $match', () => {
     const out = Array.from(
-      compilePipeline([{ $match: { $expr: { $eq: ['$a', '$b'] } } }], { now: new Date(0) })([
+      compilePipeline([{ $match: { $expr: { $eq: ['$a', '$b'] } } }], newPipelineContext({ now: new Date(0) }))([
         { _id: 1, a: 1, b: 1 },
         { _id: 2, a: 1, b: 2 },
       ]),

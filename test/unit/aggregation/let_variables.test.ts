@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Double, Long, type Document } from '../../../src/bson/library.js';
-import { compileExpression, compileExpressionPredicate } from '../../../src/storage/aggregation/expressions.js';
+import { ExpressionContext } from '../../../src/storage/expression/context.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
-import { evaluateLet } from '../../../src/storage/query/compile_query.js';
+import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
+import { evaluateCommandLet } from '../../../src/storage/expression/let.js';
 import { expectCommandError, expectExact } from './helpers.js';
 
 const NOW_MS = 1_700_000_000_000;
@@ -20,7 +21,7 @@ const LET: Document = {
   gone: '$$REMOVE',
   when: '$$NOW',
 };
-const VARIABLES = evaluateLet(LET, NOW_MS)!;
+const VARIABLES = evaluateCommandLet(LET, { now: new Date(NOW_MS), collator: null });
 
 const DOCS: Document[] = [
   { _id: 1, k: 'a', v: 10 },
@@ -29,7 +30,7 @@ const DOCS: Document[] = [
 ];
 
 function run(pipeline: Document[], docs: Document[] = DOCS): Document[] {
-  return Array.from(compilePipeline(pipeline, { now: NOW, variables: VARIABLES })(docs));
+  return Array.from(compilePipeline(pipeline, newPipelineContext({ now: NOW, variables: VARIABLES }))(docs));
 }
 
 function table(cases: Array<[string, Document[], Document[]]>): void {
@@ -73,16 +74,16 @@ describe('command let variables in every stage', () => {
   ];
   for (const [name, pipeline, message] of undefinedVariable) {
     it(`an undefined variable in ${name} is 17276 when the pipeline is compiled`, () =>
-      expectCommandError(() => compilePipeline(pipeline, { now: NOW, variables: VARIABLES }), 17276, message));
+      expectCommandError(() => compilePipeline(pipeline, newPipelineContext({ now: NOW, variables: VARIABLES })), 17276, message));
   }
   it('without let, a variable is undefined', () =>
-    expectCommandError(() => compilePipeline([{ $project: { a: '$$x' } }], { now: NOW }), 17276, 'Invalid $project :: caused by :: Use of undefined variable: x'));
+    expectCommandError(() => compilePipeline([{ $project: { a: '$$x' } }], newPipelineContext({ now: NOW })), 17276, 'Invalid $project :: caused by :: Use of undefined variable: x'));
   it('the expression entry points read the context variables', () => {
-    expectExact(compileExpression({ $add: ['$$one', '$a'] }, { now: NOW, variables: VARIABLES })({ a: Long.fromNumber(2) }), Long.fromNumber(3));
-    expect(compileExpressionPredicate({ $eq: ['$$x', '$a'] }, { now: NOW, variables: VARIABLES })({ a: 'foo' })).toBe(true);
+    expectExact(new ExpressionContext({ now: NOW, variables: VARIABLES }).compile({ $add: ['$$one', '$a'] })({ a: Long.fromNumber(2) }), Long.fromNumber(3));
+    expect(new ExpressionContext({ now: NOW, variables: VARIABLES }).predicate({ $eq: ['$$x', '$a'] })({ a: 'foo' })).toBe(true);
   });
   it('a compiled pipeline reads the values each time it runs', () => {
-    const pipeline = compilePipeline([{ $project: { _id: 0, x: '$$x' } }], { now: NOW, variables: VARIABLES });
+    const pipeline = compilePipeline([{ $project: { _id: 0, x: '$$x' } }], newPipelineContext({ now: NOW, variables: VARIABLES }));
     expectExact(Array.from(pipeline([{ _id: 1 }, { _id: 2 }])), [{ x: 'foo' }, { x: 'foo' }]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest';
 import { Decimal128, type Document } from '../../../src/bson/library.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
+import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
 import { expectCommandError } from './helpers.js';
 
 const CTX = { now: new Date(0) };
@@ -108,7 +109,7 @@ describe('pipeline and stage parse errors', () => {
     ['$sortByCount of a plain object', [{ $sortByCount: { a: 1 } }], 40147, 'the sortByCount field must be defined as a $-prefixed path or an expression inside an object'],
   ];
   for (const [name, pipeline, code, message] of cases) {
-    it(name, () => expectCommandError(() => compilePipeline(pipeline as Document[], CTX), code, message));
+    it(name, () => expectCommandError(() => compilePipeline(pipeline as Document[], newPipelineContext(CTX)), code, message));
   }
 });
 
@@ -138,6 +139,6 @@ describe('run-time stage errors', () => {
     ['an expression error surfaces while iterating', [{ $project: { x: { $divide: ['$a', 0] } } }], [{ a: 1 }], 2, "can't $divide by zero"],
   ];
   for (const [name, pipeline, docs, code, message] of cases) {
-    it(name, () => expectCommandError(() => Array.from(compilePipeline(pipeline, CTX)(docs)), code, message));
+    it(name, () => expectCommandError(() => Array.from(compilePipeline(pipeline, newPipelineContext(CTX))(docs)), code, message));
   }
 });

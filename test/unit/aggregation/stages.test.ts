@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal128, Double, Long, type Document } from '../../../src/bson/library.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
+import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
 import { expectExact } from './helpers.js';
 
 const NOW = new Date(1_700_000_000_000);
 
 function run(pipeline: Document[], docs: Document[]): Document[] {
-  return Array.from(compilePipeline(pipeline, { now: NOW })(docs));
+  return Array.from(compilePipeline(pipeline, newPipelineContext({ now: NOW }))(docs));
 }
 
 type Case = [string, Document[], Document[], Document[]];
@@ -47,7 +48,7 @@ describe('$match, $sort, $skip, $limit', () => {
         yield { _id: i };
       }
     }
-    const out = Array.from(compilePipeline([{ $match: {} }, { $limit: 3 }], { now: NOW })(source()));
+    const out = Array.from(compilePipeline([{ $match: {} }, { $limit: 3 }], newPipelineContext({ now: NOW }))(source()));
     expect(out.length).toBe(3);
     expect(read).toBe(3);
   });

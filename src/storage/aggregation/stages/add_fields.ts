@@ -9,11 +9,11 @@ import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { ExecNode, applyExpressions } from '../../projection/projection_executor.js';
-import { parseOperatorExpression, parseOperand, ROOT_PARSE_STATE, type EvalContext, type ParseState } from '../expression_core.js';
-import { parseFieldPath, withContext } from '../field_path.js';
+import { Scope } from '../../expression/scope.js';
+import type { Frame } from '../../expression/types.js';
+import { parseFieldPath, withContext } from '../../expression/field_path.js';
 import { formatValue } from '../../values/format.js';
-import { evalContextOf, parseStateOf } from '../pipeline_context.js';
-import { isDocument } from '../value.js';
+import { isDocument } from '../../values/paths.js';
 import type { StageParser } from './types.js';
 
 function isPathPrefixOf(prefix: string, path: string): boolean {
@@ -80,36 +80,32 @@ function validateSpec(spec: Document): void {
   }
 }
 
-function addSubObject(root: ExecNode, obj: Document, prefix: string[], ps: ParseState): void {
+function addSubObject(root: ExecNode, obj: Document, prefix: string[], scope: Scope): void {
   for (const key of Object.keys(obj)) {
     const value = obj[key];
     const parts = [...prefix, ...parseFieldPath(key)];
     if (isDocument(value)) {
       const first = Object.keys(value)[0]!;
-      if (first.charCodeAt(0) === 36) root.addExpression(parts, parseOperatorExpression(value, ps));
-      else addSubObject(root, value, parts, ps);
+      if (first.charCodeAt(0) === 36) root.addExpression(parts, scope.parse(value));
+      else addSubObject(root, value, parts, scope);
     } else {
-      root.addExpression(parts, parseOperand(value, ps));
+      root.addExpression(parts, scope.parse(value));
     }
   }
 }
 
 /**
- * Compiles an `$addFields`/`$set` specification into a per-document function; `ps` says which
- * user variables its expressions may read.
+ * Compiles an `$addFields`/`$set` specification into a per-document function; its expressions
+ * are parsed in `scope` (which says which variables they may read).
  */
-export function compileAddFields(
-  spec: Document,
-  name: string,
-  ps: ParseState = ROOT_PARSE_STATE,
-): (doc: Document, ctx: EvalContext) => Document {
+export function compileAddFields(spec: Document, name: string, scope: Scope = Scope.root()): (doc: Document, frame: Frame) => Document {
   return withContext(`Invalid ${name}`, () => {
     validateSpec(spec);
     const root = new ExecNode();
-    addSubObject(root, spec, [], ps);
-    return (doc: Document, ctx: EvalContext) => {
+    addSubObject(root, spec, [], scope);
+    return (doc: Document, frame: Frame) => {
       const out: Document = { ...doc };
-      applyExpressions(root, ctx, out, true);
+      applyExpressions(root, frame, out, true);
       return out;
     };
   });
@@ -120,8 +116,9 @@ export const parseAddFields: StageParser = (spec, ctx, name) => {
   if (!isDocument(spec)) {
     throw new CommandError(40272, `${name} specification stage must be an object, got ${bsonTypeOf(spec)}`);
   }
-  const apply = compileAddFields(spec, name, parseStateOf(ctx));
+  const apply = compileAddFields(spec, name, ctx.expressions.scope);
+  const expressions = ctx.expressions;
   return function* addFields(input) {
-    for (const doc of input) yield apply(doc, evalContextOf(ctx, doc));
+    for (const doc of input) yield apply(doc, expressions.frame(doc));
   };
 };

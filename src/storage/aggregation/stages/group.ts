@@ -8,21 +8,25 @@
  */
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import type { Collator } from '../../values/collator.js';
+import { accumulatorNamed, UNSUPPORTED_ACCUMULATORS } from '../../accumulators/registry.js';
+import type { Accumulator, AccumulatorDefinition } from '../../accumulators/types.js';
+import type { Scope } from '../../expression/scope.js';
+import type { Evaluator } from '../../expression/types.js';
+import { MISSING } from '../../values/missing.js';
+import { isDocument } from '../../values/paths.js';
 import { collationKeyString } from '../../values/key_string.js';
-import { ACCUMULATORS, SumState, UNSUPPORTED_ACCUMULATORS, type Accumulator } from '../accumulators.js';
-import { parseOperand, type Evaluator, type ParseState } from '../expression_core.js';
-import { MISSING, isDocument } from '../value.js';
-import { evalContextOf, parseStateOf, type PipelineContext } from '../pipeline_context.js';
+import type { PipelineContext } from '../pipeline_context.js';
 import type { Stage, StageParser } from './types.js';
 
 interface AccumulatorSpec {
   readonly field: string;
-  readonly create: (collator: Collator | null) => Accumulator;
+  readonly definition: AccumulatorDefinition;
   readonly arg: Evaluator;
 }
 
-function parseAccumulator(field: string, value: unknown, ps: ParseState): AccumulatorSpec {
+const ONE: Evaluator = () => 1;
+
+function parseAccumulator(field: string, value: unknown, scope: Scope): AccumulatorSpec {
   const keys = isDocument(value) ? Object.keys(value) : [];
   if (!isDocument(value) || keys.length === 0 || keys[0]!.charCodeAt(0) !== 36) {
     throw new CommandError(40234, `The field '${field}' must be an accumulator object`);
@@ -32,50 +36,51 @@ function parseAccumulator(field: string, value: unknown, ps: ParseState): Accumu
   if (keys.length !== 1) throw new CommandError(40238, `The field '${field}' must specify one accumulator`);
   const op = keys[0]!;
   const argSpec = value[op];
-  if (op === '$count') {
+  const definition = accumulatorNamed(op);
+  if (definition?.argument === 'empty') {
     if (!isDocument(argSpec) || Object.keys(argSpec).length !== 0) {
-      throw new CommandError('TypeMismatch', '$count takes no arguments, i.e. $count:{}');
+      throw new CommandError('TypeMismatch', `${op} takes no arguments, i.e. ${op}:{}`);
     }
-    return { field, create: () => new SumState(), arg: () => 1 };
+    return { field, definition, arg: ONE };
   }
   if (Array.isArray(argSpec)) throw new CommandError(40237, `The ${op} accumulator is a unary operator`);
-  const arg = parseOperand(argSpec, ps);
-  const create = ACCUMULATORS[op];
-  if (create === undefined) {
+  const arg = scope.parse(argSpec);
+  if (definition === undefined) {
     if (UNSUPPORTED_ACCUMULATORS.has(op)) {
       throw new CommandError('NotImplemented', `The ${op} accumulator is not supported by Mayfly yet`);
     }
     throw new CommandError(15952, `unknown group operator '${op}'`);
   }
-  return { field, create, arg };
+  return { field, definition, arg };
 }
 
 /** Compiles a `$group` specification. */
 export function compileGroup(spec: unknown, pctx: PipelineContext): Stage {
   if (!isDocument(spec)) throw new CommandError(15947, "a group's fields must be specified in an object");
-  const ps = parseStateOf(pctx);
+  const expressions = pctx.expressions;
+  const scope = expressions.scope;
   let idExpr: Evaluator | undefined;
   const accs: AccumulatorSpec[] = [];
   for (const field of Object.keys(spec)) {
-    if (field === '_id') idExpr = parseOperand(spec._id, ps);
-    else accs.push(parseAccumulator(field, spec[field], ps));
+    if (field === '_id') idExpr = scope.parse(spec._id);
+    else accs.push(parseAccumulator(field, spec[field], scope));
   }
   if (idExpr === undefined) throw new CommandError(15955, 'a group specification must include an _id');
   const key = idExpr;
-  const collator = pctx.collator ?? null;
+  const collator = expressions.runtime.collator;
   return function* group(input) {
     const groups = new Map<string, { id: unknown; states: Accumulator[] }>();
     for (const doc of input) {
-      const ctx = evalContextOf(pctx, doc);
-      let id = key(ctx);
+      const frame = expressions.frame(doc);
+      let id = key(frame);
       if (id === MISSING) id = null;
       const k = collationKeyString(id, collator);
       let g = groups.get(k);
       if (g === undefined) {
-        g = { id, states: accs.map((a) => a.create(collator)) };
+        g = { id, states: accs.map((a) => a.definition.create(collator)) };
         groups.set(k, g);
       }
-      for (let i = 0; i < accs.length; i++) g.states[i]!.process(accs[i]!.arg(ctx));
+      for (let i = 0; i < accs.length; i++) g.states[i]!.add(accs[i]!.arg(frame));
     }
     for (const g of groups.values()) {
       const out: Document = { _id: g.id };

@@ -2,17 +2,16 @@
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { compileFilter, type Predicate } from '../../query/compile_filter.js';
-import { compileExpressionPredicate } from '../expressions.js';
 import type { PipelineContext } from '../pipeline_context.js';
-import { isDocument } from '../value.js';
+import { isDocument } from '../../values/paths.js';
 import type { StageParser } from './types.js';
 
 /** The predicate of `{$match: filter}` in a pipeline of context `ctx`. */
 export function compileMatchFilter(filter: Document, ctx: PipelineContext): Predicate {
   return compileFilter(filter, {
     whereAllowed: false,
-    collator: ctx.collator,
-    compileExpr: (expr) => compileExpressionPredicate(expr, ctx),
+    collator: ctx.expressions.runtime.collator,
+    compileExpr: (expr) => ctx.expressions.predicate(expr),
   });
 }
 

@@ -2,70 +2,41 @@
  * `$project` and `$unset` (mongo/src/mongo/db/pipeline/document_source_project.cpp): the
  * projection grammar of projection_ast.ts with aggregation policies (no find-only operators,
  * nested arrays not descended). Parse errors carry mongod's "Invalid $project :: caused by ::"
- * context; `$unset` is an exclusion `$project`.
- *
- * The projection parser (shared with find) compiles its expressions with no user variables in
- * scope, so the command's `let` variables are bound before it runs: `"$$x"` becomes
- * `{$literal: <value>}` (`"$$x.a"` the value at that path, an absent value `"$$REMOVE"`). They
- * are constants for the whole command, so this is exact.
+ * context; `$unset` is an exclusion `$project`. Computed fields are parsed in the pipeline's
+ * scope, so they read the command's `let` variables like any other stage's expressions.
  */
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
+import { Scope } from '../../expression/scope.js';
+import { withContext } from '../../expression/field_path.js';
+import { isDocument } from '../../values/paths.js';
 import { parseProjection } from '../../projection/projection_ast.js';
 import { buildProjection, type ProjectionFn } from '../../projection/projection_executor.js';
-import type { LetVariables } from '../../query/compile_query.js';
-import { evaluatePath } from '../expression_core.js';
-import { withContext } from '../field_path.js';
-import { MISSING, isDocument } from '../value.js';
-import { evalContextOf, type PipelineContext } from '../pipeline_context.js';
+import type { PipelineContext } from '../pipeline_context.js';
 import type { Stage, StageParser } from './types.js';
 
 function projectionStage(apply: ProjectionFn, ctx: PipelineContext): Stage {
+  const expressions = ctx.expressions;
   return function* project(input) {
-    for (const doc of input) yield apply(doc, evalContextOf(ctx, doc));
+    for (const doc of input) yield apply(doc, expressions.frame(doc));
   };
 }
 
-/** `"$$name.a.b"` with `name` a `let` variable → its value as a `$literal` (or `"$$REMOVE"`). */
-function bindReference(ref: string, vars: LetVariables): unknown {
-  const body = ref.slice(2);
-  const dot = body.indexOf('.');
-  const name = dot < 0 ? body : body.slice(0, dot);
-  if (!vars.names.has(name)) return ref;
-  let value = vars.values.get(name);
-  if (dot >= 0) value = evaluatePath(value, body.slice(dot + 1).split('.'));
-  return value === MISSING || value === undefined ? '$$REMOVE' : { $literal: value };
-}
-
-/** `spec` with every reference to a `let` variable bound (`$literal`/`$const` arguments kept). */
-function bindLetVariables(spec: unknown, vars: LetVariables | undefined): unknown {
-  if (vars === undefined) return spec;
-  if (typeof spec === 'string') return spec.startsWith('$$') ? bindReference(spec, vars) : spec;
-  if (Array.isArray(spec)) return spec.map((item) => bindLetVariables(item, vars));
-  if (!isDocument(spec)) return spec;
-  const out: Document = {};
-  for (const key of Object.keys(spec)) {
-    out[key] = key === '$literal' || key === '$const' ? spec[key] : bindLetVariables(spec[key], vars);
-  }
-  return out;
-}
-
-/** Compiles a `$project` specification into a per-document function. */
-export function compileAggregateProjection(spec: Document): ProjectionFn {
+/** Compiles a `$project` specification into a per-document function (expressions parsed in `scope`). */
+export function compileAggregateProjection(spec: Document, scope: Scope = Scope.root()): ProjectionFn {
   return withContext('Invalid $project', () => {
     if (Object.keys(spec).length === 0) {
       throw new CommandError(51272, 'projection specification must have at least one field');
     }
-    return buildProjection(parseProjection(spec, 'aggregate'), 'aggregate');
+    return buildProjection(parseProjection(spec, 'aggregate', null, scope), 'aggregate');
   });
 }
 
 /** Parses `{$project: spec}`. */
 export const parseProject: StageParser = (spec, ctx) => {
   if (!isDocument(spec)) throw new CommandError(15969, '$project specification must be an object');
-  return projectionStage(compileAggregateProjection(bindLetVariables(spec, ctx.variables) as Document), ctx);
+  return projectionStage(compileAggregateProjection(spec, ctx.expressions.scope), ctx);
 };
-
 /** Compiles `$unset`'s argument (a field or a list of fields) into an exclusion. */
 export function compileUnset(spec: unknown): ProjectionFn {
   let fields: unknown[];

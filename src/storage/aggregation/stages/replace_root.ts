@@ -5,16 +5,17 @@
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
-import { parseOperand, type Evaluator } from '../expression_core.js';
+import type { Evaluator } from '../../expression/types.js';
 import { docValueToString } from '../../values/format.js';
-import { isDocument, typeName } from '../value.js';
-import { evalContextOf, parseStateOf, type PipelineContext } from '../pipeline_context.js';
+import { isDocument } from '../../values/paths.js';
+import { typeName } from '../../expression/value.js';
+import type { PipelineContext } from '../pipeline_context.js';
 import type { Stage, StageParser } from './types.js';
 
 function replaceStage(newRoot: Evaluator, context: string, ctx: PipelineContext): Stage {
   return function* replaceRoot(input) {
     for (const doc of input) {
-      const v = newRoot(evalContextOf(ctx, doc));
+      const v = newRoot(ctx.expressions.frame(doc));
       if (!isDocument(v)) {
         throw new CommandError(
           40228,
@@ -34,7 +35,7 @@ export const parseReplaceRoot: StageParser = (spec, ctx) => {
   let newRoot: Evaluator | undefined;
   for (const key of Object.keys(spec)) {
     if (key !== 'newRoot') throw new CommandError(40415, `BSON field '$replaceRoot.${key}' is an unknown field.`);
-    newRoot = parseOperand(spec.newRoot, parseStateOf(ctx));
+    newRoot = ctx.expressions.parse(spec.newRoot);
   }
   if (newRoot === undefined) {
     throw new CommandError(40414, "BSON field '$replaceRoot.newRoot' is missing but a required field");
@@ -44,4 +45,4 @@ export const parseReplaceRoot: StageParser = (spec, ctx) => {
 
 /** Parses `{$replaceWith: <expr>}`. */
 export const parseReplaceWith: StageParser = (spec, ctx) =>
-  replaceStage(parseOperand(spec, parseStateOf(ctx)), "'replacement document'", ctx);
+  replaceStage(ctx.expressions.parse(spec), "'replacement document'", ctx);

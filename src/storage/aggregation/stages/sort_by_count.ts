@@ -3,7 +3,7 @@
  * followed by `{$sort: {count: -1}}` (ties keep first-seen order).
  */
 import { CommandError } from '../../../errors/command_error.js';
-import { isDocument } from '../value.js';
+import { isDocument } from '../../values/paths.js';
 import { compileGroup } from './group.js';
 import type { StageParser } from './types.js';
 

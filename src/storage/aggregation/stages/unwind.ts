@@ -8,8 +8,8 @@
 import { Long, type Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
-import { parseFieldPath } from '../field_path.js';
-import { isDocument } from '../value.js';
+import { parseFieldPath } from '../../expression/field_path.js';
+import { isDocument } from '../../values/paths.js';
 import type { StageParser } from './types.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;

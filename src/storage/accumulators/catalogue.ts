@@ -1,0 +1,34 @@
+/**
+ * Every accumulator of mongod 8.2's `$group` (accumulator_*.cpp, REGISTER_ACCUMULATOR), one per
+ * line, whether Mayfly implements it or not: what is not in `index.ts` answers 238
+ * NotImplemented (registry.ts), never "unknown group operator". Never edited to add one.
+ */
+export const ACCUMULATOR_CATALOGUE: readonly string[] = [
+  '$accumulator',
+  '$addToSet',
+  '$avg',
+  '$bottom',
+  '$bottomN',
+  '$concatArrays',
+  '$count',
+  '$covariancePop',
+  '$covarianceSamp',
+  '$first',
+  '$firstN',
+  '$last',
+  '$lastN',
+  '$max',
+  '$maxN',
+  '$median',
+  '$mergeObjects',
+  '$min',
+  '$minN',
+  '$percentile',
+  '$push',
+  '$setUnion',
+  '$stdDevPop',
+  '$stdDevSamp',
+  '$sum',
+  '$top',
+  '$topN',
+];

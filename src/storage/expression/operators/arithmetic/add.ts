@@ -1,0 +1,59 @@
+/**
+ * `$add` (expression.cpp, ExpressionAdd): the sum of its numeric arguments with BSON type
+ * promotion; one argument may be a Date (the result is then a Date, milliseconds added, a
+ * fractional number rounded half away from zero); null or missing makes null.
+ */
+import { CommandError } from '../../../../errors/command_error.js';
+import { addNumbers, fitsLong, numKind, toBigInt, toDouble } from '../../../values/numeric.js';
+import type { ExpressionOperator } from '../../types.js';
+import { isNullish, typeName } from '../../value.js';
+
+function roundHalfAwayFromZero(x: number): number {
+  return x < 0 ? -Math.round(-x) : Math.round(x);
+}
+
+/** `$add` of already-evaluated operands. */
+export function addValues(values: readonly unknown[]): unknown {
+  let total: unknown = 0;
+  let date: Date | null = null;
+  for (const v of values) {
+    if (isNullish(v)) return null;
+    if (v instanceof Date) {
+      if (date !== null) throw new CommandError(16612, 'only one date allowed in an $add expression');
+      date = v;
+      continue;
+    }
+    if (numKind(v) === null) {
+      throw new CommandError('TypeMismatch', `$add only supports numeric or date types, not ${typeName(v)}`);
+    }
+    total = addNumbers(total, v);
+  }
+  if (date === null) return total;
+  let millis: number;
+  switch (numKind(total)) {
+    case 'double':
+    case 'decimal': {
+      const sum = toDouble(total) + date.getTime();
+      if (!(sum >= -9223372036854775808 && sum < 9223372036854775808)) {
+        throw new CommandError('Overflow', 'date overflow in $add');
+      }
+      millis = roundHalfAwayFromZero(sum);
+      break;
+    }
+    default: {
+      const sum = toBigInt(total) + BigInt(date.getTime());
+      if (!fitsLong(sum)) throw new CommandError('Overflow', 'date overflow in $add');
+      millis = Number(sum);
+    }
+  }
+  return new Date(millis);
+}
+
+/** `{$add: [<expression>, ...]}`. */
+export const add: ExpressionOperator = {
+  name: '$add',
+  parse(arg, scope) {
+    const args = scope.parseArguments(arg);
+    return (frame) => addValues(args.map((a) => a(frame)));
+  },
+};

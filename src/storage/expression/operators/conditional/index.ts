@@ -1,0 +1,10 @@
+/** The conditional operators, sorted by name: one line each. */
+import type { ExpressionOperator } from '../../types.js';
+import { cond } from './cond.js';
+import { ifNull } from './if_null.js';
+
+/** Conditional expression operators. */
+export const CONDITIONAL: readonly ExpressionOperator[] = [
+  cond,
+  ifNull,
+];

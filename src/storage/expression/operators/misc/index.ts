@@ -1,0 +1,8 @@
+/** The miscellaneous operators, sorted by name: one line each. */
+import type { ExpressionOperator } from '../../types.js';
+import { rand } from './rand.js';
+
+/** Miscellaneous expression operators. */
+export const MISC: readonly ExpressionOperator[] = [
+  rand,
+];

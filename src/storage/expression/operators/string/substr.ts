@@ -1,0 +1,5 @@
+/** `$substr`: the older name of `$substrBytes` (UTF-8 bytes). */
+import { substrOperator } from './_internal.js';
+
+/** `{$substr: [<string>, <start>, <length>]}`. */
+export const substr = substrOperator('$substr');
