@@ -112,7 +112,8 @@ function userEnv(probeDir: string): NodeJS.ProcessEnv {
     if (/^(VITEST|JEST_|MOCHA_|MAYFLY_|npm_|NODE_OPTIONS$|NODE_ENV$|INIT_CWD$|MONGODB_URI$|TEST$)/.test(key)) continue;
     env[key] = value;
   }
-  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', PROBE_DIR: probeDir };
+  // No network: npm's update check is the one request `npm test` could make.
+  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', PROBE_DIR: probeDir, npm_config_update_notifier: 'false' };
 }
 
 /** npm's command line: the one running this test when there is one, else npm on the PATH. */

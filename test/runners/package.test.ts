@@ -19,7 +19,7 @@ const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')
 function npm(args: string[]) {
   const cli = process.env.npm_execpath;
   const [command, prefix] = cli && /npm-cli\.js$/.test(cli) ? [process.execPath, [cli]] : ['npm', []];
-  return spawnSync(command, [...prefix, ...args], { cwd: repoRoot, encoding: 'utf8' });
+  return spawnSync(command, [...prefix, ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 }
 
 describe('the package', () => {
