@@ -1,24 +1,44 @@
 /**
  * The command line: `mayfly [--port 27017] [--host 127.0.0.1] [--compat cosmos|mongodb] ...`.
  * Starts a server on the in-memory store and closes it cleanly on SIGINT/SIGTERM.
+ *
+ * A user mistake (a bad flag or value, a port in use) is answered with one line on stderr that
+ * says what is wrong and what to do, and exit code 2; never a stack trace.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Server } from './server/server.js';
-import { CompatModes, type CompatMode } from './server/services.js';
-import { LogLevels, type LogLevel } from './logger.js';
-import { ClockModes, type ClockMode } from './ttl/clock.js';
+import { checkParameterNames, ClockModes, CompatModes, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
 
+/** The exit code of a user mistake (as commander's usage errors, in most CLIs). */
+export const USAGE_EXIT_CODE = 2;
+
+const SEE_HELP = "Run 'mayfly --help' to see every option.";
+
 function parsePort(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be an integer from 0 to 65535.');
+  const n = value.trim() === '' ? NaN : Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('The port must be an integer from 0 to 65535 (0 picks any free port).');
   return n;
 }
 
 function collectParameter(value: string, previous: Record<string, unknown>): Record<string, unknown> {
   const eq = value.indexOf('=');
-  if (eq <= 0) throw new InvalidArgumentError('must be name=value.');
+  if (eq <= 0) throw new InvalidArgumentError('Write it as name=value, e.g. --set-parameter ttlMonitorSubPassTargetSecs=10.');
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}
+
+/** Writes one line about a user mistake to stderr and ends the process with exit code 2. */
+function usageError(message: string): never {
+  const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim();
+  process.stderr.write(`mayfly: ${line}\n`);
+  process.exit(USAGE_EXIT_CODE);
+}
+
+/** What commander reports: help and version end with 0, everything else is a usage error. */
+function onCommanderExit(err: CommanderError): never {
+  if (err.exitCode === 0) process.exit(0);
+  if (/Did you mean/.test(err.message)) usageError(err.message);
+  usageError(`${err.message}${err.message.endsWith('.') ? '' : '.'} ${SEE_HELP}`);
 }
 
 /** The CLI program (exported for tests). */
@@ -36,7 +56,9 @@ export function buildProgram(): Command {
     .addOption(new Option('--ttl-monitor-sleep-secs <n>', 'seconds between TTL passes (ttlMonitorSleepSecs)'))
     .addOption(new Option('--ttl-index-delete-target-docs <n>', 'documents per index per sub-pass (ttlIndexDeleteTargetDocs)'))
     .addOption(new Option('--ttl-index-delete-target-time-ms <n>', 'ms per index per sub-pass (ttlIndexDeleteTargetTimeMS)'))
-    .addOption(new Option('--set-parameter <name=value>', 'set a server parameter at startup (repeatable)').argParser(collectParameter).default({}));
+    .addOption(new Option('--set-parameter <name=value>', 'set a server parameter at startup (repeatable)').argParser(collectParameter).default({}))
+    .configureOutput({ outputError: () => {} }) // onCommanderExit writes the one line
+    .exitOverride(onCommanderExit);
 }
 
 /** Runs the CLI with `argv` (process.argv). */
@@ -61,12 +83,20 @@ export async function main(argv: string[]): Promise<void> {
     setParameter: Record<string, unknown>;
   }>();
   const parameters: Record<string, unknown> = { ...opts.setParameter };
-  if (opts.ttlMonitorEnabled !== undefined) parameters.ttlMonitorEnabled = opts.ttlMonitorEnabled;
-  if (opts.ttlMonitorSleepSecs !== undefined) parameters.ttlMonitorSleepSecs = opts.ttlMonitorSleepSecs;
-  if (opts.ttlIndexDeleteTargetDocs !== undefined) parameters.ttlIndexDeleteTargetDocs = opts.ttlIndexDeleteTargetDocs;
-  if (opts.ttlIndexDeleteTargetTimeMs !== undefined) parameters.ttlIndexDeleteTargetTimeMS = opts.ttlIndexDeleteTargetTimeMs;
+  /** The flag that gave each parameter, for the error about its value. */
+  const flags: Record<string, string> = {};
+  const fromFlag = (name: string, flag: string, value: string | undefined) => {
+    if (value === undefined) return;
+    parameters[name] = value;
+    flags[name] = flag;
+  };
+  fromFlag('ttlMonitorEnabled', '--ttl-monitor-enabled', opts.ttlMonitorEnabled);
+  fromFlag('ttlMonitorSleepSecs', '--ttl-monitor-sleep-secs', opts.ttlMonitorSleepSecs);
+  fromFlag('ttlIndexDeleteTargetDocs', '--ttl-index-delete-target-docs', opts.ttlIndexDeleteTargetDocs);
+  fromFlag('ttlIndexDeleteTargetTimeMS', '--ttl-index-delete-target-time-ms', opts.ttlIndexDeleteTargetTimeMs);
   let server: Server;
   try {
+    checkParameterNames(opts.setParameter, '--set-parameter: ');
     server = new Server({
       port: opts.port,
       host: opts.host,
@@ -78,7 +108,20 @@ export async function main(argv: string[]): Promise<void> {
       parsed: { net: { bindIp: opts.host, port: opts.port }, mayfly: { compat: opts.compat, clock: opts.clock }, setParameter: parameters },
     });
   } catch (err) {
-    return program.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+    // A bad server parameter: an unknown name, or a bad value from a --ttl-* flag or --set-parameter.
+    const message = err instanceof Error ? err.message : String(err);
+    const name = /parameter (\w+)/.exec(message)?.[1];
+    const flag = name === undefined ? undefined : (flags[name] ?? '--set-parameter');
+    return usageError(flag === undefined || message.includes('--set-parameter') ? message : `${message} (given with ${flag})`);
+  }
+  // A port in use (or a host that is not this machine's) is answered before anything is logged:
+  // the server's listener logs its errors.
+  try {
+    await probeListen(opts.host, opts.port);
+  } catch (err) {
+    const message = listenErrorMessage(err, opts.host, opts.port, '--port');
+    if (message !== undefined) return usageError(message);
+    throw err;
   }
   let stopping = false;
   const stop = (signal: string) => {
@@ -93,6 +136,13 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   server.logger.info({ version: MAYFLY_VERSION, node: process.version }, 'mayfly starting');
-  await server.listen();
+  try {
+    await server.listen();
+  } catch (err) {
+    // Taken between the probe and now.
+    const message = listenErrorMessage(err, opts.host, opts.port, '--port');
+    if (message !== undefined) return usageError(message);
+    throw err;
+  }
   if (opts.quiet) server.logger.level = 'warn';
 }

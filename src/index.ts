@@ -8,29 +8,13 @@
  *
  * Each instance has its own catalog, cursors, clock and TTL engine.
  */
-import { Server, type ServerOptions } from './server/server.js';
+import { Server } from './server/server.js';
 import type { Clock } from './ttl/clock.js';
-import type { CompatMode } from './server/services.js';
 import type { Document } from './bson/library.js';
+import { checkServerOptions, listenErrorMessage, MayflyOptionError, type MayflyServerOptions } from './options.js';
 
-export type { CompatMode } from './server/services.js';
-export type { ClockMode } from './ttl/clock.js';
-
-/** Options of `MayflyServer.create()`. */
-export interface MayflyServerOptions {
-  /** TCP port; default 0 (any free port), unlike the CLI's 27017. */
-  port?: number;
-  /** Interface; default 127.0.0.1. */
-  host?: string;
-  /** TTL compatibility mode; default 'cosmos'. */
-  compat?: CompatMode;
-  /** 'system' (default) or 'manual' (time moves only through `clock.advance`). */
-  clock?: 'system' | 'manual';
-  /** Log level; default 'silent' when embedded. */
-  logLevel?: ServerOptions['logLevel'];
-  /** Startup values of server parameters, e.g. `{ ttlMonitorSleepSecs: 1 }`. */
-  parameters?: Record<string, unknown>;
-}
+export type { CompatMode, ClockMode, LogLevel, MayflyServerOptions } from './options.js';
+export { MayflyOptionError } from './options.js';
 
 /** A running in-process Mayfly server. */
 export class MayflyServer {
@@ -41,17 +25,37 @@ export class MayflyServer {
     this.server = server;
   }
 
-  /** Starts a server and resolves once it accepts connections. */
+  /**
+   * Starts a server and resolves once it accepts connections. Rejects with a `MayflyOptionError`
+   * whose message says what to change for a bad option (an unknown name, a bad port, an unknown
+   * compat mode, a bad server parameter) or a port already in use.
+   */
   static async create(options: MayflyServerOptions = {}): Promise<MayflyServer> {
-    const server = new Server({
-      port: options.port ?? 0,
-      host: options.host ?? '127.0.0.1',
-      compat: options.compat ?? 'cosmos',
-      clock: options.clock ?? 'system',
-      logLevel: options.logLevel ?? 'silent',
-      parameters: options.parameters,
-    });
-    await server.listen();
+    const who = 'MayflyServer.create()';
+    const checked = checkServerOptions(options, who);
+    const port = checked.port ?? 0;
+    const host = checked.host ?? '127.0.0.1';
+    let server: Server;
+    try {
+      server = new Server({
+        port,
+        host,
+        compat: checked.compat ?? 'cosmos',
+        clock: checked.clock ?? 'system',
+        logLevel: checked.logLevel ?? 'silent',
+        parameters: checked.parameters,
+      });
+    } catch (err) {
+      // The server parameters are checked as the server sets them.
+      throw new MayflyOptionError(`${who}: option 'parameters': ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    try {
+      await server.listen();
+    } catch (err) {
+      const message = listenErrorMessage(err, host, port, "the option 'port'");
+      if (message === undefined) throw err;
+      throw new MayflyOptionError(`${who}: ${message}`, { code: (err as NodeJS.ErrnoException).code, cause: err });
+    }
     return new MayflyServer(server);
   }
 

@@ -1,6 +1,7 @@
 /**
  * The command line as a user runs it (the compiled `bin/mayfly.js`, built by `npm test`):
- * flags, the one URI line, a working server, clean shutdown on SIGTERM/SIGINT, bad flags.
+ * flags, the one URI line, a working server, clean shutdown on SIGTERM/SIGINT, and a user's
+ * mistakes (bad flags and values, a port in use) answered with one line and exit code 2.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
 import type { TestClient } from './harness.js';
+import { MAYFLY_VERSION } from '../../src/version.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'mayfly.js');
@@ -86,13 +88,57 @@ describe('mayfly CLI', () => {
     expect(lines.filter((l) => l.includes('connection accepted'))).toEqual([]);
   });
 
-  it('rejects a bad flag value with a clear error and a non-zero exit', () => {
-    const result = spawnSync(process.execPath, [bin, '--compat', 'oracle'], { encoding: 'utf8' });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain("error: option '--compat <mode>' argument 'oracle' is invalid. Allowed choices are cosmos, mongodb.");
-    const port = spawnSync(process.execPath, [bin, '--port', '70000'], { encoding: 'utf8' });
-    expect(port.status).toBe(1);
-    expect(port.stderr).toContain('must be an integer from 0 to 65535.');
+  /** Runs the CLI to its end; a user mistake must exit before it listens. */
+  function run(args: string[]) {
+    return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 10_000 });
+  }
+
+  const help = " Run 'mayfly --help' to see every option.";
+
+  it('answers a bad flag value with one line on stderr and exit code 2', () => {
+    const cases: Array<[string[], string]> = [
+      [['--compat', 'oracle'], `mayfly: option '--compat <mode>' argument 'oracle' is invalid. Allowed choices are cosmos, mongodb.${help}`],
+      [['--port', '70000'], `mayfly: option '--port <port>' argument '70000' is invalid. The port must be an integer from 0 to 65535 (0 picks any free port).${help}`],
+      [['--port', 'abc'], `mayfly: option '--port <port>' argument 'abc' is invalid. The port must be an integer from 0 to 65535 (0 picks any free port).${help}`],
+      [['--clock', 'fast'], `mayfly: option '--clock <mode>' argument 'fast' is invalid. Allowed choices are system, manual.${help}`],
+      [['--log-level', 'loud'], `mayfly: option '--log-level <level>' argument 'loud' is invalid. Allowed choices are fatal, error, warn, info, debug, trace, silent.${help}`],
+      [['--set-parameter', 'bad'], `mayfly: option '--set-parameter <name=value>' argument 'bad' is invalid. Write it as name=value, e.g. --set-parameter ttlMonitorSubPassTargetSecs=10.${help}`],
+      [['--port'], `mayfly: option '--port <port>' argument missing.${help}`],
+      [['--prot', '1'], "mayfly: unknown option '--prot' (Did you mean --port?)"],
+      [['27017'], `mayfly: too many arguments. Expected 0 arguments but got 1.${help}`],
+      [['--port', '0', '--ttl-monitor-sleep-secs', 'abc'], 'mayfly: Invalid value for parameter ttlMonitorSleepSecs: "abc" (given with --ttl-monitor-sleep-secs)'],
+      [['--port', '0', '--set-parameter', 'ttlMonitorSleepSecs=-1'], 'mayfly: Invalid value for parameter ttlMonitorSleepSecs: -1 is not greater than 0 (given with --set-parameter)'],
+      [
+        ['--port', '0', '--set-parameter', 'ttlMonitorSleepSec=5'],
+        "mayfly: --set-parameter: unknown server parameter 'ttlMonitorSleepSec'; the parameters settable at startup are cursorTimeoutMillis, logLevel, quiet, ttlIndexDeleteTargetDocs, ttlIndexDeleteTargetTimeMS, ttlMonitorBatchDeletes, ttlMonitorEnabled, ttlMonitorSleepSecs, ttlMonitorSubPassTargetSecs",
+      ],
+    ];
+    for (const [args, line] of cases) {
+      const result = run(args);
+      expect({ args, status: result.status, stderr: result.stderr, stdout: result.stdout }).toEqual({ args, status: 2, stderr: `${line}\n`, stdout: '' });
+    }
+  });
+
+  it('answers a port already in use with one line, exit code 2, before logging anything', async () => {
+    const { child, uri } = await start(['--port', '0', '--quiet']);
+    const port = Number(new URL(uri).port);
+    const result = run(['--port', String(port)]);
+    expect({ status: result.status, stderr: result.stderr, stdout: result.stdout }).toEqual({
+      status: 2,
+      stderr: `mayfly: port ${port} on 127.0.0.1 is already in use (by another mongod or Mayfly?); stop that server, or choose another port with --port (0 picks any free port)\n`,
+      stdout: '',
+    });
+    const exited = exitCode(child);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('--help and --version exit with 0', () => {
+    const version = run(['--version']);
+    expect({ status: version.status, stdout: version.stdout, stderr: version.stderr }).toEqual({ status: 0, stdout: `${MAYFLY_VERSION}\n`, stderr: '' });
+    const helpText = run(['--help']);
+    expect({ status: helpText.status, stderr: helpText.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(helpText.stdout.split('\n')[0]).toBe('Usage: mayfly [options]');
   });
 
   it('--help lists every flag', () => {

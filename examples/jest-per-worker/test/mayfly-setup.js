@@ -1,0 +1,3 @@
+const { mayflyGlobalSetup } = require('mayfly/jest');
+
+module.exports = mayflyGlobalSetup({ perWorker: true, clock: 'manual' });

@@ -1,0 +1,68 @@
+/**
+ * What Mayfly does not do yet, as the README's compatibility table says: each is refused with
+ * an error naming it (238 NotImplemented; 20 IllegalOperation for transactions, as a standalone
+ * mongod), never a silent ok; and a tailable cursor is a plain one that ends at its last document.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Long, UUID, type Document } from 'mongodb';
+import { errorOf, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  await h.db.collection('c').insertMany([{ _id: 1, a: 1 }, { _id: 2, a: 2 }]);
+});
+afterAll(() => h.close());
+
+async function refusal(command: Document, db = h.db): Promise<[number | undefined, string | undefined, string | undefined]> {
+  const err = await errorOf(() => db.command(command));
+  return [err.code, err.codeName, err.errmsg];
+}
+
+describe('answered with 238 NotImplemented', () => {
+  test.each([
+    ['authentication', { saslStart: 1, mechanism: 'SCRAM-SHA-256', payload: Buffer.alloc(0) }, 'admin', "The 'saslStart' command is not implemented by Mayfly yet"],
+    ['users', { createUser: 'ann', pwd: 'secret', roles: [] }, null, "The 'createUser' command is not implemented by Mayfly yet"],
+    ['mapReduce', { mapReduce: 'c', map: 'function () {}', reduce: 'function () {}', out: { inline: 1 } }, null, "The 'mapReduce' command is not implemented by Mayfly yet"],
+    ['currentOp', { currentOp: 1 }, 'admin', "The 'currentOp' command is not implemented by Mayfly yet"],
+    ['replica-set status', { replSetGetStatus: 1 }, 'admin', "The 'replSetGetStatus' command is not implemented by Mayfly yet"],
+    ['time-series collections', { create: 'ts', timeseries: { timeField: 't' } }, null, "The 'timeseries' option of create is not supported by Mayfly yet"],
+    ['clustered collections', { create: 'cl', clusteredIndex: { key: { _id: 1 }, unique: true } }, null, "The 'clusteredIndex' option of create is not supported by Mayfly yet"],
+  ])('%s', async (_what, command, db, errmsg) => {
+    expect(await refusal(command, db === null ? h.db : h.client.db(db))).toEqual([238, 'NotImplemented', errmsg]);
+  });
+
+  test.each([
+    ['change streams', [{ $changeStream: {} }], '$changeStream is not supported by Mayfly yet'],
+    ['$lookup', [{ $lookup: { from: 'x', localField: 'a', foreignField: 'b', as: 'y' } }], '$lookup is not supported by Mayfly yet'],
+    ['$facet', [{ $facet: { all: [] } }], '$facet is not supported by Mayfly yet'],
+    ['$graphLookup', [{ $graphLookup: { from: 'c', startWith: '$a', connectFromField: 'a', connectToField: '_id', as: 'g' } }], '$graphLookup is not supported by Mayfly yet'],
+    ['$stdDevPop', [{ $group: { _id: null, s: { $stdDevPop: '$a' } } }], 'The $stdDevPop accumulator is not supported by Mayfly yet'],
+  ])('aggregation: %s', async (_what, pipeline, errmsg) => {
+    expect(await refusal({ aggregate: 'c', pipeline, cursor: {} })).toEqual([238, 'NotImplemented', errmsg]);
+  });
+
+  test.each([
+    ['$text', { $text: { $search: 'x' } }, '$text is not supported by Mayfly yet'],
+    ['$near', { a: { $near: [0, 0] } }, '$near is not supported by Mayfly yet'],
+  ])('queries: %s', async (_what, filter, errmsg) => {
+    expect(await refusal({ find: 'c', filter })).toEqual([238, 'NotImplemented', errmsg]);
+  });
+});
+
+test('transactions: 20 IllegalOperation, as on a standalone mongod', async () => {
+  const lsid = { id: new UUID() };
+  expect(await refusal({ find: 'c', lsid, txnNumber: Long.fromNumber(1), autocommit: false, startTransaction: true })).toEqual([
+    20,
+    'IllegalOperation',
+    'Transaction numbers are only allowed on a replica set member or mongos',
+  ]);
+});
+
+test('a tailable cursor is accepted, and ends at its last document', async () => {
+  await h.db.createCollection('events', { capped: true, size: 4096 });
+  await h.db.collection('events').insertMany([{ _id: 1 }, { _id: 2 }]);
+  const reply = await h.db.command({ find: 'events', tailable: true, awaitData: true });
+  expect(reply.cursor.firstBatch).toEqual([{ _id: 1 }, { _id: 2 }]);
+  expect(Number(reply.cursor.id)).toBe(0);
+});
