@@ -10,7 +10,7 @@
 import { Double, type Document } from '../bson/library.js';
 import { CommandError, toCommandError } from '../errors/command_error.js';
 import { CLOSE_CONNECTION, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
-import { validateDbName } from '../storage/namespace.js';
+import { validateDbName } from '../storage/values/namespace.js';
 import { assign } from '../storage/values/paths.js';
 import { validateArguments } from './args.js';
 import { registry } from './registry.js';

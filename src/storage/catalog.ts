@@ -7,9 +7,9 @@
 import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { Collection } from './collection.js';
-import { validateCollectionName, validateDbName } from './namespace.js';
+import { validateCollectionName, validateDbName, viewNotCollectionError } from './values/namespace.js';
 import { keyString } from './values/key_string.js';
-import { SYSTEM_VIEWS, viewDocument, viewFromDocument, viewNotCollectionError, type ViewDefinition } from './views.js';
+import { SYSTEM_VIEWS, viewDocument, viewFromDocument, type ViewDefinition } from './views.js';
 
 /** Called whenever a collection is created or dropped, so the TTL engine can attach/detach. */
 export interface CatalogListener {

@@ -11,7 +11,8 @@
 import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { bsonTypeOf } from './values/bson_type.js';
-import { compilePipeline, stageName } from './aggregation/pipeline.js';
+import { parsePipeline, stageName } from './aggregation/pipeline.js';
+import { stageNamed } from './aggregation/registry.js';
 import { newPipelineContext } from './aggregation/pipeline_context.js';
 import { isDocument } from './values/paths.js';
 
@@ -47,11 +48,6 @@ export interface ResolvedView {
   readonly pipeline: Document[];
 }
 
-/** mongod's 166 for a command that needs a collection but got a view. */
-export function viewNotCollectionError(db: string, name: string): CommandError {
-  return new CommandError('CommandNotSupportedOnView', `Namespace ${db}.${name} is a view, not a collection`);
-}
-
 /** The `system.views` document of a definition. */
 export function viewDocument(def: ViewDefinition): Document {
   const doc: Document = { _id: `${def.db}.${def.name}`, viewOn: def.viewOn, pipeline: def.pipeline };
@@ -82,8 +78,9 @@ export function viewOptions(def: ViewDefinition): Document {
 
 /**
  * Checks a view's pipeline as mongod does when it stores a definition: every element an object
- * (`<command>.pipeline.<i>`, 14), no stage that writes ($out, $merge: 167) nor `$changeStream`
- * (167), then every stage parsed (its own errors, e.g. 40324 for an unknown stage).
+ * (`<command>.pipeline.<i>`, 14), no stage that writes (the stage table's `writes`: 167) nor
+ * `$changeStream` (167), then every stage parsed as a view's pipeline (its own errors, e.g.
+ * 40324 for an unknown stage, and the constraints of a pipeline over a collection).
  */
 export function checkViewPipeline(command: string, db: string, name: string, pipeline: readonly unknown[], nowMs: number): Document[] {
   pipeline.forEach((stage, i) => {
@@ -95,12 +92,12 @@ export function checkViewPipeline(command: string, db: string, name: string, pip
   const invalid = (why: string): CommandError => new CommandError('OptionNotSupportedOnView', `Invalid pipeline for view ${db}.${name} :: caused by :: ${why}`);
   stages.forEach((stage, i) => {
     const stageKey = stageName(stage);
-    if (stageKey === '$out' || stageKey === '$merge') {
+    if (stageNamed(stageKey)?.constraints.writes) {
       throw invalid(`The aggregation stage ${stageKey} in location ${i} of the pipeline cannot be used in the view definition of ${db}.${name} because it writes to disk`);
     }
     if (stageKey === '$changeStream') throw invalid('$changeStream cannot be used in a view definition');
   });
-  compilePipeline(stages, newPipelineContext({ now: new Date(nowMs) }));
+  parsePipeline(stages, newPipelineContext({ now: new Date(nowMs), collection: name }), 'view');
   return stages;
 }
 

@@ -1,6 +1,6 @@
 /** `renameCollection`: moves a collection to another name (or database), `dropTarget` optional. */
 import { CommandError } from '../../errors/command_error.js';
-import { validateCollectionName, validateDbName } from '../../storage/namespace.js';
+import { validateCollectionName, validateDbName } from '../../storage/values/namespace.js';
 import type { CommandDefinition } from '../types.js';
 
 function splitNamespace(ns: string): [string, string] {

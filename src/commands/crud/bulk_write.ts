@@ -17,7 +17,7 @@ import { Double, Long, type Document } from '../../bson/library.js';
 import { CommandError, toCommandError } from '../../errors/command_error.js';
 import { formatValue } from '../../storage/values/format.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { validateCollectionName, validateDbName } from '../../storage/namespace.js';
+import { validateCollectionName, validateDbName } from '../../storage/values/namespace.js';
 import type { CommandVariables } from '../../storage/expression/let.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';

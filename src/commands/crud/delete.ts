@@ -14,7 +14,7 @@ import type { CommandDefinition } from '../types.js';
 import { checkCollation, commandVariables, orderedRecords, queryCollator } from './query_exec.js';
 import { checkObjectField, ignoreField, missingField, parseStatementFields, type StatementFields } from './update.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
-import { viewNotCollectionError } from '../../storage/views.js';
+import { viewNotCollectionError } from '../../storage/values/namespace.js';
 
 /** One `deletes` entry, checked against the IDL (`DeleteOpEntry`). */
 export interface DeleteSpec {

@@ -7,15 +7,12 @@
  * `serverParameters`. Writes are planned and their matches counted, never performed. Each is
  * planned and run under the query's collation (the command's, else the collection's default).
  */
-import { hostname } from 'node:os';
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection, StoredDocument } from '../../storage/collection.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compileSort } from '../../storage/sort.js';
-import { compileStage, type Stage } from '../../storage/aggregation/pipeline.js';
-import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
 import { compileUpdate } from '../../storage/update/compile_update.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
@@ -23,45 +20,21 @@ import { keyString } from '../../storage/values/key_string.js';
 import type { Collator } from '../../storage/values/collator.js';
 import { isCollatable } from '../../storage/values/compare.js';
 import { executePlan } from '../../storage/planner/execute.js';
-import {
-  ExplainVerbosities,
-  executionStatsSection,
-  queryPlannerSection,
-  shapeHashes,
-  summarize,
-  wrapperStats,
-  type ExplainNode,
-  type ExplainVerbosity,
-  type WrapperStage,
-} from '../../storage/planner/explain_output.js';
+import { ExplainVerbosities, executionStatsSection, queryPlannerSection, shapeHashes, wrapperStats, type ExplainNode, type ExplainVerbosity, type WrapperStage } from '../../storage/planner/explain_output.js';
 import { naturalDirection, planQuery, type PlanRequest, type QueryPlan } from '../../storage/planner/plan.js';
-import { MONGODB_VERSION } from '../../version.js';
-import { viewNotCollectionError } from '../../storage/views.js';
-import { GENERIC_ARGUMENTS, collectionArg, docArg, intArg, validateArguments } from '../args.js';
+import { viewNotCollectionError } from '../../storage/values/namespace.js';
+import { collectionArg, docArg, intArg, validateArguments } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { checkCollation, commandVariables, queryCollator } from './query_exec.js';
-import { checkAggregateRequest } from './aggregate.js';
+import { checkAggregateRequest } from './aggregate_request.js';
+import { explainAggregate } from './explain_aggregate.js';
+import { SERVER_PARAMETERS, echo, serverInfo } from './explain_common.js';
 import { parseDeleteStatement } from './delete.js';
-import { checkSourcePositions, splitOutputStage } from './aggregate_stages.js';
 import { parseUpdateRequest, parseUpdateStatement } from './update.js';
 import { checkViewCollation, resolvedAggregate, viewFor } from './view_reads.js';
 
 /** The commands explain can describe. */
 const EXPLAINABLE = new Set(['find', 'count', 'distinct', 'update', 'delete', 'findAndModify', 'aggregate']);
-
-/** The query-engine parameters mongod quotes in every explain (their defaults). */
-const SERVER_PARAMETERS: Readonly<Document> = Object.freeze({
-  internalQueryFacetBufferSizeBytes: 104857600,
-  internalQueryFacetMaxOutputDocSizeBytes: 104857600,
-  internalLookupStageIntermediateDocumentMaxSizeBytes: 104857600,
-  internalDocumentSourceGroupMaxMemoryBytes: 104857600,
-  internalQueryMaxBlockingSortMemoryUsageBytes: 104857600,
-  internalQueryProhibitBlockingMergeOnMongoS: 0,
-  internalQueryMaxAddToSetBytes: 104857600,
-  internalDocumentSourceSetWindowFieldsMaxMemoryBytes: 104857600,
-  internalQueryFrameworkControl: 'trySbeRestricted',
-  internalQueryPlannerIgnoreIndexWithCollationForRegex: 1,
-});
 
 /** The `explain` command. */
 export const explain: CommandDefinition = {
@@ -119,21 +92,6 @@ function parseVerbosity(value: unknown): ExplainVerbosity {
     throw new CommandError('BadValue', `Enumeration value '${String(value)}' for field 'explain.verbosity' is not a valid value.`);
   }
   return value as ExplainVerbosity;
-}
-
-/** `serverInfo` as mongod reports it (the port the client reached). */
-function serverInfo(ctx: CommandContext): Document {
-  const local = ctx.connection.localAddress;
-  const port = Number(local.slice(local.lastIndexOf(':') + 1));
-  return { host: hostname(), port: Number.isInteger(port) && port > 0 ? port : ctx.server.settings.port, version: MONGODB_VERSION, gitVersion: 'mayfly' };
-}
-
-/** The explained command as explain echoes it: `$db` added, session and cluster arguments left out. */
-function echo(cmd: Document, db: string): Document {
-  const out: Document = {};
-  for (const [k, v] of Object.entries(cmd)) if (k === '$db' || !GENERIC_ARGUMENTS.has(k) || k === 'comment' || k === 'maxTimeMS') out[k] = v;
-  out.$db = db;
-  return out;
 }
 
 /** The sections of one explained query (before the command echo). */
@@ -427,122 +385,4 @@ function explainFindAndModify(ctx: CommandContext, cmd: Document, commandName: s
   const now = new Date(nowMs);
   const modifies = (rec: StoredDocument): boolean => update.apply(rec.doc, { now, isUpsertInsert: false }).modified;
   return updatePlan(ctx, ns, coll, filter, sort, cmd.hint, false, upsert, predicate, modifies, verbosity, collator);
-}
-
-/** What the query layer absorbs from the front of a pipeline. */
-interface Pushdown {
-  filter: Document;
-  sort: Document | undefined;
-  skip: number;
-  limit: number;
-  /** Stages left for the pipeline. */
-  rest: Document[];
-}
-
-/** Leading `$match`es, then a `$sort`, then `$skip`/`$limit` (in that order) go to the query layer. */
-function pushdown(stages: Document[]): Pushdown {
-  const matches: Document[] = [];
-  let i = 0;
-  while (i < stages.length && bsonTypeOf(stages[i]!.$match) === 'object') matches.push(stages[i++]!.$match as Document);
-  let sort: Document | undefined;
-  if (i < stages.length && bsonTypeOf(stages[i]!.$sort) === 'object') sort = stages[i++]!.$sort as Document;
-  let skip = 0;
-  let limit = 0;
-  if (i < stages.length && stages[i]!.$skip !== undefined && isNumber(stages[i]!.$skip)) skip = Math.trunc(toDouble(stages[i++]!.$skip));
-  if (i < stages.length && stages[i]!.$limit !== undefined && isNumber(stages[i]!.$limit)) limit = Math.trunc(toDouble(stages[i++]!.$limit));
-  const filter = matches.length === 0 ? {} : matches.length === 1 ? matches[0]! : { $and: matches };
-  return { filter, sort, skip, limit, rest: stages.slice(i) };
-}
-
-/**
- * The explain of an aggregate (`explain` of it, or `aggregate` with `explain: true`): the query
- * layer's plan for what it absorbs (a find-like reply when that is the whole pipeline), else a
- * `stages` array whose first entry is `$cursor`.
- */
-export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Document {
-  const targetName = cmd.aggregate;
-  const view = typeof targetName === 'string' ? viewFor(ctx, targetName) : undefined;
-  if (view) {
-    checkViewCollation(cmd.collation);
-    const resolved = resolvedAggregate(cmd, 'aggregate', view);
-    return explainAggregate(ctx, { ...cmd, aggregate: resolved.aggregate, pipeline: resolved.pipeline }, verbosity);
-  }
-  const stages = (cmd.pipeline as unknown[]) ?? [];
-  for (const stage of stages) {
-    if (bsonTypeOf(stage) !== 'object') throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
-  }
-  const collation = checkCollation(cmd.collation);
-  const nowMs = ctx.now();
-  const variables = commandVariables(cmd, nowMs);
-  const collectionless = typeof targetName !== 'string';
-  const collator = queryCollator(collectionless ? undefined : ctx.server.catalog.get(ctx.db, targetName as string), collation);
-  const { inner } = splitOutputStage(stages as Document[], ctx.db);
-  checkSourcePositions(inner, collectionless);
-  const command = echo(cmd, ctx.db);
-  delete command.explain;
-  const pctx = newPipelineContext({
-    now: new Date(nowMs),
-    variables,
-    collator,
-    collection: (name: string) => {
-      const other = ctx.server.catalog.get(ctx.db, name);
-      return other ? (function* () { for (const rec of other.scan(ctx.now)) yield rec.doc; })() : [];
-    },
-  });
-  const server = serverInfo(ctx);
-  if (collectionless) {
-    for (const s of stages as Document[]) compileStage(s, pctx);
-    return { explainVersion: '1', stages, serverInfo: server, serverParameters: { ...SERVER_PARAMETERS }, command };
-  }
-  const name = targetName as string;
-  const ns = `${ctx.db}.${name}`;
-  const coll = ctx.server.catalog.get(ctx.db, name);
-  const down = pushdown(stages as Document[]);
-  const predicate = compileQuery(down.filter, nowMs, variables, collator);
-  if (down.sort) compileSort(down.sort);
-  const compiled: Stage[] = down.rest.map((s) => compileStage(s, pctx));
-  const plan = planQuery(coll, { filter: down.filter, sort: down.sort, skip: down.skip, limit: down.limit, hint: cmd.hint, collator });
-  const exec = verbosity !== 'queryPlanner';
-  const shape = { aggregate: true, sort: down.sort ?? null };
-  const hashes = shapeHashes(plan.parsedQuery, shape);
-  const stageCounts = down.rest.map(() => 0);
-  if (exec && coll) {
-    let source: Iterable<Document> = (function* () {
-      for (const rec of executePlan(plan, { coll, predicate, now: ctx.now, explain: true })) yield rec.doc;
-    })();
-    compiled.forEach((stage, i) => {
-      const name = Object.keys(down.rest[i]!)[0]!;
-      if (name === '$out' || name === '$merge') return; // writes are not performed
-      const upstream = stage(source);
-      source = (function* () {
-        for (const doc of upstream) {
-          stageCounts[i]!++;
-          yield doc;
-        }
-      })();
-    });
-    for (const _ of source) {
-      // drain
-    }
-  }
-  const cursorSection: Document = { queryPlanner: queryPlannerSection(ns, plan, plan.root, verbosity, shape) };
-  if (exec) cursorSection.executionStats = executionStatsSection(plan.root, verbosity);
-  if (down.rest.length === 0) {
-    const out: Document = { explainVersion: '1', ...cursorSection, queryShapeHash: hashes.queryShapeHash, serverInfo: server, serverParameters: { ...SERVER_PARAMETERS }, command };
-    return out;
-  }
-  const cursorStage: Document = { $cursor: cursorSection };
-  if (exec) {
-    cursorStage.nReturned = summarize(plan.root).nReturned;
-    cursorStage.executionTimeMillisEstimate = 0;
-  }
-  const described = down.rest.map((stage, i) => (exec ? { ...stage, nReturned: stageCounts[i]!, executionTimeMillisEstimate: 0 } : stage));
-  return {
-    explainVersion: '1',
-    stages: [cursorStage, ...described],
-    queryShapeHash: hashes.queryShapeHash,
-    serverInfo: server,
-    serverParameters: { ...SERVER_PARAMETERS },
-    command,
-  };
 }

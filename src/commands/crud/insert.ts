@@ -4,7 +4,7 @@ import { IdlRules, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
 import { bypassArg, validatedInsert } from './document_validation.js';
-import { viewNotCollectionError } from '../../storage/views.js';
+import { viewNotCollectionError } from '../../storage/values/namespace.js';
 
 /** The `insert` command (`InsertCommandRequest` in write_ops.idl). */
 export const insert: CommandDefinition = {

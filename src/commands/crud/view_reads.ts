@@ -9,15 +9,13 @@
  *     limit is 1, readOnce); the cursor's namespace is the view's, so getMore continues it;
  *   - count: `$match`, `$skip`, `$limit`, then the count (`estimatedDocumentCount` sends count);
  *   - distinct: the values of the key among the view's matching documents;
- *   - aggregate: `aggregate.ts` prepends the view's pipeline itself (`viewPipelineFor`).
+ *   - aggregate: aggregate_request.ts prepends the view's pipeline itself.
  * A collation other than the view's (the simple one) is 167 OptionNotSupportedOnView.
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { compilePipeline } from '../../storage/aggregation/pipeline.js';
-import type { CommandVariables } from '../../storage/expression/let.js';
 import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
-import { candidateRecords } from '../../storage/read_plan.js';
+import { NO_VARIABLES, type CommandVariables } from '../../storage/expression/let.js';
 import { compareValues } from '../../storage/values/compare.js';
 import { keyString } from '../../storage/values/key_string.js';
 import { isDocument } from '../../storage/values/paths.js';
@@ -25,6 +23,8 @@ import { resolveView, type ResolvedView } from '../../storage/views.js';
 import { boolArg, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandContext } from '../types.js';
+import { preparePipeline, runPipeline } from './pipeline_exec.js';
+import { commandPipelineRuntime } from './pipeline_runtime.js';
 import { commandVariables } from './query_exec.js';
 
 /** The view `name` of the command's database resolves to; undefined when it is no view. */
@@ -43,34 +43,16 @@ export function checkViewCollation(collation: unknown): void {
   throw new CommandError('OptionNotSupportedOnView', "Cannot override a view's default collation");
 }
 
-/** Runtime errors of a running pipeline (a view's or aggregate's) carry mongod's executor prefix (parse errors do not). */
-export function* withExecutorContext(results: Iterable<Document>): Generator<Document> {
-  try {
-    yield* results;
-  } catch (err) {
-    if (err instanceof CommandError) {
-      throw new CommandError(err.code, `PlanExecutor error during aggregation :: caused by :: ${err.message}`, err.extra);
-    }
-    throw err;
-  }
-}
-
 /**
- * The documents of the view followed by `stages` (compiled now, read lazily); `hint` applies to
- * the collection the view reads.
+ * The documents of the view followed by `stages` (parsed and planned now, read lazily) through
+ * the pipeline read path of aggregate (pipeline_exec.ts); `hint` applies to the collection the
+ * view reads.
  */
-export function viewDocuments(ctx: CommandContext, view: ResolvedView, stages: Document[], variables?: CommandVariables, hint?: unknown): Iterable<Document> {
-  const all = [...view.pipeline, ...stages];
-  const pipeline = compilePipeline(all, newPipelineContext({ now: new Date(ctx.now()), variables }));
+export function viewDocuments(ctx: CommandContext, view: ResolvedView, stages: Document[], variables: CommandVariables = NO_VARIABLES, hint?: unknown): Iterable<Document> {
   const coll = ctx.server.catalog.get(ctx.db, view.source);
-  const first = all[0];
-  const narrowing = first && isDocument(first.$match) ? first.$match : {};
-  const source = coll
-    ? (function* () {
-        for (const rec of candidateRecords(coll, narrowing, ctx.now, hint)) yield rec.doc;
-      })()
-    : [];
-  return withExecutorContext(pipeline(source));
+  const pctx = newPipelineContext({ now: new Date(ctx.now()), variables, runtime: commandPipelineRuntime(ctx, { writes: false }), collection: view.source });
+  const prepared = preparePipeline({ stages: [...view.pipeline, ...stages], ctx: pctx, coll, hint, collator: null });
+  return runPipeline(prepared, { now: ctx.now });
 }
 
 function present(value: unknown): boolean {

@@ -1,94 +1,34 @@
 /**
- * Aggregation pipelines: every stage is validated when the pipeline is compiled, then the
- * stages are chained as lazy iterator transforms (see README.md in this directory).
- * Stage parsers live one per file in `stages/`; this file is the one table of stage names.
+ * Pipelines: parse → check constraints → (optimise: optimize.ts) → run. Every stage is parsed
+ * before any document is read, in order (a stage document must have exactly one field, 40323;
+ * an unknown name is 40324, a stage mongod has that Mayfly does not implement yet 238; each
+ * stage parser checks its own specification with mongod's codes). Then the stage table's
+ * constraints (stage.ts) are checked for the kind of pipeline (`PipelinePlace`): the target of
+ * the first stage, the positions, what the place allows. The stages run as chained lazy
+ * transforms (README.md).
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import type { PipelineContext } from './pipeline_context.js';
-import { parseAddFields } from './stages/add_fields.js';
-import { parseCount } from './stages/count.js';
-import { parseGroup } from './stages/group.js';
-import { parseMatch } from './stages/match.js';
-import { parseProject, parseUnset } from './stages/project.js';
-import { parseReplaceRoot, parseReplaceWith } from './stages/replace_root.js';
-import { parseLimit, parseSkip } from './stages/skip_limit.js';
-import { parseSort } from './stages/sort.js';
-import { parseSortByCount } from './stages/sort_by_count.js';
-import type { Stage, StageParser } from './stages/types.js';
-import { parseUnwind } from './stages/unwind.js';
 import { isDocument } from '../values/paths.js';
+import { stageFacts, stageNamed, UNSUPPORTED_STAGES } from './registry.js';
+import type { PipelineParseContext, StageDefinition, StageInstance } from './stage.js';
 
-/** Per-command pipeline state, and the lazy stage type. */
-export type { PipelineContext } from './pipeline_context.js';
-export type { Stage } from './stages/types.js';
+/** The kinds of pipeline: an aggregate's (on a collection or `{aggregate: 1}`), a view's, a pipeline update's, the sub-pipelines. */
+export type PipelinePlace = 'aggregate' | 'view' | 'update' | 'facet' | 'lookup' | 'unionWith';
 
-/** The stages Mayfly implements, by name. */
-const STAGES: Readonly<Record<string, StageParser>> = {
-  $addFields: parseAddFields,
-  $count: parseCount,
-  $group: parseGroup,
-  $limit: parseLimit,
-  $match: parseMatch,
-  $project: parseProject,
-  $replaceRoot: parseReplaceRoot,
-  $replaceWith: parseReplaceWith,
-  $set: parseAddFields,
-  $skip: parseSkip,
-  $sort: parseSort,
-  $sortByCount: parseSortByCount,
-  $unset: parseUnset,
-  $unwind: parseUnwind,
-};
+/** One parsed stage. */
+export interface ParsedStage {
+  readonly name: string;
+  /** The stage document as written (`{$name: spec}`). */
+  readonly stage: Document;
+  readonly definition: StageDefinition;
+  readonly instance: StageInstance;
+}
 
-/** Stages mongod knows that Mayfly does not implement yet (answered with 238 NotImplemented). */
-const UNSUPPORTED_STAGES = new Set([
-  '$bucket',
-  '$bucketAuto',
-  '$changeStream',
-  '$changeStreamSplitLargeEvent',
-  '$collStats',
-  '$currentOp',
-  '$densify',
-  '$documents',
-  '$facet',
-  '$fill',
-  '$geoNear',
-  '$graphLookup',
-  '$indexStats',
-  '$listClusterCatalog',
-  '$listLocalSessions',
-  '$listSampledQueries',
-  '$listSearchIndexes',
-  '$listSessions',
-  '$lookup',
-  '$merge',
-  '$out',
-  '$planCacheStats',
-  '$querySettings',
-  '$queryStats',
-  '$rankFusion',
-  '$redact',
-  '$sample',
-  '$score',
-  '$scoreFusion',
-  '$search',
-  '$searchMeta',
-  '$setWindowFields',
-  '$shardedDataDistribution',
-  '$unionWith',
-  '$vectorSearch',
-]);
-
-/** The stages allowed in a pipeline-style update. */
-export const UPDATE_PIPELINE_STAGES: ReadonlySet<string> = new Set([
-  '$addFields',
-  '$set',
-  '$project',
-  '$unset',
-  '$replaceRoot',
-  '$replaceWith',
-]);
+/** A parsed pipeline whose constraints hold. */
+export interface ParsedPipeline {
+  readonly stages: readonly ParsedStage[];
+}
 
 /** The name of a stage document, validating its shape (14, 40323). */
 export function stageName(stage: unknown): string {
@@ -102,27 +42,85 @@ export function stageName(stage: unknown): string {
   return keys[0]!;
 }
 
-/** Whether Mayfly implements a stage name, knows it as unsupported, or does not know it. */
-export function stageKind(name: string): 'implemented' | 'unsupported' | 'unknown' {
-  if (STAGES[name] !== undefined) return 'implemented';
-  return UNSUPPORTED_STAGES.has(name) ? 'unsupported' : 'unknown';
-}
+/** The errors of a stage that a sub-pipeline does not allow. */
+const NOT_ALLOWED_IN: Readonly<Record<'facet' | 'lookup' | 'unionWith', (name: string) => CommandError>> = {
+  facet: (name) => new CommandError(40600, `${name} is not allowed to be used within a $facet stage`),
+  lookup: (name) => new CommandError(51047, `${name} is not allowed within a $lookup's sub-pipeline`),
+  unionWith: (name) => new CommandError(31441, `${name} is not allowed within a $unionWith's sub-pipeline`),
+};
 
-/** Compiles one stage document (`{$name: spec}`). */
-export function compileStage(stage: Document, ctx: PipelineContext): Stage {
-  const name = stageName(stage);
-  const parser = STAGES[name];
-  if (parser === undefined) {
-    if (UNSUPPORTED_STAGES.has(name)) {
-      throw new CommandError('NotImplemented', `${name} is not supported by Mayfly yet`);
-    }
-    throw new CommandError(40324, `Unrecognized pipeline stage name: '${name}'`);
+/**
+ * Parses a pipeline in `ctx` for `place`, with mongod's order of checks: the stage documents'
+ * shape (14, 40323) and names (40324), then what mongod knows of every stage before parsing any
+ * (the catalogue: a first-only stage elsewhere is 40602, a last-only one 40601; `{aggregate: 1}`
+ * needs a first stage that reads no collection, 73), then each stage's specification (238 for a
+ * stage Mayfly does not implement yet), then what needs the parsed stages: a first stage that
+ * only `{aggregate: 1}` may start with, over a collection (73), and the sub-pipelines' rules.
+ * A pipeline update parses what it can first (an unknown stage is 40324 there too), then refuses
+ * any stage not allowed in an update (InvalidOptions), implemented or not.
+ */
+export function parsePipeline(stages: readonly unknown[], ctx: PipelineParseContext, place: PipelinePlace = 'aggregate'): ParsedPipeline {
+  const names = stages.map(stageName);
+  if (place === 'update') return parseUpdatePipeline(stages as Document[], names, ctx);
+  const facts = names.map((name) => {
+    const known = stageFacts(name);
+    if (known === undefined) throw new CommandError(40324, `Unrecognized pipeline stage name: '${name}'`);
+    return known;
+  });
+  const collectionless = ctx.collection === null;
+  if (place === 'aggregate' && collectionless) {
+    if (names.length === 0) throw new CommandError('InvalidNamespace', '{aggregate: 1} is not valid for an empty pipeline.');
+    if (facts[0]!.target === 'collection') throw new CommandError('InvalidNamespace', `{aggregate: 1} is not valid for '${names[0]}'; a collection is required.`);
   }
-  return parser(stage[name], ctx, name);
+  facts.forEach(({ position }, i) => {
+    if (position === 'first' && i > 0) throw new CommandError(40602, `${names[i]} is only valid as the first stage in a pipeline`);
+    if (position === 'last' && i !== names.length - 1) throw new CommandError(40601, `${names[i]} can only be the final stage in the pipeline`);
+  });
+  const parsed: ParsedStage[] = names.map((name, i) => {
+    const definition = stageNamed(name);
+    if (definition === undefined) throw new CommandError('NotImplemented', `${name} is not supported by Mayfly yet`);
+    const stage = stages[i] as Document;
+    return { name, stage, definition, instance: definition.parse(stage[name], ctx) };
+  });
+  if (!collectionless && facts[0]?.target === 'database') throw new CommandError('InvalidNamespace', `'${names[0]}' can only be run with {aggregate: 1}`);
+  if (place === 'facet' || place === 'lookup' || place === 'unionWith') {
+    for (const { name, definition } of parsed) if (!definition.constraints.allowedIn[place]) throw NOT_ALLOWED_IN[place](name);
+  }
+  return { stages: parsed };
 }
 
-/** Compiles a pipeline; every stage is validated before any document is read. */
-export function compilePipeline(stages: Document[], ctx: PipelineContext): Stage {
-  const compiled = stages.map((s) => compileStage(s, ctx));
-  return (input) => compiled.reduce<Iterable<Document>>((acc, stage) => stage(acc), input);
+/** An update's pipeline (pipeline_executor.cpp): parsed, then only the stages an update allows. */
+function parseUpdatePipeline(stages: readonly Document[], names: readonly string[], ctx: PipelineParseContext): ParsedPipeline {
+  const parsed: ParsedStage[] = [];
+  names.forEach((name, i) => {
+    const definition = stageNamed(name);
+    if (definition === undefined) {
+      if (!UNSUPPORTED_STAGES.has(name)) throw new CommandError(40324, `Unrecognized pipeline stage name: '${name}'`);
+      return;
+    }
+    parsed.push({ name, stage: stages[i]!, definition, instance: definition.parse(stages[i]![name], ctx) });
+  });
+  for (const name of names) {
+    if (!stageNamed(name)?.constraints.allowedIn.update) {
+      throw new CommandError('InvalidOptions', `${name} is not allowed to be used within an update`);
+    }
+  }
+  return { stages: parsed };
+}
+
+/** The documents `stages` make of `input`, lazily (each stage a transform of the one before). */
+export function runStages(stages: readonly ParsedStage[], input: Iterable<Document>): Iterable<Document> {
+  let docs = input;
+  for (const { instance } of stages) docs = instance.run(docs);
+  return docs;
+}
+
+/**
+ * A pipeline as one transform (views checked at create, pipeline updates, tests): parsed and
+ * checked for `place`, then its stages chained. The first stage's own documents are used when it
+ * reads no input.
+ */
+export function compilePipeline(stages: readonly unknown[], ctx: PipelineParseContext, place: PipelinePlace = 'aggregate'): (input: Iterable<Document>) => Iterable<Document> {
+  const parsed = parsePipeline(stages, ctx, place);
+  return (input) => runStages(parsed.stages, input);
 }

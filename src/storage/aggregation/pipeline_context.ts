@@ -1,21 +1,21 @@
-/** What a pipeline runs with (`PipelineContext` of `pipeline.ts`). */
-import type { Document } from '../../bson/library.js';
+/** Making the context a pipeline is parsed in (`PipelineParseContext` of stage.ts). */
 import { ExpressionContext, type ExpressionContextOptions } from '../expression/context.js';
+import { isolatedRuntime, type PipelineRuntime } from './runtime.js';
+import type { PipelineParseContext } from './stage.js';
 
-/** Per-command state a pipeline needs. */
-export interface PipelineContext {
-  /**
-   * The command's expressions: their root scope (the command's `let` variables defined in it: an
-   * undefined `$$name` is 17276 when a stage is parsed), `$$NOW` and the collation (`$match`,
-   * `$sort`, `$group` keys, the comparison expressions and `$min`/`$max`/`$addToSet` compare
-   * strings by it).
-   */
-  readonly expressions: ExpressionContext;
-  /** Resolves another collection of the same database (for `$lookup` etc.); may be absent. */
-  readonly collection?: (name: string) => Iterable<Document>;
+/** Options of `newPipelineContext`: the expressions', the ports, the collection read. */
+export interface PipelineContextOptions extends ExpressionContextOptions {
+  /** The ports to other collections, the writer, the server; none by default. */
+  readonly runtime?: PipelineRuntime;
+  /** The collection the pipeline reads; default: a collection with no name (not `{aggregate: 1}`). */
+  readonly collection?: string | null;
 }
 
-/** A pipeline context with a new expression context (`now`, collation and variables). */
-export function newPipelineContext(options: ExpressionContextOptions & { readonly collection?: PipelineContext['collection'] }): PipelineContext {
-  return { expressions: new ExpressionContext(options), collection: options.collection };
+/** A parse context with a new expression context (`now`, collation, variables). */
+export function newPipelineContext(options: PipelineContextOptions): PipelineParseContext {
+  return {
+    expressions: new ExpressionContext(options),
+    runtime: options.runtime ?? isolatedRuntime(),
+    collection: options.collection === undefined ? '' : options.collection,
+  };
 }

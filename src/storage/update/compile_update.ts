@@ -19,13 +19,7 @@ import { compareStrings, compareValues } from '../values/compare.js';
 import type { Collator } from '../values/collator.js';
 import { equalityFields } from '../query/compile_filter.js';
 import { formatElement } from '../values/format.js';
-import {
-  compileStage,
-  stageKind,
-  stageName,
-  UPDATE_PIPELINE_STAGES,
-  type Stage,
-} from '../aggregation/pipeline.js';
+import { parsePipeline, runStages } from '../aggregation/pipeline.js';
 import { newPipelineContext } from '../aggregation/pipeline_context.js';
 import { NO_VARIABLES, withConstants, type CommandVariables } from '../expression/let.js';
 import { identicalDocuments } from './identical.js';
@@ -123,29 +117,16 @@ function compileOperators(update: Document, arrayFilters: ReturnType<typeof pars
 
 function compilePipelineUpdate(stages: Document[], vars: CommandVariables, collator: Collator | null): CompiledUpdate {
   // Every stage is parsed first (unknown stages are 40324, bad specifications their own
-  // errors), then stages other than the update ones are refused.
+  // errors), then the stages an update does not allow are refused (the stage table says which).
   const pctx = newPipelineContext({ now: new Date(0), collator, variables: vars });
-  const names = stages.map(stageName);
-  const compiled: Stage[] = [];
-  stages.forEach((stage, i) => {
-    const kind = stageKind(names[i]!);
-    if (kind === 'unknown') throw new CommandError(40324, `Unrecognized pipeline stage name: '${names[i]}'`);
-    if (kind === 'implemented') compiled.push(compileStage(stage, pctx));
-  });
-  for (const name of names) {
-    if (!UPDATE_PIPELINE_STAGES.has(name)) {
-      throw new CommandError('InvalidOptions', `${name} is not allowed to be used within an update`);
-    }
-  }
+  const compiled = parsePipeline(stages, pctx, 'update').stages;
   return {
     kind: 'pipeline',
     positional: false,
     changedFields: null,
     apply(doc, ctx) {
       pctx.expressions.runtime.now = ctx.now;
-      let docs: Iterable<Document> = [doc];
-      for (const stage of compiled) docs = stage(docs);
-      const [result] = Array.from(docs);
+      const [result] = Array.from(runStages(compiled, [doc]));
       return replaceDocument(doc, result ?? {});
     },
   };

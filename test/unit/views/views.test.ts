@@ -4,17 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Document } from '../../../src/bson/library.js';
-import {
-  checkViewGraph,
-  checkViewPipeline,
-  MAX_VIEW_DEPTH,
-  resolveView,
-  viewDocument,
-  viewFromDocument,
-  viewOptions,
-  type ViewDefinition,
-  type ViewLookup,
-} from '../../../src/storage/views.js';
+import { checkViewGraph, checkViewPipeline, MAX_VIEW_DEPTH, resolveView, viewDocument, viewFromDocument, viewOptions, type ViewDefinition, type ViewLookup } from '../../../src/storage/views.js';
 import { errorOf } from '../thrown.js';
 
 

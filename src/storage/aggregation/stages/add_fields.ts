@@ -14,7 +14,7 @@ import type { Frame } from '../../expression/types.js';
 import { parseFieldPath, withContext } from '../../expression/field_path.js';
 import { formatValue } from '../../values/format.js';
 import { isDocument } from '../../values/paths.js';
-import type { StageParser } from './types.js';
+import { TRANSFORM, type StageDefinition } from '../stage.js';
 
 function isPathPrefixOf(prefix: string, path: string): boolean {
   return path.length > prefix.length && path.startsWith(prefix) && path[prefix.length] === '.';
@@ -111,14 +111,25 @@ export function compileAddFields(spec: Document, name: string, scope: Scope = Sc
   });
 }
 
-/** Parses `{$addFields: spec}` / `{$set: spec}`. */
-export const parseAddFields: StageParser = (spec, ctx, name) => {
-  if (!isDocument(spec)) {
-    throw new CommandError(40272, `${name} specification stage must be an object, got ${bsonTypeOf(spec)}`);
-  }
-  const apply = compileAddFields(spec, name, ctx.expressions.scope);
-  const expressions = ctx.expressions;
-  return function* addFields(input) {
-    for (const doc of input) yield apply(doc, expressions.frame(doc));
+/** The stage `{<name>: spec}`: `$addFields`, or its alias `$set` (which its errors then name). */
+export function addFieldsStage(name: '$addFields' | '$set'): StageDefinition {
+  return {
+    name,
+    constraints: { ...TRANSFORM, allowedIn: { ...TRANSFORM.allowedIn, update: true } },
+    parse(spec, ctx) {
+      if (!isDocument(spec)) {
+        throw new CommandError(40272, `${name} specification stage must be an object, got ${bsonTypeOf(spec)}`);
+      }
+      const apply = compileAddFields(spec, name, ctx.expressions.scope);
+      const expressions = ctx.expressions;
+      return {
+        *run(input) {
+          for (const doc of input) yield apply(doc, expressions.frame(doc));
+        },
+      };
+    },
   };
-};
+}
+
+/** `$addFields`. */
+export const addFields = addFieldsStage('$addFields');

@@ -15,8 +15,7 @@ import type { Evaluator } from '../../expression/types.js';
 import { MISSING } from '../../values/missing.js';
 import { isDocument } from '../../values/paths.js';
 import { collationKeyString } from '../../values/key_string.js';
-import type { PipelineContext } from '../pipeline_context.js';
-import type { Stage, StageParser } from './types.js';
+import { BLOCKING, type PipelineParseContext, type StageDefinition, type StageInstance } from '../stage.js';
 
 interface AccumulatorSpec {
   readonly field: string;
@@ -55,7 +54,7 @@ function parseAccumulator(field: string, value: unknown, scope: Scope): Accumula
 }
 
 /** Compiles a `$group` specification. */
-export function compileGroup(spec: unknown, pctx: PipelineContext): Stage {
+function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance {
   if (!isDocument(spec)) throw new CommandError(15947, "a group's fields must be specified in an object");
   const expressions = pctx.expressions;
   const scope = expressions.scope;
@@ -68,30 +67,36 @@ export function compileGroup(spec: unknown, pctx: PipelineContext): Stage {
   if (idExpr === undefined) throw new CommandError(15955, 'a group specification must include an _id');
   const key = idExpr;
   const collator = expressions.runtime.collator;
-  return function* group(input) {
-    const groups = new Map<string, { id: unknown; states: Accumulator[] }>();
-    for (const doc of input) {
-      const frame = expressions.frame(doc);
-      let id = key(frame);
-      if (id === MISSING) id = null;
-      const k = collationKeyString(id, collator);
-      let g = groups.get(k);
-      if (g === undefined) {
-        g = { id, states: accs.map((a) => a.definition.create(collator)) };
-        groups.set(k, g);
+  return {
+    *run(input) {
+      const groups = new Map<string, { id: unknown; states: Accumulator[] }>();
+      for (const doc of input) {
+        const frame = expressions.frame(doc);
+        let id = key(frame);
+        if (id === MISSING) id = null;
+        const k = collationKeyString(id, collator);
+        let g = groups.get(k);
+        if (g === undefined) {
+          g = { id, states: accs.map((a) => a.definition.create(collator)) };
+          groups.set(k, g);
+        }
+        for (let i = 0; i < accs.length; i++) g.states[i]!.add(accs[i]!.arg(frame));
       }
-      for (let i = 0; i < accs.length; i++) g.states[i]!.add(accs[i]!.arg(frame));
-    }
-    for (const g of groups.values()) {
-      const out: Document = { _id: g.id };
-      for (let i = 0; i < accs.length; i++) {
-        const r = g.states[i]!.result();
-        out[accs[i]!.field] = r === MISSING ? null : r;
+      for (const g of groups.values()) {
+        const out: Document = { _id: g.id };
+        for (let i = 0; i < accs.length; i++) {
+          const r = g.states[i]!.result();
+          out[accs[i]!.field] = r === MISSING ? null : r;
+        }
+        yield out;
       }
-      yield out;
-    }
+    },
   };
 }
 
-/** Parses `{$group: {_id: <expr>, field: {<accumulator>: <expr>}, ...}}`. */
-export const parseGroup: StageParser = (spec, ctx) => compileGroup(spec, ctx);
+/** `{$group: {_id: <expression>, <field>: {<accumulator>: <expression>}, ...}}`. */
+export const group: StageDefinition = {
+  name: '$group',
+  constraints: BLOCKING,
+  parse: (spec, ctx) => compileGroup(spec, ctx),
+};

@@ -1,17 +1,34 @@
-/** `$sort`: a blocking stage ordering by a sort specification (`compileSort`), stably. */
+/**
+ * `$sort` (document_source_sort.cpp): a blocking stage ordering by a sort specification
+ * (`compileSort`, strings under the collation), stably. The optimiser hands a `$sort` after the
+ * leading `$match`es to the query layer, which may read it from an index.
+ */
+import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { compileSort } from '../../sort.js';
 import { isDocument } from '../../values/paths.js';
-import type { StageParser } from './types.js';
+import { BLOCKING, type StageDefinition, type StageInstance } from '../stage.js';
 
-/** Parses `{$sort: {field: 1|-1, ...}}`. */
-export const parseSort: StageParser = (spec, ctx) => {
-  if (!isDocument(spec)) throw new CommandError(15973, 'the $sort key specification must be an object');
-  if (Object.keys(spec).length === 0) throw new CommandError(15976, '$sort stage must have at least one sort key');
-  const cmp = compileSort(spec, ctx.expressions.runtime.collator);
-  return function* sort(input) {
-    const all = Array.from(input);
-    all.sort(cmp);
-    yield* all;
-  };
+/** A parsed `$sort`: its specification, for the optimiser. */
+export interface SortInstance extends StageInstance {
+  readonly sort: Document;
+}
+
+/** `{$sort: {<field>: 1 | -1, ...}}`. */
+export const sort: StageDefinition = {
+  name: '$sort',
+  constraints: BLOCKING,
+  parse(spec, ctx): SortInstance {
+    if (!isDocument(spec)) throw new CommandError(15973, 'the $sort key specification must be an object');
+    if (Object.keys(spec).length === 0) throw new CommandError(15976, '$sort stage must have at least one sort key');
+    const cmp = compileSort(spec, ctx.expressions.runtime.collator);
+    return {
+      sort: spec,
+      *run(input) {
+        const all = Array.from(input);
+        all.sort(cmp);
+        yield* all;
+      },
+    };
+  },
 };

@@ -10,7 +10,7 @@ import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { parseFieldPath } from '../../expression/field_path.js';
 import { isDocument } from '../../values/paths.js';
-import type { StageParser } from './types.js';
+import { TRANSFORM, type StageDefinition } from '../stage.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -37,8 +37,8 @@ function setNested(doc: Document, parts: readonly string[], value: unknown, remo
   return out;
 }
 
-/** Parses `{$unwind: "$path"}` or `{$unwind: {path, includeArrayIndex, preserveNullAndEmptyArrays}}`. */
-export const parseUnwind: StageParser = (spec) => {
+/** Compiles an `$unwind` specification into its transform. */
+function compileUnwind(spec: unknown): (input: Iterable<Document>) => Iterable<Document> {
   let path = '';
   let preserve = false;
   let indexField: string | null = null;
@@ -109,4 +109,11 @@ export const parseUnwind: StageParser = (spec) => {
       }
     }
   };
+}
+
+/** `{$unwind: "$path"}` or `{$unwind: {path, includeArrayIndex, preserveNullAndEmptyArrays}}`. */
+export const unwind: StageDefinition = {
+  name: '$unwind',
+  constraints: TRANSFORM,
+  parse: (spec) => ({ run: compileUnwind(spec) }),
 };

@@ -1,7 +1,7 @@
 /**
  * Database and collection name validation, as mongod 8.2 does it (codes 73 InvalidNamespace).
  */
-import { CommandError } from '../errors/command_error.js';
+import { CommandError } from '../../errors/command_error.js';
 
 /** Longest database name mongod accepts. */
 export const MAX_DB_NAME_BYTES = 63;
@@ -41,4 +41,9 @@ export function validateCollectionName(db: string, coll: string, forWrite = fals
   if (Buffer.byteLength(ns) > MAX_NAMESPACE_BYTES) {
     throw new CommandError('InvalidNamespace', `Fully qualified namespace is too long. Namespace: ${ns} Max: ${MAX_NAMESPACE_BYTES}`);
   }
+}
+
+/** mongod's 166 for a command that needs a collection but got a view. */
+export function viewNotCollectionError(db: string, name: string): CommandError {
+  return new CommandError('CommandNotSupportedOnView', `Namespace ${db}.${name} is a view, not a collection`);
 }

@@ -1,0 +1,83 @@
+/**
+ * What `aggregate` and its explain share: the request's checks (`aggregation_request_helper::
+ * validate`), and its preparation: the view resolved, the collation and `let` read, the runtime
+ * ports filled in, the pipeline parsed, optimised and planned (pipeline_exec.ts).
+ */
+import type { Document } from '../../bson/library.js';
+import { CommandError } from '../../errors/command_error.js';
+import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
+import { stageNamed } from '../../storage/aggregation/registry.js';
+import type { Collection } from '../../storage/collection.js';
+import type { CommandContext } from '../types.js';
+import { bypassArg } from './document_validation.js';
+import { preparePipeline, type PreparedPipeline } from './pipeline_exec.js';
+import { commandPipelineRuntime } from './pipeline_runtime.js';
+import { checkCollation, checkHint, commandVariables, queryCollator } from './query_exec.js';
+import { checkViewCollation, viewFor } from './view_reads.js';
+
+/**
+ * `aggregation_request_helper::validate`, after the fields are parsed: the cursor is required
+ * unless `explain` is given (whatever its value); an explain takes no writeConcern; `needsMerge`
+ * goes with `fromMongos`.
+ */
+export function checkAggregateRequest(cmd: Document, explain: boolean): void {
+  if (cmd.cursor === undefined && cmd.explain === undefined && !explain) {
+    throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+  }
+  if (explain && cmd.writeConcern !== undefined) {
+    throw new CommandError('FailedToParse', "Aggregation explain does not support the'writeConcern' option");
+  }
+  if (cmd.needsMerge !== undefined && cmd.fromMongos === undefined) {
+    throw new CommandError('FailedToParse', "Cannot specify 'needsMerge' without 'fromMongos'");
+  }
+}
+
+/** An aggregate ready to run (or to explain). */
+export interface PreparedAggregate {
+  readonly prepared: PreparedPipeline;
+  /** The namespace the reply's cursor names (`db.$cmd.aggregate` for `{aggregate: 1}`). */
+  readonly ns: string;
+  /** The namespace read: a view's is the collection its chain ends at (explain's `namespace`). */
+  readonly readNs: string;
+  /** The collection read (a view's resolved to the collection its chain ends at). */
+  readonly coll: Collection | undefined;
+  /** The effective stages: the view's pipeline, then the command's. */
+  readonly stages: readonly Document[];
+}
+
+/**
+ * Prepares `cmd` (an aggregate): on a view, the view's pipeline runs first, over the collection
+ * its chain ends at. `writes` false describes `$out`/`$merge` without performing them.
+ */
+export function prepareAggregate(ctx: CommandContext, cmd: Document, writes: boolean): PreparedAggregate {
+  const target = cmd.aggregate;
+  const userStages = (cmd.pipeline as Document[] | undefined) ?? [];
+  const collectionless = typeof target !== 'string';
+  let view = collectionless ? undefined : viewFor(ctx, target);
+  if (view) {
+    checkViewCollation(cmd.collation);
+    // A first stage that makes its own documents about a collection ($collStats) is given the
+    // view itself, not its pipeline: it answers 166 once its specification is checked.
+    const first = userStages[0] === undefined ? undefined : stageNamed(Object.keys(userStages[0])[0] ?? '');
+    if (first?.constraints.input === 'none' && first.constraints.target === 'collection') view = undefined;
+  }
+  const collation = checkCollation(cmd.collation);
+  // The command's `let` variables: evaluated once (with the pipeline's $$NOW), before any stage.
+  const nowMs = ctx.now();
+  const variables = commandVariables(cmd, nowMs);
+  const coll = collectionless ? undefined : ctx.server.catalog.get(ctx.db, view ? view.source : (target as string));
+  const collator = queryCollator(coll, collation);
+  checkHint(coll, cmd.hint);
+  const pctx = newPipelineContext({
+    now: new Date(nowMs),
+    variables,
+    collator,
+    runtime: commandPipelineRuntime(ctx, { writes, bypassValidation: bypassArg(cmd) }),
+    collection: collectionless ? null : view ? view.source : (target as string),
+  });
+  const stages = view ? [...view.pipeline, ...userStages] : userStages;
+  const prepared = preparePipeline({ stages, ctx: pctx, coll, hint: cmd.hint, collator });
+  const ns = collectionless ? `${ctx.db}.$cmd.aggregate` : `${ctx.db}.${target as string}`;
+  const readNs = collectionless ? ns : `${ctx.db}.${view ? view.source : (target as string)}`;
+  return { prepared, ns, readNs, coll, stages };
+}

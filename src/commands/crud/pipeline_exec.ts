@@ -1,0 +1,117 @@
+/**
+ * The read path of pipelines, shared by `aggregate`, the reads of views (find, count, distinct on
+ * a view) and explain: the pipeline is parsed and checked, the optimiser (storage/aggregation/
+ * optimize.ts) decides what the query layer absorbs, the planner plans that query, and the other
+ * stages run on the documents the plan produces. Explain describes exactly this plan.
+ */
+import type { Document } from '../../bson/library.js';
+import { CommandError } from '../../errors/command_error.js';
+import { pipelineFields } from '../../storage/aggregation/dependencies.js';
+import { optimize, type OptimizedPipeline } from '../../storage/aggregation/optimize.js';
+import { parsePipeline, runStages, type ParsedPipeline, type PipelinePlace } from '../../storage/aggregation/pipeline.js';
+import type { PipelineParseContext } from '../../storage/aggregation/stage.js';
+import { documentFields, type Collection, type StoredDocument } from '../../storage/collection.js';
+import { executePlan } from '../../storage/planner/execute.js';
+import { planQuery, type QueryPlan } from '../../storage/planner/plan.js';
+import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
+import type { Collator } from '../../storage/values/collator.js';
+
+/** What a pipeline reads and how it is parsed. */
+export interface PipelineRequest {
+  /** The stages, a view's first (`resolveView`). */
+  readonly stages: readonly Document[];
+  readonly ctx: PipelineParseContext;
+  /** The collection read (undefined when it does not exist, or for `{aggregate: 1}`). */
+  readonly coll: Collection | undefined;
+  readonly hint?: unknown;
+  readonly collator: Collator | null;
+  readonly place?: PipelinePlace;
+}
+
+/** A pipeline ready to run: parsed, optimised, its query planned. */
+export interface PreparedPipeline {
+  readonly parsed: ParsedPipeline;
+  readonly optimized: OptimizedPipeline;
+  /** The plan of the query the optimiser absorbed; null when the first stage makes its own documents. */
+  readonly plan: QueryPlan | null;
+  readonly coll: Collection | undefined;
+}
+
+/** Parses, checks and optimises a pipeline, and plans its query. */
+export function preparePipeline(req: PipelineRequest): PreparedPipeline {
+  const parsed = parsePipeline(req.stages, req.ctx, req.place ?? 'aggregate');
+  const optimized = optimize(parsed, req.ctx.expressions);
+  const query = optimized.query;
+  const plan =
+    query === null
+      ? null
+      : planQuery(req.coll, { filter: query.filter, sort: query.sort, skip: query.skip, limit: query.limit, hint: req.coll ? req.hint : undefined, collator: req.collator });
+  return { parsed, optimized, plan, coll: req.coll };
+}
+
+/** How a prepared pipeline runs. */
+export interface RunOptions {
+  readonly now: () => number;
+  /** Counts what explain shows in the plan's nodes. */
+  readonly explain?: boolean;
+  /** Told of each record the plan produces, before the stages see its document. */
+  readonly onRecord?: (rec: StoredDocument) => void;
+  /** Told of each document stage `i` of the optimised rest produces (explain's `nReturned`). */
+  readonly onStageOutput?: (i: number) => void;
+}
+
+/**
+ * The documents a prepared pipeline produces, lazily: the plan's records (decoded only as far
+ * as the stages read them), through the other stages. Errors of a running pipeline carry mongod's
+ * executor context.
+ */
+export function runPipeline(prep: PreparedPipeline, options: RunOptions): Iterable<Document> {
+  const { plan, coll } = prep;
+  const { query, rest } = prep.optimized;
+  let source: Iterable<Document> = [];
+  if (plan !== null && coll !== undefined && query !== null) {
+    const records = executePlan(plan, { coll, predicate: query.predicate ?? ALWAYS_TRUE, now: options.now, explain: options.explain });
+    // The fields the stages read of each document, when known: only those are decoded.
+    const needed = pipelineFields(rest.map((s) => s.stage));
+    const onRecord = options.onRecord;
+    source = (function* () {
+      for (const rec of records) {
+        onRecord?.(rec);
+        yield documentFields(rec, needed);
+      }
+    })();
+  }
+  const counted = options.onStageOutput;
+  if (counted === undefined) return withExecutorContext(runStages(rest, source));
+  let docs = source;
+  rest.forEach(({ instance }, i) => {
+    const upstream = instance.run(docs);
+    docs = (function* () {
+      for (const doc of upstream) {
+        counted(i);
+        yield doc;
+      }
+    })();
+  });
+  return withExecutorContext(docs);
+}
+
+/**
+ * True when each document the pipeline returns comes from the record the plan produced last
+ * (every stage after the query streams): a cursor can then re-check that record on getMore.
+ */
+export function followsRecords(prep: PreparedPipeline): boolean {
+  return prep.plan !== null && prep.coll !== undefined && prep.optimized.rest.every((s) => s.definition.constraints.stream === 'streaming');
+}
+
+/** Runtime errors of a running pipeline carry mongod's executor prefix (parse errors do not). */
+export function* withExecutorContext(results: Iterable<Document>): Generator<Document> {
+  try {
+    yield* results;
+  } catch (err) {
+    if (err instanceof CommandError && !err.message.startsWith('PlanExecutor error')) {
+      throw new CommandError(err.code, `PlanExecutor error during aggregation :: caused by :: ${err.message}`, err.extra);
+    }
+    throw err;
+  }
+}

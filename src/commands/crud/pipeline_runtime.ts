@@ -1,0 +1,104 @@
+/**
+ * The ports of a pipeline (src/storage/aggregation/runtime.ts) as a command fills them in: the
+ * collections of the command's database, the writes of `$out` and `$merge` over the catalog
+ * (document validation applying, `bypassDocumentValidation` honoured), and what `$collStats` and
+ * `$listLocalSessions` read of the server.
+ */
+import { hostname } from 'node:os';
+import { UUID, type Document } from '../../bson/library.js';
+import type { CollectionDescription, OutputWriter, PipelineRuntime } from '../../storage/aggregation/runtime.js';
+import type { Catalog } from '../../storage/catalog.js';
+import { Collection } from '../../storage/collection.js';
+import { compileQuery } from '../../storage/query/compile_query.js';
+import { candidateRecords } from '../../storage/read_plan.js';
+import { storageStats } from '../diagnostic/coll_stats.js';
+import type { CommandContext } from '../types.js';
+import { enforceValidation, validatedInsert } from './document_validation.js';
+import { localSessionRecords } from './local_sessions.js';
+
+/** What a command's pipeline may do besides reading: write (`$out`, `$merge`) or not (explain). */
+export interface RuntimeOptions {
+  /** Writes are performed (false for explain, which describes them). */
+  readonly writes: boolean;
+  /** `bypassDocumentValidation` of the command. */
+  readonly bypassValidation?: boolean;
+}
+
+/** The runtime of a pipeline run by the command of `ctx`. */
+export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOptions): PipelineRuntime {
+  const catalog = ctx.server.catalog;
+  const port = ctx.server.settings.port;
+  return {
+    db: ctx.db,
+    collections: {
+      *documents(name) {
+        const coll = catalog.get(ctx.db, name);
+        if (coll) for (const rec of coll.scan(ctx.now)) yield rec.doc;
+      },
+      describe: (db, coll) => describe(catalog, db, coll),
+      isView: (name) => catalog.get(ctx.db, name) === undefined && catalog.view(ctx.db, name) !== undefined,
+    },
+    output: options.writes ? outputWriter(ctx, catalog, options.bypassValidation ?? false) : undefined,
+    server: {
+      host: `${hostname()}:${port}`,
+      storageStats(name, scale) {
+        const coll = catalog.get(ctx.db, name);
+        return coll ? storageStats(coll, ctx.now(), scale) : undefined;
+      },
+      documentCount(name) {
+        const coll = catalog.get(ctx.db, name);
+        if (!coll) return undefined;
+        let n = 0;
+        for (const _ of coll.scan(ctx.now)) n++;
+        return n;
+      },
+      localSessions: () => localSessionRecords(ctx.server, ctx.now()),
+    },
+  };
+}
+
+function describe(catalog: Catalog, db: string, name: string): CollectionDescription | undefined {
+  const coll = catalog.get(db, name);
+  if (!coll) return undefined;
+  const uniqueKeys = coll.indexes.filter((index) => index.unique && !index.partialFilter).map((index) => [...index.fields]);
+  return { ns: coll.ns, capped: coll.capped !== null, uniqueKeys };
+}
+
+/** The writes of `$out` and `$merge` in the catalog, each document checked by the target's validator. */
+function outputWriter(ctx: CommandContext, catalog: Catalog, bypass: boolean): OutputWriter {
+  const nowMs = ctx.now();
+  return {
+    replace(db, name, docs) {
+      const existing = catalog.get(db, name);
+      // Like mongod, fill a temporary collection (with the target's indexes) first: a duplicate key
+      // or a validation failure fails the stage and leaves the target untouched.
+      const temp = new Collection(db, `tmp.agg_out.${new UUID().toHexString(true)}`, existing?.options ?? {});
+      for (const spec of existing?.indexSpecs().slice(1) ?? []) temp.addIndex(spec, nowMs);
+      for (const doc of docs) temp.insert(validatedInsert(ctx, temp, doc, bypass), nowMs);
+      const target = existing ?? catalog.getOrCreate(db, name).coll;
+      target.clear();
+      for (const rec of temp.allRecords()) target.insert(rec.doc, nowMs);
+    },
+    findOne(db, name, filter) {
+      const coll = catalog.get(db, name);
+      if (!coll) return undefined;
+      const predicate = compileQuery(filter, nowMs);
+      const onId = Object.keys(filter).length === 1 && '_id' in filter;
+      for (const rec of candidateRecords(coll, onId ? { _id: (filter._id as Document).$eq } : filter, () => nowMs)) {
+        if (!predicate(rec.doc)) continue;
+        return {
+          doc: rec.doc,
+          replace(next) {
+            enforceValidation(ctx, coll, next, rec.doc, bypass);
+            coll.update(rec, next, nowMs);
+          },
+        };
+      }
+      return undefined;
+    },
+    insert(db, name, doc) {
+      const coll = catalog.getOrCreate(db, name).coll;
+      coll.insert(validatedInsert(ctx, coll, doc, bypass), nowMs);
+    },
+  };
+}

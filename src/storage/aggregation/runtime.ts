@@ -1,0 +1,78 @@
+/**
+ * The ports through which stages reach beyond the documents they are given: other collections
+ * (`$lookup`, `$unionWith`, `$graphLookup`), the writes of `$out` and `$merge`, and the server's
+ * state (`$collStats`, `$listLocalSessions`). The command that runs a pipeline fills them in
+ * (src/commands/crud/pipeline_runtime.ts); the aggregation layer itself knows no catalog, no
+ * collection, no session cache.
+ */
+import type { Document } from '../../bson/library.js';
+
+/** What a stage reads of the server's collections. */
+export interface CollectionReader {
+  /** The documents of `name` of the pipeline's database, lazily (none when it does not exist). */
+  documents(name: string): Iterable<Document>;
+  /** What `$out` and `$merge` check of a target before writing; undefined when it does not exist. */
+  describe(db: string, coll: string): CollectionDescription | undefined;
+  /** True when `name` of the pipeline's database is a view. */
+  isView(name: string): boolean;
+}
+
+/** A collection as `$out` and `$merge` see their target. */
+export interface CollectionDescription {
+  /** `db.coll`. */
+  readonly ns: string;
+  readonly capped: boolean;
+  /** The field sets of its unique, non-partial indexes (`$merge`'s `on` must be one of them). */
+  readonly uniqueKeys: readonly (readonly string[])[];
+}
+
+/** A document of a `$merge` target matched by a stage's `on` fields. */
+export interface MatchedDocument {
+  readonly doc: Document;
+  /** Stores `next` in its place (document validation applies). */
+  replace(next: Document): void;
+}
+
+/** The writes of `$out` and `$merge`, through the one write path (document validation applies). */
+export interface OutputWriter {
+  /**
+   * Replaces every document of `db.coll` (created when absent, its options and indexes kept when
+   * present) by `docs`, all or nothing: a failure leaves the target as it was.
+   */
+  replace(db: string, coll: string, docs: readonly Document[]): void;
+  /** The document of `db.coll` equal to `filter` on its fields (`{f: {$eq: v}, ...}`), if any. */
+  findOne(db: string, coll: string, filter: Document): MatchedDocument | undefined;
+  /** Inserts `doc` into `db.coll` (created when absent); a duplicate key is mongod's error. */
+  insert(db: string, coll: string, doc: Document): void;
+}
+
+/** What stages read of the server. */
+export interface ServerStateReader {
+  /** `host:port` of this server, as `$collStats` reports it. */
+  readonly host: string;
+  /** `collStats`' storage statistics of collection `name` at `scale`; undefined when it does not exist. */
+  storageStats(name: string, scale: number): Document | undefined;
+  /** The number of documents of collection `name`; undefined when it does not exist. */
+  documentCount(name: string): number | undefined;
+  /** The session records of the logical session cache (`$listLocalSessions`). */
+  localSessions(): Document[];
+}
+
+/** The ports of one pipeline run. */
+export interface PipelineRuntime {
+  /** The database the pipeline runs in (`$out` and `$merge` default to it). */
+  readonly db: string;
+  readonly collections: CollectionReader;
+  /** Absent where nothing may be written (explain describes `$out` and `$merge` without running them). */
+  readonly output?: OutputWriter;
+  readonly server: ServerStateReader;
+}
+
+/** A runtime for pipelines that reach nothing beyond their input (views checked at create, update pipelines, tests). */
+export function isolatedRuntime(db = 'test'): PipelineRuntime {
+  return {
+    db,
+    collections: { documents: () => [], describe: () => undefined, isView: () => false },
+    server: { host: '', storageStats: () => undefined, documentCount: () => undefined, localSessions: () => [] },
+  };
+}

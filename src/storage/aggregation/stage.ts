@@ -1,0 +1,65 @@
+/**
+ * The contracts of the stage table (README.md): a stage definition (name, constraints, parser)
+ * and the instance a parse gives, which runs as a lazy transform of its input documents. The
+ * constraints are the one statement of where a stage may stand; `pipeline.ts` checks them for
+ * every kind of pipeline (an aggregate's, a view's, an update's, the sub-pipelines).
+ */
+import type { Document } from '../../bson/library.js';
+import type { ExpressionContext } from '../expression/context.js';
+import type { PipelineRuntime } from './runtime.js';
+
+/** Where a stage may stand and what it may do (mongod's `StageConstraints`, the parts Mayfly uses). */
+export interface StageConstraints {
+  /** Whether a document passes through (`streaming`) or the whole input is read first (`blocking`). */
+  readonly stream: 'streaming' | 'blocking';
+  /** `first`: only as a pipeline's first stage (40602); `last`: only as its last (40601). */
+  readonly position: 'any' | 'first' | 'last';
+  /**
+   * What it reads: the documents before it (`documents`), or none: it makes its own (a first
+   * stage such as `$documents`, `$collStats`), so nothing is read from the collection.
+   */
+  readonly input: 'documents' | 'none';
+  /**
+   * What the aggregate a pipeline starting with it must name: a collection, the database
+   * (`{aggregate: 1}`), or either.
+   */
+  readonly target: 'collection' | 'database' | 'either';
+  /** The pipelines besides an aggregate's it may stand in. */
+  readonly allowedIn: Readonly<{ update?: true; view?: true; facet?: true; lookup?: true; unionWith?: true; transaction?: true }>;
+  /** It writes to a collection (`$out`, `$merge`): never in a view, a sub-pipeline or explain's run. */
+  readonly writes?: true;
+}
+
+/** What a stage is parsed with: the command's expressions, its ports, where the pipeline runs. */
+export interface PipelineParseContext {
+  readonly expressions: ExpressionContext;
+  readonly runtime: PipelineRuntime;
+  /** The collection the pipeline reads, or null for `{aggregate: 1}`. */
+  readonly collection: string | null;
+}
+
+/** A parsed stage: a lazy transform (one generator, so a cursor can stop after a batch). */
+export interface StageInstance {
+  run(input: Iterable<Document>): Iterable<Document>;
+}
+
+/** One stage: a file of `stages/`, one entry of `stages/index.ts`. */
+export interface StageDefinition {
+  /** The name as written, with its `$` (`'$match'`). */
+  readonly name: `$${string}`;
+  readonly constraints: StageConstraints;
+  /** Parses the stage's specification (the value of `{<name>: spec}`); throws CommandError. */
+  parse(spec: unknown, ctx: PipelineParseContext): StageInstance;
+}
+
+/** The constraints of a stage that transforms the documents it reads, allowed anywhere a sub-pipeline is. */
+export const TRANSFORM: StageConstraints = Object.freeze({
+  stream: 'streaming',
+  position: 'any',
+  input: 'documents',
+  target: 'collection',
+  allowedIn: Object.freeze({ view: true, facet: true, lookup: true, unionWith: true, transaction: true }),
+});
+
+/** `TRANSFORM`, but reading its whole input first (`$sort`, `$group`). */
+export const BLOCKING: StageConstraints = Object.freeze({ ...TRANSFORM, stream: 'blocking' });

@@ -1,0 +1,44 @@
+/** Every stage Mayfly implements, sorted by name: one line each. */
+import type { StageDefinition } from '../stage.js';
+import { addFields } from './add_fields.js';
+import { collStats } from './coll_stats.js';
+import { count } from './count.js';
+import { documents } from './documents.js';
+import { group } from './group.js';
+import { limit } from './limit.js';
+import { listLocalSessions } from './list_local_sessions.js';
+import { match } from './match.js';
+import { merge } from './merge.js';
+import { out } from './out.js';
+import { project } from './project.js';
+import { replaceRoot } from './replace_root.js';
+import { replaceWith } from './replace_with.js';
+import { set } from './set.js';
+import { skip } from './skip.js';
+import { sort } from './sort.js';
+import { sortByCount } from './sort_by_count.js';
+import { unset } from './unset.js';
+import { unwind } from './unwind.js';
+
+/** The implemented stages. */
+export const STAGES: readonly StageDefinition[] = [
+  addFields,
+  collStats,
+  count,
+  documents,
+  group,
+  limit,
+  listLocalSessions,
+  match,
+  merge,
+  out,
+  project,
+  replaceRoot,
+  replaceWith,
+  set,
+  skip,
+  sort,
+  sortByCount,
+  unset,
+  unwind,
+];
