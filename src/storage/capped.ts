@@ -14,7 +14,7 @@
  */
 import { bsonSize } from '../bson/encode.js';
 import type { Document } from '../bson/library.js';
-import { recordSize, type StoredDocument } from './collection.js';
+import { recordSize, type StoredDocument } from './record.js';
 import { CommandError } from '../errors/command_error.js';
 import { isNumber, toDouble } from './values/numeric.js';
 

@@ -5,7 +5,7 @@
  */
 import { Long, type Document } from '../bson/library.js';
 import { bsonSize } from '../bson/encode.js';
-import { documentFields, replyDocument, type StoredDocument } from './collection.js';
+import { documentFields, replyDocument, type StoredDocument } from './record.js';
 import { projectorFields } from './projection/compile_projection.js';
 import { CommandError } from '../errors/command_error.js';
 

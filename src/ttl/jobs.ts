@@ -11,7 +11,8 @@
  * the job, so its entries never outlive it.
  */
 import type { Document } from '../bson/library.js';
-import { documentField, type Collection, type StoredDocument } from '../storage/collection.js';
+import { documentField, type StoredDocument } from '../storage/record.js';
+import type { Collection } from '../storage/collection.js';
 import type { Index } from '../storage/indexes/index.js';
 import { parsePath, type ParsedPath } from '../storage/values/paths.js';
 import { COSMOS_TTL_FIELD, cosmosExpiryMs } from './policies/cosmos.js';

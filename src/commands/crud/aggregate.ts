@@ -6,7 +6,7 @@
  */
 import { CommandError } from '../../errors/command_error.js';
 import { revalidatingSource } from '../../storage/cursors.js';
-import type { StoredDocument } from '../../storage/collection.js';
+import type { StoredDocument } from '../../storage/record.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';

@@ -1,6 +1,6 @@
 /** `distinct`: the distinct values of a field among matching documents, arrays unwound. */
 import { CommandError } from '../../errors/command_error.js';
-import { documentFields } from '../../storage/collection.js';
+import { documentFields } from '../../storage/record.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compareValues } from '../../storage/values/compare.js';
 import { collationKeyString } from '../../storage/values/key_string.js';

@@ -9,10 +9,11 @@
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import type { Collection, StoredDocument } from '../../storage/collection.js';
+import type { Collection } from '../../storage/collection.js';
+import type { StoredDocument } from '../../storage/record.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { compileSort } from '../../storage/sort.js';
+import { compileSort } from '../../storage/query/sort.js';
 import { compileUpdate } from '../../storage/update/compile_update.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';

@@ -25,10 +25,12 @@
  */
 import { storedFieldEquals } from '../../storage/record_format.js';
 import type { Document } from '../../bson/library.js';
-import { documentFields, replyDocument, type Collection, type StoredDocument } from '../../storage/collection.js';
+import { documentFields, replyDocument, type StoredDocument } from '../../storage/record.js';
+import type { Collection } from '../../storage/collection.js';
 import { expressRecords } from '../../storage/planner/execute.js';
 import { expressIndex, expressNode } from '../../storage/planner/plan.js';
-import { compileUpdate, type UpdateResult } from '../../storage/update/compile_update.js';
+import { compileUpdate } from '../../storage/update/compile_update.js';
+import type { UpdateResult } from '../../storage/update/update_context.js';
 import { NO_VARIABLES } from '../../storage/expression/let.js';
 import { hasActiveValidator } from '../../storage/validation/validator.js';
 import { isDocument } from '../../storage/values/paths.js';

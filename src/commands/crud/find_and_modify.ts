@@ -10,7 +10,7 @@ import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { compileSort } from '../../storage/sort.js';
+import { compileSort } from '../../storage/query/sort.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { checkHintType, collectionArg, docArg } from '../args.js';

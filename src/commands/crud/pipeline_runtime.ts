@@ -10,7 +10,7 @@ import type { CollectionDescription, OutputWriter, PipelineRuntime } from '../..
 import type { Catalog } from '../../storage/catalog.js';
 import { Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { candidateRecords } from '../../storage/read_plan.js';
+import { candidateRecords } from '../../storage/planner/read_plan.js';
 import { storageStats } from '../diagnostic/coll_stats.js';
 import type { CommandContext } from '../types.js';
 import { enforceValidation, validatedInsert } from './document_validation.js';

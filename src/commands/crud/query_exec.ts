@@ -7,16 +7,17 @@
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import type { Collection, StoredDocument } from '../../storage/collection.js';
+import type { Collection } from '../../storage/collection.js';
+import type { StoredDocument } from '../../storage/record.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { Collator } from '../../storage/values/collator.js';
 import type { Predicate } from '../../storage/query/compile_filter.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { evaluateCommandLet, type CommandVariables } from '../../storage/expression/let.js';
-import { compileSort } from '../../storage/sort.js';
+import { compileSort } from '../../storage/query/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { recordSource } from '../../storage/cursors.js';
-import { candidateRecords } from '../../storage/read_plan.js';
+import { candidateRecords } from '../../storage/planner/read_plan.js';
 import { executePlan, recordMatcher } from '../../storage/planner/execute.js';
 import { naturalDirection, planQuery, resolveHint } from '../../storage/planner/plan.js';
 

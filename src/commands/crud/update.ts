@@ -12,10 +12,12 @@
  */
 import { ObjectId, type Document } from '../../bson/library.js';
 import { CommandError, toCommandError } from '../../errors/command_error.js';
-import { documentFields, type Collection } from '../../storage/collection.js';
+import { documentFields } from '../../storage/record.js';
+import type { Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { buildUpsertDocument, compileUpdate, type CompiledUpdate, type UpdateResult } from '../../storage/update/compile_update.js';
-import { compilePositionalMatcher } from '../../storage/update/positional_match.js';
+import { buildUpsertDocument, compileUpdate } from '../../storage/update/compile_update.js';
+import type { CompiledUpdate, UpdateResult } from '../../storage/update/update_context.js';
+import { compilePositionalMatcher } from '../../storage/query/positional_match.js';
 import type { CommandVariables } from '../../storage/expression/let.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';

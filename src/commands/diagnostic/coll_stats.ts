@@ -5,7 +5,8 @@
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { recordSize, type Collection } from '../../storage/collection.js';
+import { recordSize } from '../../storage/record.js';
+import type { Collection } from '../../storage/collection.js';
 import { collectionArg, intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 

@@ -1,6 +1,6 @@
 /** `dbStats`: collections, objects and sizes of a database (scaled by `scale`). */
 import { makeDouble } from '../../bson/library.js';
-import { recordSize } from '../../storage/collection.js';
+import { recordSize } from '../../storage/record.js';
 import { CommandError } from '../../errors/command_error.js';
 import { intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';

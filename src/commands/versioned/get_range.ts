@@ -10,7 +10,7 @@
  * returns it; rows with no version left after `timeRange`/`maxVersions` are skipped. `getMore`
  * on `<coll>` continues the cursor; each row is read when its batch is built.
  */
-import type { StoredDocument } from '../../storage/collection.js';
+import type { StoredDocument } from '../../storage/record.js';
 import { DEFAULT_FIRST_BATCH_DOCS, revalidatingSource } from '../../storage/cursors.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compareValues } from '../../storage/values/compare.js';

@@ -14,7 +14,7 @@
  */
 import type { Document } from '../../bson/library.js';
 import { filterFields } from '../query/compile_filter.js';
-import { sortFields } from '../sort.js';
+import { sortFields } from '../query/sort.js';
 import { isNumber, toDouble } from '../values/numeric.js';
 import { addTopLevelField, isDocument } from '../values/paths.js';
 

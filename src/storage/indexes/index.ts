@@ -24,7 +24,7 @@ import { compareObjectIds, compareValues } from '../values/compare.js';
 import { collatorOf } from './collation.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { formatValue } from '../values/format.js';
-import type { StoredDocument } from '../collection.js';
+import type { StoredDocument } from '../record.js';
 import { BTree } from '../values/btree.js';
 import { KeyGenerator } from './key_generator.js';
 import { IndexKinds, parseKeyPattern, type IndexKind } from './key_pattern.js';

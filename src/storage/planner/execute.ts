@@ -5,9 +5,10 @@
  * tested against the full compiled filter, and a record is handed out only while it is still
  * stored and visible (an open cursor never returns a document deleted or expired meanwhile).
  */
-import { documentFields, recordSize, type Collection, type StoredDocument } from '../collection.js';
+import { documentFields, recordSize, type StoredDocument } from '../record.js';
+import type { Collection } from '../collection.js';
 import { predicateFields, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
-import { compileSort, sortFields } from '../sort.js';
+import { compileSort, sortFields } from '../query/sort.js';
 import { keyString } from '../values/key_string.js';
 import { IndexScanCursor } from './index_scan.js';
 import type { CollScanNode, ExpressNode, FetchNode, IndexScanNode, OrNode, PlanNode, QueryPlan, SortNode, StageStats } from './plan.js';

@@ -17,7 +17,7 @@
  * `estimateKeys` counts the keys inside bounds in O(log n) per interval from the tree's counts.
  * Keys and bounds compare in the index's order (`Index.compareValue`: under its collation, if any).
  */
-import type { StoredDocument } from '../collection.js';
+import type { StoredDocument } from '../record.js';
 import type { Index } from '../indexes/index.js';
 import type { BTreeLeaf } from '../values/btree.js';
 import { isAllValues, isPoint, reverseInterval, type Interval, type IntervalList } from './intervals.js';

@@ -15,7 +15,7 @@ import type { Collection } from '../collection.js';
 import { sameCollation } from '../indexes/collation.js';
 import type { Index } from '../indexes/index.js';
 import { IndexKinds } from '../indexes/key_pattern.js';
-import { parseSortSpec, type SortKey } from '../sort.js';
+import { parseSortSpec, type SortKey } from '../query/sort.js';
 import { isNumber, toDouble } from '../values/numeric.js';
 import type { Collator } from '../values/collator.js';
 import { valuesEqual } from '../values/compare.js';

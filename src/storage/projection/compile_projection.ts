@@ -8,7 +8,7 @@
 import type { Document } from '../../bson/library.js';
 import { parseProjection } from './projection_ast.js';
 import { buildProjection } from './projection_executor.js';
-import { compilePositionalMatcher } from '../update/positional_match.js';
+import { compilePositionalMatcher } from '../query/positional_match.js';
 import type { Collator } from '../values/collator.js';
 import { ExpressionContext } from '../expression/context.js';
 import type { CommandVariables } from '../expression/let.js';

@@ -26,32 +26,9 @@ import { identicalDocuments } from './identical.js';
 import { parseArrayFilters } from './array_filters.js';
 import { applyOperatorUpdate, parseOperatorUpdate } from './operator_update.js';
 import { compileTopLevelUpdate } from './top_level_update.js';
-import type { UpdateContext } from './update_context.js';
+import type { CompiledUpdate, UpdateContext, UpdateResult } from './update_context.js';
 
-/** The per-call inputs of an update (`now`, `isUpsertInsert`). */
-export type { UpdateContext } from './update_context.js';
 
-/** The outcome of applying an update to one document. */
-export interface UpdateResult {
-  /** The updated document (the input itself when nothing changed). */
-  doc: Document;
-  /** False when the update changed nothing (same values and same BSON types). */
-  modified: boolean;
-}
-
-/** A validated update, ready to apply to any number of documents. */
-export interface CompiledUpdate {
-  readonly kind: 'replacement' | 'operators' | 'pipeline';
-  /** Whether a path uses the positional `$` (apply needs `matchedField`). */
-  readonly positional: boolean;
-  /**
-   * The top-level fields an application may change (an operator update's first path
-   * components); null when it may change any (a replacement, a pipeline).
-   */
-  readonly changedFields: readonly string[] | null;
-  /** Applies the update; never mutates `doc`; the result keeps `_id`. */
-  apply(doc: Document, ctx: UpdateContext): UpdateResult;
-}
 
 const hasOwn = Object.prototype.hasOwnProperty;
 

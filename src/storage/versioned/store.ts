@@ -18,7 +18,8 @@
  */
 import { Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import type { Collection, RowModel, StoredDocument } from '../collection.js';
+import type { Collection, RowModel } from '../collection.js';
+import type { StoredDocument } from '../record.js';
 import { identicalValues } from '../update/identical.js';
 import { keyString } from '../values/key_string.js';
 import type { VersionLimits } from './limits.js';

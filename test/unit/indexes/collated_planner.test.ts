@@ -10,7 +10,7 @@ import { executePlan } from '../../../src/storage/planner/execute.js';
 import { formatInterval } from '../../../src/storage/planner/intervals.js';
 import { planQuery, type PlanNode, type PlanRequest } from '../../../src/storage/planner/plan.js';
 import { compileQuery } from '../../../src/storage/query/compile_query.js';
-import { compileSort } from '../../../src/storage/sort.js';
+import { compileSort } from '../../../src/storage/query/sort.js';
 import type { Collator } from '../../../src/storage/values/collator.js';
 
 const NOW = 1_700_000_000_000;

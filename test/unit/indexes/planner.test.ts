@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Document } from '../../../src/bson/library.js';
 import { Collection } from '../../../src/storage/collection.js';
 import { compileQuery } from '../../../src/storage/query/compile_query.js';
-import { compileSort } from '../../../src/storage/sort.js';
+import { compileSort } from '../../../src/storage/query/sort.js';
 import { executePlan } from '../../../src/storage/planner/execute.js';
 import { planQuery, type PlanNode, type PlanRequest } from '../../../src/storage/planner/plan.js';
 import { stageDocument, summarize } from '../../../src/storage/planner/explain_output.js';

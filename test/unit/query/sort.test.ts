@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Decimal128, Double, Long, MaxKey, MinKey, type Document } from '../../../src/bson/library.js';
-import { compileSort } from '../../../src/storage/sort.js';
+import { compileSort } from '../../../src/storage/query/sort.js';
 import { thrown } from './helpers.js';
 
 /** The `_id`s of `docs` sorted by `spec` (stable). */

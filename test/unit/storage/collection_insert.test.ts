@@ -11,7 +11,8 @@ import { decodeStored, encodeStored, storedSize } from '../../../src/storage/rec
 import { deserialize } from '../../../src/bson/decode.js';
 import { serialize } from '../../../src/bson/encode.js';
 import { CommandError } from '../../../src/errors/command_error.js';
-import { BsonRecord, Collection, type StoredDocument } from '../../../src/storage/collection.js';
+import { BsonRecord, type StoredDocument } from '../../../src/storage/record.js';
+import { Collection } from '../../../src/storage/collection.js';
 import { normaliseCollation } from '../../../src/storage/indexes/collation.js';
 import { treeEntries } from '../indexes/tree_entries.js';
 import { Index } from '../../../src/storage/indexes/index.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Long, type Document } from '../../../src/bson/library.js';
-import type { StoredDocument } from '../../../src/storage/collection.js';
+import type { StoredDocument } from '../../../src/storage/record.js';
 import { CursorManager, recordSource } from '../../../src/storage/cursors.js';
 
 const docs = (n: number) => Array.from({ length: n }, (_, i) => ({ _id: i }));

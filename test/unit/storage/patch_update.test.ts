@@ -9,7 +9,8 @@
 import { describe, expect, test } from 'vitest';
 import { Code, Decimal128, Double, Long, ObjectId, type Document } from '../../../src/bson/library.js';
 import { decodeStored, encodeStored, patchStored } from '../../../src/storage/record_format.js';
-import { Collection, documentFields, type StoredDocument } from '../../../src/storage/collection.js';
+import { Collection } from '../../../src/storage/collection.js';
+import { documentFields, type StoredDocument } from '../../../src/storage/record.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { keyString } from '../../../src/storage/values/key_string.js';
 import { elem, f64, i32, mulberry32, str } from '../bson/random_bson.js';

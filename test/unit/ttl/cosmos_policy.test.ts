@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { Decimal128, Double, Long, type Document } from '../../../src/bson/library.js';
 import { encodeStored } from '../../../src/storage/record_format.js';
-import { BsonRecord, documentField } from '../../../src/storage/collection.js';
+import { BsonRecord, documentField } from '../../../src/storage/record.js';
 import { CommandError } from '../../../src/errors/command_error.js';
 import {
   COSMOS_TS_ONLY_MESSAGE,

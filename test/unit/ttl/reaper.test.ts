@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
-import type { Collection, StoredDocument } from '../../../src/storage/collection.js';
+import type { Collection } from '../../../src/storage/collection.js';
+import type { StoredDocument } from '../../../src/storage/record.js';
 import { Clock } from '../../../src/ttl/clock.js';
 import type { RemoveRecords, ReapStep, TtlJob, TtlJobKind } from '../../../src/ttl/jobs.js';
 import { DEFAULT_TTL_SETTINGS, type TtlSettings } from '../../../src/ttl/parameters.js';

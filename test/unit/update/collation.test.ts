@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ObjectId, type Document } from '../../../src/bson/library.js';
 import { collatorOf, normaliseCollation } from '../../../src/storage/indexes/collation.js';
 import { buildUpsertDocument, compileUpdate } from '../../../src/storage/update/compile_update.js';
-import { compilePositionalMatcher } from '../../../src/storage/update/positional_match.js';
+import { compilePositionalMatcher } from '../../../src/storage/query/positional_match.js';
 import type { Collator } from '../../../src/storage/values/collator.js';
 import { expectExact } from '../aggregation/helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Long, ObjectId, type Document } from '../../../src/bson/library.js';
 import { buildUpsertDocument, compileUpdate, type CompileUpdateOptions } from '../../../src/storage/update/compile_update.js';
-import { compilePositionalMatcher } from '../../../src/storage/update/positional_match.js';
+import { compilePositionalMatcher } from '../../../src/storage/query/positional_match.js';
 import { expectCommandError, expectExact } from '../aggregation/helpers.js';
 
 const NOW = new Date(1_700_000_000_123);

@@ -3,7 +3,7 @@ import { BSONRegExp, BSONSymbol, type Document } from '../../../src/bson/library
 import { CommandError } from '../../../src/errors/command_error.js';
 import { collatorOf, normaliseCollation } from '../../../src/storage/indexes/collation.js';
 import { compileFilter } from '../../../src/storage/query/compile_filter.js';
-import { compileSort } from '../../../src/storage/sort.js';
+import { compileSort } from '../../../src/storage/query/sort.js';
 import { Collator, localeTag } from '../../../src/storage/values/collator.js';
 import { compareValues, valuesEqual } from '../../../src/storage/values/compare.js';
 import { collationKeyString, keyString } from '../../../src/storage/values/key_string.js';

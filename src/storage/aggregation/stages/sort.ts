@@ -5,7 +5,7 @@
  */
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { compileSort } from '../../sort.js';
+import { compileSort } from '../../query/sort.js';
 import { isDocument } from '../../values/paths.js';
 import { BLOCKING, type StageDefinition, type StageInstance } from '../stage.js';
 

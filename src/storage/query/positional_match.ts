@@ -15,7 +15,7 @@
  * under the query's collation.
  */
 import type { Document } from '../../bson/library.js';
-import { compileFilter } from '../query/compile_filter.js';
+import { compileFilter } from './compile_filter.js';
 import { isDocument } from '../values/paths.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import type { Collator } from '../values/collator.js';

@@ -5,13 +5,13 @@
  * null); paths fan out through arrays of documents. Under a collation, strings (also inside
  * documents and arrays) order by it.
  */
-import type { Document } from '../bson/library.js';
-import { CommandError } from '../errors/command_error.js';
-import { isNumber, toDouble } from './values/numeric.js';
-import { formatElement } from './values/format.js';
-import type { Collator } from './values/collator.js';
-import { compareValues } from './values/compare.js';
-import { addTopLevelField, arrayOffsetOf, isDocument } from './values/paths.js';
+import type { Document } from '../../bson/library.js';
+import { CommandError } from '../../errors/command_error.js';
+import { isNumber, toDouble } from '../values/numeric.js';
+import { formatElement } from '../values/format.js';
+import type { Collator } from '../values/collator.js';
+import { compareValues } from '../values/compare.js';
+import { addTopLevelField, arrayOffsetOf, isDocument } from '../values/paths.js';
 
 /** Orders two documents: negative, zero or positive. */
 export type Comparator = (a: Document, b: Document) => number;

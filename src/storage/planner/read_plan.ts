@@ -4,12 +4,13 @@
  * lookup, index bounds, or the whole collection — `src/storage/planner/`), run without the
  * filter. Every matching record is among the candidates; everything is lazy and visibility-checked.
  */
-import type { Document } from '../bson/library.js';
-import type { Collection, StoredDocument } from './collection.js';
-import type { Collator } from './values/collator.js';
-import { executePlan } from './planner/execute.js';
-import { planQuery } from './planner/plan.js';
-import { ALWAYS_TRUE } from './query/compile_filter.js';
+import type { Document } from '../../bson/library.js';
+import type { Collection } from '../collection.js';
+import type { StoredDocument } from '../record.js';
+import type { Collator } from '../values/collator.js';
+import { executePlan } from './execute.js';
+import { planQuery } from './plan.js';
+import { ALWAYS_TRUE } from '../query/compile_filter.js';
 
 /**
  * Records that may match `filter` (a superset of the matches), in the plan's order; `hint` as
