@@ -49,7 +49,7 @@ import { mayflyRunTtlPass } from './testing/mayfly_run_ttl_pass.js';
 import { getRange } from './versioned/get_range.js';
 import { getRow } from './versioned/get_row.js';
 import { putRow } from './versioned/put_row.js';
-import { notImplementedCommands } from './not_implemented.js';
+import { notImplementedCommands, uncataloguedCommands } from './not_implemented.js';
 import type { CommandDefinition } from './types.js';
 
 /** Every implemented command, sorted by name. */
@@ -105,6 +105,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
 
 /** Name or alias → definition, for dispatch. Known-but-unimplemented commands answer 238. */
 export const registry: ReadonlyMap<string, CommandDefinition> = (() => {
+  const strays = uncataloguedCommands(COMMANDS);
+  if (strays.length > 0) throw new Error(`commands missing from catalogue.ts: ${strays.join(', ')}`);
   const map = new Map<string, CommandDefinition>();
   for (const def of [...COMMANDS, ...notImplementedCommands(COMMANDS)]) {
     for (const name of [def.name, ...(def.aliases ?? [])]) {
