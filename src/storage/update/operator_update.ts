@@ -25,15 +25,9 @@ import type { Collator } from '../values/collator.js';
 import { isDocument } from '../values/paths.js';
 import { formatValue, formatElement } from '../values/format.js';
 import { NO_ARRAY_FILTERS, type ArrayFilters } from './array_filters.js';
-import { parseBit } from './modifiers/bit.js';
-import { parseInc, parseMul } from './modifiers/arithmetic.js';
-import { parseAddToSet, parsePop, parsePull, parsePullAll } from './modifiers/array_culling.js';
-import { parseMax, parseMin } from './modifiers/compare.js';
-import { parseCurrentDate } from './modifiers/current_date.js';
-import { idText } from './modifiers/id_text.js';
-import { parsePush } from './modifiers/push.js';
-import { parseSet, parseSetOnInsert, parseUnset } from './modifiers/set.js';
-import { NOOP, REMOVE, type Modifier, type ModifierContext, type ModifierParser } from './modifiers/types.js';
+import { idText } from './modifiers/_internal/id_text.js';
+import { NOOP, REMOVE, type Modifier, type ModifierContext, type RenameDefinition } from './modifiers/types.js';
+import { requireUpdateOperator } from './registry.js';
 import type { UpdateContext } from './update_context.js';
 import {
   checkViability,
@@ -46,24 +40,6 @@ import {
   type Navigation,
   type Slot,
 } from './update_paths.js';
-
-/** The update operators, by name (one table; the parsers live in `modifiers/`). */
-export const MODIFIERS: Readonly<Record<string, ModifierParser>> = {
-  $addToSet: parseAddToSet,
-  $bit: parseBit,
-  $currentDate: parseCurrentDate,
-  $inc: parseInc,
-  $max: parseMax,
-  $min: parseMin,
-  $mul: parseMul,
-  $pop: parsePop,
-  $pull: parsePull,
-  $pullAll: parsePullAll,
-  $push: parsePush,
-  $set: parseSet,
-  $setOnInsert: parseSetOnInsert,
-  $unset: parseUnset,
-};
 
 type Leaf =
   | { readonly kind: 'modifier'; readonly modifier: Modifier }
@@ -166,34 +142,9 @@ function insertLeaf(root: ObjectNode, parts: readonly string[], leaf: Leaf, ps: 
   setChild(current, name, { kind: 'leaf', leaf });
 }
 
-function checkDynamicRenamePath(path: readonly string[], which: 'source' | 'destination', text: string): void {
-  if (path.some((p) => p === '$' || isArrayFilterIdentifier(p))) {
-    throw new CommandError('BadValue', `The ${which} field for $rename may not be dynamic: ${text}`);
-  }
-}
-
-function parseRename(root: ObjectNode, from: string, to: unknown, ps: ParseState): void {
-  const fromParts = parseUpdatePath(from);
-  insertLeaf(root, fromParts, { kind: 'placeholder' }, ps);
-  checkDynamicRenamePath(fromParts, 'source', from);
-  if (typeof to !== 'string') {
-    throw new CommandError('BadValue', `The 'to' field for $rename must be a string: ${formatElement(from, to)}`);
-  }
-  checkDynamicRenamePath(to.split('.'), 'destination', to);
-  const toParts = parseUpdatePath(to);
-  if (to.includes('\0')) {
-    throw new CommandError('BadValue', "The 'to' field for $rename cannot contain an embedded null byte");
-  }
-  if (from === to) {
-    throw new CommandError('BadValue', `The source and target field for $rename must differ: ${formatElement(from, to)}`);
-  }
-  if (to.startsWith(`${from}.`) || from.startsWith(`${to}.`)) {
-    throw new CommandError(
-      'BadValue',
-      `The source and target field for $rename must not be on the same path: ${formatElement(from, to)}`,
-    );
-  }
-  insertLeaf(root, toParts, { kind: 'rename', to: toParts, from: fromParts, fromText: from }, ps);
+function parseRename(root: ObjectNode, from: string, to: unknown, definition: RenameDefinition, ps: ParseState): void {
+  const paths = definition.parse(from, to, (fromParts) => insertLeaf(root, fromParts, { kind: 'placeholder' }, ps));
+  insertLeaf(root, paths.to, { kind: 'rename', to: paths.to, from: paths.from, fromText: from }, ps);
 }
 
 /**
@@ -210,14 +161,7 @@ export function parseOperatorUpdate(
   const ps: ParseState = { arrayFilters, foundIdentifiers: new Set() };
   let positional = false;
   for (const op of Object.keys(update)) {
-    const isRename = op === '$rename';
-    const parser = MODIFIERS[op];
-    if (parser === undefined && !isRename) {
-      throw new CommandError(
-        'FailedToParse',
-        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
-      );
-    }
+    const definition = requireUpdateOperator(op);
     const fields = update[op];
     if (!isDocument(fields)) {
       throw new CommandError(
@@ -226,13 +170,13 @@ export function parseOperatorUpdate(
       );
     }
     for (const field of Object.keys(fields)) {
-      if (isRename) {
-        parseRename(root, field, fields[field], ps);
+      if (definition.kind === 'rename') {
+        parseRename(root, field, fields[field], definition, ps);
         continue;
       }
       const parts = parseUpdatePath(field);
       positional ||= parts.includes('$');
-      const modifier = parser!(field, fields[field], collator);
+      const modifier = definition.parse(field, fields[field], collator);
       insertLeaf(root, parts, { kind: 'modifier', modifier }, ps);
     }
   }

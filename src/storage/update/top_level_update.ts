@@ -12,10 +12,9 @@ import type { Document } from '../../bson/library.js';
 import type { Collator } from '../values/collator.js';
 import { cloneValue } from '../values/clone.js';
 import { isDocument } from '../values/paths.js';
-import type { CompiledUpdate, UpdateResult } from './compile_update.js';
+import type { CompiledUpdate, UpdateResult, UpdateContext } from './update_context.js';
 import { NOOP, REMOVE, type Modifier, type ModifierContext } from './modifiers/types.js';
-import { MODIFIERS } from './operator_update.js';
-import type { UpdateContext } from './update_context.js';
+import { updateOperatorNamed } from './registry.js';
 import { comparePathParts } from './update_paths.js';
 
 /** True for the operators the short form takes: each updates one existing value or creates it. */
@@ -65,9 +64,10 @@ export function compileTopLevelUpdate(update: Document, collator: Collator | nul
   if (names.length === 0) return null;
   const parsed: FieldUpdate[] = [];
   for (const op in update) {
-    const parse = MODIFIERS[op]!;
+    const definition = updateOperatorNamed(op);
+    if (definition?.kind !== 'modifier') return null;
     const fields = update[op] as Document;
-    for (const name in fields) parsed.push({ name, modifier: parse(name, fields[name], collator) });
+    for (const name in fields) parsed.push({ name, modifier: definition.parse(name, fields[name], collator) });
   }
   parsed.sort((a, b) => comparePathParts(a.name, b.name));
   return { kind: 'operators', positional: false, changedFields: names, apply: (doc, ctx) => applyTopLevel(doc, parsed, ctx) };

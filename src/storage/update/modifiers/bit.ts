@@ -7,8 +7,8 @@ import { Long } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { formatElement } from '../../values/format.js';
-import { fieldName, idText } from './id_text.js';
-import { NOOP, type ModifierParser } from './types.js';
+import { fieldName, idText } from './_internal/id_text.js';
+import { NOOP, type ModifierDefinition, type ModifierParser } from './types.js';
 
 type BitOp = 'and' | 'or' | 'xor';
 
@@ -32,8 +32,7 @@ function applyOp(op: BitOp, a: BitValue, b: BitValue): BitValue {
   return { long, bits: long ? BigInt.asIntN(64, bits) : BigInt.asIntN(32, bits) };
 }
 
-/** `$bit`. */
-export const parseBit: ModifierParser = (field, arg) => {
+const parseBit: ModifierParser = (field, arg) => {
   if (bsonTypeOf(arg) !== 'object') {
     throw new CommandError(
       'BadValue',
@@ -86,3 +85,6 @@ export const parseBit: ModifierParser = (field, arg) => {
     createValue: () => fromBitValue(run({ long: false, bits: 0n })),
   };
 };
+
+/** `$bit`. */
+export const bit: ModifierDefinition = { name: '$bit', kind: 'modifier', parse: parseBit };

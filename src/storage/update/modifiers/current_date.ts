@@ -7,7 +7,7 @@ import { Timestamp } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { isDocument } from '../../values/paths.js';
-import type { ModifierParser } from './types.js';
+import type { ModifierDefinition, ModifierParser } from './types.js';
 
 let lastSeconds = -1;
 let lastIncrement = 0;
@@ -23,8 +23,7 @@ export function nextTimestamp(now: Date): Timestamp {
   return new Timestamp({ t: seconds, i: lastIncrement });
 }
 
-/** `$currentDate`. */
-export const parseCurrentDate: ModifierParser = (_field, arg) => {
+const parseCurrentDate: ModifierParser = (_field, arg) => {
   let isDate = true;
   if (typeof arg === 'boolean') {
     isDate = true;
@@ -60,3 +59,6 @@ export const parseCurrentDate: ModifierParser = (_field, arg) => {
     createValue: (mc) => value(mc.update.now),
   };
 };
+
+/** `$currentDate`. */
+export const currentDate: ModifierDefinition = { name: '$currentDate', kind: 'modifier', parse: parseCurrentDate };

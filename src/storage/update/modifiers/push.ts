@@ -13,8 +13,8 @@ import { cloneValue } from '../../values/clone.js';
 import { compareValues } from '../../values/compare.js';
 import type { Collator } from '../../values/collator.js';
 import { getField, isDocument } from '../../values/paths.js';
-import { idText } from './id_text.js';
-import { NOOP, type ModifierParser } from './types.js';
+import { idText } from './_internal/id_text.js';
+import { NOOP, type ModifierDefinition, type ModifierParser } from './types.js';
 
 const CLAUSES = new Set(['$each', '$slice', '$sort', '$position']);
 
@@ -67,8 +67,7 @@ function hasPath(doc: Document, path: string): boolean {
   return true;
 }
 
-/** `$push`. */
-export const parsePush: ModifierParser = (_field, arg, collator) => {
+const parsePush: ModifierParser = (_field, arg, collator) => {
   let values: unknown[];
   let slice: bigint | null = null;
   let position: bigint | null = null;
@@ -172,3 +171,5 @@ export const parsePush: ModifierParser = (_field, arg, collator) => {
   };
 };
 
+/** `$push`. */
+export const push: ModifierDefinition = { name: '$push', kind: 'modifier', parse: parsePush };

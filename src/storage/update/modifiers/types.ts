@@ -40,3 +40,31 @@ export interface Modifier {
  * `$push`'s `$sort` and `$min`/`$max` compare strings by.
  */
 export type ModifierParser = (field: string, arg: unknown, collator: Collator | null) => Modifier;
+
+/** An update operator applied to one path at a time by a `Modifier`. */
+export interface ModifierDefinition {
+  /** The operator name, e.g. `$inc`. */
+  readonly name: string;
+  readonly kind: 'modifier';
+  readonly parse: ModifierParser;
+}
+
+/** The two paths of one `$rename` entry. */
+export interface RenamePaths {
+  readonly from: readonly string[];
+  readonly to: readonly string[];
+}
+
+/**
+ * `$rename`, the one operator that touches two paths: it parses and checks them, and the update
+ * tree moves the value (operator_update.ts). `claimSource` enters the source path in the tree
+ * before the checks, which is the order mongod reports conflicts and bad paths in.
+ */
+export interface RenameDefinition {
+  readonly name: string;
+  readonly kind: 'rename';
+  parse(from: string, to: unknown, claimSource: (from: readonly string[]) => void): RenamePaths;
+}
+
+/** One row of the update-operator table (`index.ts`). */
+export type UpdateOperatorDefinition = ModifierDefinition | RenameDefinition;

@@ -1,17 +1,17 @@
 /**
- * `$inc` and `$mul` (arithmetic_node.cpp, mongo/util/safe_num.cpp): Int32 results widen to
- * Int64 on overflow, an Int64 overflow fails the update (BadValue), any Double gives a Double,
+ * The arithmetic of `$inc` and `$mul` (arithmetic_node.cpp, mongo/util/safe_num.cpp): Int32
+ * results widen to Int64 on overflow, an Int64 overflow fails the update (BadValue), any Double gives a Double,
  * any Decimal128 a Decimal128. A missing field is created with the increment, or with a zero
  * of the multiplier's type. A result identical in type and value is a no-op.
  */
-import { Long } from '../../../bson/library.js';
-import { CommandError } from '../../../errors/command_error.js';
-import { bsonTypeOf } from '../../values/bson_type.js';
-import { toDouble, addNumbers, multiplyNumbers, doubleOf, fitsLong, intOrLong, numKind, toBigInt, widest } from '../../values/numeric.js';
-import { formatElement } from '../../values/format.js';
-import { identicalValues } from '../identical.js';
+import { Long } from '../../../../bson/library.js';
+import { CommandError } from '../../../../errors/command_error.js';
+import { bsonTypeOf } from '../../../values/bson_type.js';
+import { toDouble, addNumbers, multiplyNumbers, doubleOf, fitsLong, intOrLong, numKind, toBigInt, widest } from '../../../values/numeric.js';
+import { formatElement } from '../../../values/format.js';
+import { identicalValues } from '../../identical.js';
 import { fieldName, idText } from './id_text.js';
-import { NOOP, type ModifierParser } from './types.js';
+import { NOOP, type ModifierParser } from '../types.js';
 
 const INVALID: unique symbol = Symbol('safe_num.invalid');
 
@@ -50,7 +50,8 @@ function sameNumber(a: unknown, b: unknown): boolean {
   return identicalValues(a, b);
 }
 
-function arithmetic(op: '$inc' | '$mul'): ModifierParser {
+/** The parser of `op` (one implementation, `$mul` multiplying where `$inc` adds). */
+export function arithmetic(op: '$inc' | '$mul'): ModifierParser {
   const multiply = op === '$mul';
   return (field, arg) => {
     if (numKind(arg) === null) {
@@ -82,9 +83,3 @@ function arithmetic(op: '$inc' | '$mul'): ModifierParser {
     };
   };
 }
-
-/** `$inc`. */
-export const parseInc: ModifierParser = arithmetic('$inc');
-
-/** `$mul`. */
-export const parseMul: ModifierParser = arithmetic('$mul');

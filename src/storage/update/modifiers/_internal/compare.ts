@@ -2,11 +2,12 @@
  * `$min` and `$max` (compare_node.cpp): set when the new value sorts lower / higher (BSON order,
  * strings under the update's collation).
  */
-import { compareValues } from '../../values/compare.js';
-import { cloneValue } from '../../values/clone.js';
-import { NOOP, type ModifierParser } from './types.js';
+import { compareValues } from '../../../values/compare.js';
+import { cloneValue } from '../../../values/clone.js';
+import { NOOP, type ModifierParser } from '../types.js';
 
-function compareModifier(op: '$min' | '$max'): ModifierParser {
+/** The parser of `op`. */
+export function compareModifier(op: '$min' | '$max'): ModifierParser {
   return (_field, arg, collator) => ({
     op,
     allowCreation: true,
@@ -18,9 +19,3 @@ function compareModifier(op: '$min' | '$max'): ModifierParser {
     createValue: () => cloneValue(arg),
   });
 }
-
-/** `$min`. */
-export const parseMin: ModifierParser = compareModifier('$min');
-
-/** `$max`. */
-export const parseMax: ModifierParser = compareModifier('$max');

@@ -1,6 +1,6 @@
 /** The `_id` element as update error messages print it (`_id: 1`, or `no id`). */
-import type { Document } from '../../../bson/library.js';
-import { formatElement } from '../../values/format.js';
+import type { Document } from '../../../../bson/library.js';
+import { formatElement } from '../../../values/format.js';
 
 /** `_id: <value>` for messages, `no id` when the document has none. */
 export function idText(doc: Document): string {
