@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MayflyServer } from '../../src/index.js';
+import { describeWhenAvailable } from '../support/prerequisite.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const mongosh = path.join(root, 'node_modules', '.bin', 'mongosh');
@@ -91,7 +92,9 @@ describe('mongosh', () => {
 const python = '/usr/bin/python3';
 const hasPymongo = spawnSync(python, ['-c', 'import pymongo'], { encoding: 'utf8' }).status === 0;
 
-describe.runIf(hasPymongo)('python3-pymongo (present on this machine)', () => {
+const noPymongo = hasPymongo ? undefined : `${python} cannot import pymongo (apt-get install -y python3-pymongo)`;
+
+describeWhenAvailable('python3-pymongo', noPymongo, () => {
   it('connects over OP_QUERY and does insert/find/update/delete', async () => {
     const result = await run(python, [path.join(root, 'scripts', 'pymongo_smoke.py'), server.getUri()]);
     expect(result.stderr).toBe('');

@@ -1,8 +1,8 @@
 /**
- * The unified test format's own "valid-pass" tests (`/work/shared/spec-tests/runner-validation`):
+ * The unified test format's own "valid-pass" tests (`../shared/spec-tests/runner-validation`):
  * they pass against a real mongod, so they check our runner as much as the server. Not-applicable
  * tests are listed in `not_applicable_runner_validation.md`; known failures in `known_failures.ts`.
  */
-import { defineSpecSuite, serverFacts } from './suite.js';
+import { defineSpecSuite } from './suite.js';
 
-defineSpecSuite({ dir: 'runner-validation/valid-pass', listFile: 'not_applicable_runner_validation.md' }, await serverFacts());
+await defineSpecSuite({ dir: 'runner-validation/valid-pass', listFile: 'not_applicable_runner_validation.md' });

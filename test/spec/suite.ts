@@ -2,23 +2,35 @@
  * Turns a directory of unified-format test files into vitest suites: one `describe` per file, one
  * `it` per applicable test, each against a fresh set of databases on one in-process server per
  * file. Tests that do not apply to this server (runOnRequirements, skipReason) are not run; they
- * are listed with the reason in a generated, committed list that a test keeps up to date. Tests
- * listed in `known_failures.ts` run too and must still fail, so that list cannot rot. A summary
- * is printed at the end.
+ * are listed with the reason in a generated, committed list that a test keeps up to date (a
+ * missing list fails). Tests listed in `known_failures.ts` run too and must still fail, so that
+ * list cannot rot. A summary is printed at the end.
+ *
+ * The spec tests are read from `$MAYFLY_SPEC_TESTS`, or else from `../shared/spec-tests` beside
+ * the repository. Without them the suites are reported as skipped, saying so; a
+ * `MAYFLY_SPEC_TESTS` that names no directory fails.
  *
  *   UPDATE_SPEC_LISTS=1 npx vitest run test/spec     # rewrite the not-applicable lists
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
 import { MayflyServer } from '../../src/index.js';
 import { loadSpecFile, notApplicableReason, probeServer, runUnifiedTest, type SpecFile } from './unified_runner.js';
 import type { ServerFacts } from './requirements.js';
 import { KNOWN_FAILURES } from './known_failures.js';
+import { describeWhenAvailable } from '../support/prerequisite.js';
 
-/** Where the specification test files live. */
-export const SPEC_TESTS_ROOT = '/work/shared/spec-tests';
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/** Where the specification test files live: `$MAYFLY_SPEC_TESTS`, else `../shared/spec-tests` beside the repository. */
+export const SPEC_TESTS_ROOT = process.env.MAYFLY_SPEC_TESTS ?? resolve(here, '../../../shared/spec-tests');
+
+if (process.env.MAYFLY_SPEC_TESTS !== undefined && !existsSync(SPEC_TESTS_ROOT)) {
+  throw new Error(`MAYFLY_SPEC_TESTS names ${SPEC_TESTS_ROOT}, which does not exist`);
+}
 
 /** What one suite covers. */
 export interface SuiteOptions {
@@ -27,8 +39,6 @@ export interface SuiteOptions {
   /** The generated not-applicable list (markdown), relative to this directory. */
   listFile: string;
 }
-
-const here = new URL('.', import.meta.url).pathname;
 
 async function startServer(): Promise<MayflyServer> {
   return MayflyServer.create({ compat: 'mongodb' });
@@ -62,9 +72,19 @@ function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-/** Defines the suites of one directory; returns nothing (vitest collects them). */
-export function defineSpecSuite(options: SuiteOptions, facts: ServerFacts): void {
+/**
+ * Defines the suites of one directory (vitest collects them), or one skipped suite saying why
+ * when the spec tests are not there.
+ */
+export async function defineSpecSuite(options: SuiteOptions): Promise<void> {
   const dir = join(SPEC_TESTS_ROOT, options.dir);
+  if (!existsSync(dir)) {
+    describeWhenAvailable(`spec ${options.dir}`, `${dir} does not exist (set MAYFLY_SPEC_TESTS to the spec-tests directory)`, () => {
+      it('runs the unified-format tests', () => undefined);
+    });
+    return;
+  }
+  const facts = await serverFacts();
   const fileNames = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort();
@@ -155,7 +175,8 @@ export function defineSpecSuite(options: SuiteOptions, facts: ServerFacts): void
         '',
       ];
       const text = lines.join('\n');
-      if (process.env.UPDATE_SPEC_LISTS === '1' || !existsSync(path)) writeFileSync(path, text);
+      if (process.env.UPDATE_SPEC_LISTS === '1') writeFileSync(path, text);
+      expect(existsSync(path), `${options.listFile} is missing: generate it with UPDATE_SPEC_LISTS=1 npx vitest run test/spec`).toBe(true);
       expect(readFileSync(path, 'utf8')).toBe(text);
     });
   });
