@@ -6,7 +6,8 @@
  * the worker and the URI each test file was handed; after the run, every server is stopped.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { layOutExample, listening, type ExampleProject } from './example_project.js';
+import { layOutExample, type ExampleProject } from './example_project.js';
+import { expectOneServerForTheRun, expectOneServerPerWorker } from './probe_checks.js';
 
 /** A probe test file: asks the server it was handed for its clock, and reports. */
 function probe(name: string): string {
@@ -45,14 +46,7 @@ describe('Vitest', () => {
     const result = await project.npmTest(['--maxWorkers=2']);
     expect(result.status, result.output).toBe(0);
     expect(summary(result.output)).toEqual({ files: '4 passed (4)', tests: '4 passed (4)' });
-    const { 'a.json': a, 'b.json': b, ...rest } = project.probes();
-    expect(rest).toEqual({});
-    const uri = a!.uri as string;
-    expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
-    expect([a!.worker, b!.worker].every((w) => w === '1' || w === '2')).toBe(true);
-    expect({ ...a, worker: 'w' }).toEqual({ worker: 'w', uri, workerUris: null, clock: 'system' });
-    expect({ ...b, worker: 'w' }).toEqual({ worker: 'w', uri, workerUris: null, clock: 'system' });
-    expect(await listening(uri)).toBe(false);
+    await expectOneServerForTheRun(project);
   });
 
   test('examples/vitest-per-worker: one server per worker, each on the test clock, all stopped at the end', async () => {
@@ -62,16 +56,6 @@ describe('Vitest', () => {
     const result = await project.npmTest(['--maxWorkers=2']);
     expect(result.status, result.output).toBe(0);
     expect(summary(result.output)).toEqual({ files: '4 passed (4)', tests: '4 passed (4)' });
-    const probes = project.probes();
-    expect(Object.keys(probes)).toEqual(['a.json', 'b.json']);
-    const workerUris = JSON.parse(probes['a.json']!.workerUris as string) as string[];
-    expect(workerUris).toHaveLength(2);
-    expect(new Set(workerUris).size).toBe(2);
-    for (const uri of workerUris) expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
-    for (const report of Object.values(probes)) {
-      const worker = Number(report.worker);
-      expect(report).toEqual({ worker: String(worker), uri: workerUris[worker - 1], workerUris: JSON.stringify(workerUris), clock: 'manual' });
-    }
-    for (const uri of workerUris) expect(await listening(uri)).toBe(false);
+    await expectOneServerPerWorker(project);
   });
 });
