@@ -2,7 +2,9 @@
 // request-shaped BSON, Mayfly's one-pass decoder against the previous path (js-bson with
 // wrappers, then a walk) and js-bson's default decode, median of several rounds.
 import { BSON } from 'mongodb';
-import { deserialize, deserializeViaJsBson, serialize, ObjectId, UUID, Long } from '../../dist/bson.js';
+import { deserialize } from '../../dist/bson/decode.js';
+import { serialize } from '../../dist/bson/encode.js';
+import { deserializeViaJsBson, ObjectId, UUID, Long } from '../../dist/bson/library.js';
 import { medianTimes } from './median_times.mjs';
 
 const lsid = { id: new UUID() };

@@ -2,7 +2,8 @@
 // Mayfly's encoder over its value representation (src/bson/encode.ts) against js-bson's
 // serialize, each as a whole OP_MSG frame (js-bson's bytes copied into the frame, as before) and
 // as a bare document; median of several rounds, warm.
-import { Double, Long, ObjectId, serialize, serializeViaJsBson } from '../../dist/bson.js';
+import { serialize } from '../../dist/bson/encode.js';
+import { Double, Long, ObjectId, serializeViaJsBson } from '../../dist/bson/library.js';
 import { encodeOpMsg } from '../../dist/wire/op_msg.js';
 import { medianTimes } from './median_times.mjs';
 
