@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Server } from './server/server.js';
-import { checkParameterNames, ClockModes, CompatModes, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
+import { checkParameterNames, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
 
 /** The exit code of a user mistake (as commander's usage errors, in most CLIs). */
@@ -17,7 +17,7 @@ const SEE_HELP = "Run 'mayfly --help' to see every option.";
 
 function parsePort(value: string): number {
   const n = value.trim() === '' ? NaN : Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('The port must be an integer from 0 to 65535 (0 picks any free port).');
+  if (!isPort(n)) throw new InvalidArgumentError('The port must be an integer from 0 to 65535 (0 picks any free port).');
   return n;
 }
 

@@ -9,7 +9,7 @@
  *   run in each worker, sets `MONGODB_URI` to the one of that worker.
  */
 import { MayflyServer } from '../index.js';
-import { checkServerOptions, MayflyOptionError, type ClockMode, type CompatMode, type LogLevel } from '../options.js';
+import { checkServerOptions, MayflyOptionError, type ClockMode, type CompatMode, type LogLevel, type MayflyServerOptions } from '../options.js';
 
 /** Options of the test-runner helpers. */
 export interface MayflyTestOptions {
@@ -46,9 +46,16 @@ export interface TestServers {
   stop(): Promise<void>;
 }
 
+/** The helpers' options, checked: what each server is created with, and how the run uses them. */
+interface CheckedTestOptions {
+  readonly server: MayflyServerOptions;
+  readonly perWorker: boolean;
+  readonly uriEnvName: string;
+}
+
 /** Checks the helpers' options (`who` names the helper in messages). */
-export function checkTestOptions(options: unknown, who: string): MayflyTestOptions {
-  if (options === undefined) return {};
+function checkTestOptions(options: unknown, who: string): CheckedTestOptions {
+  if (options === undefined) return { server: {}, perWorker: false, uriEnvName: 'MONGODB_URI' };
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new MayflyOptionError(`${who}: the options must be an object such as { compat: 'mongodb', clock: 'manual' }`);
   }
@@ -65,8 +72,11 @@ export function checkTestOptions(options: unknown, who: string): MayflyTestOptio
     throw new MayflyOptionError(`${who}: option 'uriEnvName' must be the name of an environment variable, such as 'MONGODB_URI'`);
   }
   const { compat, clock, parameters, logLevel, host } = given;
-  checkServerOptions(strip({ compat, clock, parameters, logLevel, host }), who);
-  return given as MayflyTestOptions;
+  return {
+    server: checkServerOptions(strip({ compat, clock, parameters, logLevel, host }), who),
+    perWorker: given.perWorker === true,
+    uriEnvName: (given.uriEnvName as string | undefined) ?? 'MONGODB_URI',
+  };
 }
 
 function strip(o: Record<string, unknown>): Record<string, unknown> {
@@ -80,11 +90,10 @@ function strip(o: Record<string, unknown>): Record<string, unknown> {
 export async function startTestServers(options: MayflyTestOptions, workers: number, who: string): Promise<TestServers> {
   const checked = checkTestOptions(options, who);
   const count = checked.perWorker ? Math.max(1, Math.floor(workers)) : 1;
-  const uriEnvName = checked.uriEnvName ?? 'MONGODB_URI';
+  const uriEnvName = checked.uriEnvName;
   const servers: MayflyServer[] = [];
-  const serverOptions = strip({ compat: checked.compat, clock: checked.clock, parameters: checked.parameters, logLevel: checked.logLevel, host: checked.host });
   try {
-    for (let i = 0; i < count; i++) servers.push(await MayflyServer.create(serverOptions));
+    for (let i = 0; i < count; i++) servers.push(await MayflyServer.create(checked.server));
   } catch (err) {
     await Promise.all(servers.map((s) => s.stop()));
     throw err;

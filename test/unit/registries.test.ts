@@ -78,6 +78,17 @@ function crossImports(files: readonly string[]): string[] {
   return found;
 }
 
+/**
+ * The files define exactly the table: each file one definition (`oneEach`; commands' folders also
+ * hold helper files), every definition in the table, and as many definitions as the table has.
+ */
+async function expectFilesRegistered(files: readonly string[], isDefinition: (v: unknown) => v is Named, table: readonly Named[], oneEach = true) {
+  const found = await exportedDefinitions(files, isDefinition);
+  if (oneEach) expect(found.map((f) => f.file)).toEqual(files.map((f) => path.relative(SRC, f)));
+  expect(found.filter((f) => !table.includes(f.definition)).map((f) => f.file)).toEqual([]);
+  expect(found.length).toBe(table.length);
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
 }
@@ -147,9 +158,7 @@ describe('commands', () => {
     const files = groups.flatMap((g) => definitionFiles(path.join('commands', g), true));
     const isCommand = (v: unknown): v is Named =>
       isObject(v) && typeof v.name === 'string' && typeof v.run === 'function' && typeof v.help === 'string';
-    const found = await exportedDefinitions(files, isCommand);
-    expect(found.length).toBe(COMMANDS.length);
-    expect(found.filter((f) => !COMMANDS.includes(f.definition as never)).map((f) => f.file)).toEqual([]);
+    await expectFilesRegistered(files, isCommand, COMMANDS, false);
   });
 });
 
@@ -165,10 +174,7 @@ describe('aggregation stages', () => {
     const files = definitionFiles('storage/aggregation/stages', false);
     const isStage = (v: unknown): v is Named =>
       isObject(v) && typeof v.name === 'string' && typeof v.parse === 'function' && isObject(v.constraints);
-    const found = await exportedDefinitions(files, isStage);
-    expect(found.map((f) => f.file)).toEqual(files.map((f) => path.relative(SRC, f)));
-    expect(found.filter((f) => !STAGES.includes(f.definition as never)).map((f) => f.file)).toEqual([]);
-    expect(found.length).toBe(STAGES.length);
+    await expectFilesRegistered(files, isStage, STAGES);
   });
 });
 
@@ -194,10 +200,7 @@ describe('expression operators', () => {
       isObject(v) && typeof v.name === 'string' && v.name.startsWith('$') && typeof v.parse === 'function';
     for (const [group, operators] of Object.entries(EXPRESSION_GROUPS)) {
       const files = definitionFiles(`storage/expression/operators/${group}`, false);
-      const found = await exportedDefinitions(files, isOperator);
-      expect(found.map((f) => f.file)).toEqual(files.map((f) => path.relative(SRC, f)));
-      expect(found.filter((f) => !operators.includes(f.definition as never)).map((f) => f.file)).toEqual([]);
-      expect(found.length).toBe(operators.length);
+      await expectFilesRegistered(files, isOperator, operators);
     }
   });
 
@@ -219,10 +222,7 @@ describe('accumulators', () => {
     const files = definitionFiles('storage/accumulators', false);
     const isAccumulator = (v: unknown): v is Named =>
       isObject(v) && typeof v.name === 'string' && typeof v.create === 'function' && typeof v.argument === 'string';
-    const found = await exportedDefinitions(files, isAccumulator);
-    expect(found.map((f) => f.file)).toEqual(files.map((f) => path.relative(SRC, f)));
-    expect(found.filter((f) => !ACCUMULATORS.includes(f.definition as never)).map((f) => f.file)).toEqual([]);
-    expect(found.length).toBe(ACCUMULATORS.length);
+    await expectFilesRegistered(files, isAccumulator, ACCUMULATORS);
   });
 
   test('no accumulator file imports another', () => {
@@ -242,10 +242,7 @@ describe('update operators', () => {
     const files = definitionFiles('storage/update/modifiers', false);
     const isOperator = (v: unknown): v is Named =>
       isObject(v) && typeof v.name === 'string' && typeof v.parse === 'function' && typeof v.kind === 'string';
-    const found = await exportedDefinitions(files, isOperator);
-    expect(found.map((f) => f.file)).toEqual(files.map((f) => path.relative(SRC, f)));
-    expect(found.filter((f) => !UPDATE_OPERATORS.includes(f.definition as never)).map((f) => f.file)).toEqual([]);
-    expect(found.length).toBe(UPDATE_OPERATORS.length);
+    await expectFilesRegistered(files, isOperator, UPDATE_OPERATORS);
   });
 
   test('no operator file imports another', () => {

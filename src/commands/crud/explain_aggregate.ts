@@ -7,19 +7,14 @@
  * with no writer: `$out` and `$merge` are described, never performed.
  */
 import type { Document } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
 import { executionStatsSection, queryPlannerSection, shapeHashes, summarize, type ExplainVerbosity } from '../../storage/planner/explain_output.js';
-import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import type { CommandContext } from '../types.js';
 import { prepareAggregate } from './aggregate_request.js';
 import { SERVER_PARAMETERS, echo, serverInfo } from './explain_common.js';
 import { runPipeline } from './pipeline_exec.js';
 
-/** The explain reply of the aggregate `cmd` at `verbosity`. */
+/** The explain reply of the aggregate `cmd` (its arguments already checked) at `verbosity`. */
 export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Document {
-  for (const stage of (cmd.pipeline as unknown[]) ?? []) {
-    if (bsonTypeOf(stage) !== 'object') throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
-  }
   const { prepared, readNs, stages } = prepareAggregate(ctx, cmd, false);
   const command = echo(cmd, ctx.db);
   delete command.explain;

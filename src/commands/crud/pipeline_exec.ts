@@ -82,19 +82,7 @@ export function runPipeline(prep: PreparedPipeline, options: RunOptions): Iterab
       }
     })();
   }
-  const counted = options.onStageOutput;
-  if (counted === undefined) return withExecutorContext(runStages(rest, source));
-  let docs = source;
-  rest.forEach(({ instance }, i) => {
-    const upstream = instance.run(docs);
-    docs = (function* () {
-      for (const doc of upstream) {
-        counted(i);
-        yield doc;
-      }
-    })();
-  });
-  return withExecutorContext(docs);
+  return withExecutorContext(runStages(rest, source, options.onStageOutput));
 }
 
 /**

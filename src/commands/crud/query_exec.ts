@@ -13,7 +13,7 @@ import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { Collator } from '../../storage/values/collator.js';
 import type { Predicate } from '../../storage/query/compile_filter.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
-import { evaluateCommandLet, type CommandVariables } from '../../storage/expression/let.js';
+import { evaluateCommandLet, NO_VARIABLES, type CommandVariables } from '../../storage/expression/let.js';
 import { compileSort } from '../../storage/query/sort.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
 import { recordSource } from '../../storage/cursors.js';
@@ -115,5 +115,7 @@ export function queryCollator(coll: Collection | undefined, arg: CollationArg): 
  * explain share (`evaluateCommandLet`).
  */
 export function commandVariables(cmd: Document, nowMs: number): CommandVariables {
-  return evaluateCommandLet(cmd.let, { now: new Date(nowMs), collator: null });
+  const letDoc = cmd.let;
+  if (letDoc === undefined || letDoc === null) return NO_VARIABLES; // the common case: nothing to build
+  return evaluateCommandLet(letDoc, { now: new Date(nowMs), collator: null });
 }

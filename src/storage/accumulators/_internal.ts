@@ -7,13 +7,8 @@ import { decodeDecimal, encodeDecimal, type DecimalParts } from '../values/decim
 import { addParts, doubleOf, fitsLong, intOrLong, longOf, negateParts, numKind, toBigInt, toDecimalParts, type NumKind } from '../values/numeric.js';
 import type { Collator } from '../values/collator.js';
 import { compareValues } from '../values/compare.js';
-import { MISSING } from '../values/missing.js';
+import { isNullish, MISSING } from '../values/missing.js';
 import type { Accumulator } from './types.js';
-
-/** null, undefined or missing (`Value::nullish`). */
-function isNullish(v: unknown): boolean {
-  return v === MISSING || v === null || v === undefined;
-}
 
 /** The values of a removable state, oldest first: added at the end, removed from the front. */
 export class ValueQueue {
@@ -65,8 +60,7 @@ export function notRemovable(name: string): never {
   throw new Error(`the ${name} accumulator was not created removable`);
 }
 
-/** A state whose `remove` is never called (made for `$group`). */
-export type GroupState = Accumulator;
+const ZERO: DecimalParts = { kind: 'finite', negative: false, coefficient: 0n, exponent: 0 };
 
 /**
  * Running `$sum` with mongod's type rules (accumulator_sum.cpp, window_function_sum.cpp):
@@ -76,8 +70,6 @@ export type GroupState = Accumulator;
  * still in the total, so removing the last Double gives an integer total again, as mongod's
  * removable sum does.
  */
-const ZERO: DecimalParts = { kind: 'finite', negative: false, coefficient: 0n, exponent: 0 };
-
 export class SumState implements Accumulator {
   private ints = 0n;
   private sum = 0;

@@ -108,11 +108,24 @@ function parseUpdatePipeline(stages: readonly Document[], names: readonly string
   return { stages: parsed };
 }
 
-/** The documents `stages` make of `input`, lazily (each stage a transform of the one before). */
-export function runStages(stages: readonly ParsedStage[], input: Iterable<Document>): Iterable<Document> {
+/**
+ * The documents `stages` make of `input`, lazily (each stage a transform of the one before);
+ * `onOutput`, when given, is told of each document stage `i` produces (explain's `nReturned`).
+ */
+export function runStages(stages: readonly ParsedStage[], input: Iterable<Document>, onOutput?: (i: number) => void): Iterable<Document> {
   let docs = input;
-  for (const { instance } of stages) docs = instance.run(docs);
+  stages.forEach(({ instance }, i) => {
+    docs = instance.run(docs);
+    if (onOutput !== undefined) docs = counted(docs, i, onOutput);
+  });
   return docs;
+}
+
+function* counted(docs: Iterable<Document>, i: number, onOutput: (i: number) => void): Generator<Document> {
+  for (const doc of docs) {
+    onOutput(i);
+    yield doc;
+  }
 }
 
 /**

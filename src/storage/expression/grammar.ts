@@ -11,7 +11,7 @@ import { formatValue } from '../values/format.js';
 import { MISSING } from '../values/missing.js';
 import { assertValidFieldName, parseFieldPath } from './field_path.js';
 import { operatorNamed, isUnsupportedExpression } from './registry.js';
-import type { Evaluator, Frame, ParseScope } from './types.js';
+import type { Evaluator, ParseScope } from './types.js';
 import { fieldOf } from './value.js';
 import { isDocument } from '../values/paths.js';
 
@@ -44,9 +44,6 @@ function unavailable(name: string): Evaluator {
     throw new CommandError(51144, `Builtin variable '$$${name}' is not available`);
   };
 }
-
-/** The names of the builtin variables, `CURRENT` included. */
-export const BUILTIN_VARIABLE_NAMES: ReadonlySet<string> = new Set([...BUILTIN_VARIABLES.keys(), 'CURRENT']);
 
 /** `Expression::parseOperand`: any value that may appear where an expression is expected. */
 export function parseOperand(v: unknown, scope: GrammarScope): Evaluator {
@@ -231,9 +228,4 @@ function nameProblem(name: string, validFirst: (code: number) => boolean): strin
     if (!isNameCharacter(ch.charCodeAt(0))) return `'${name}' contains an invalid character for a variable name: '${ch}'`;
   }
   return null;
-}
-
-/** The frame of one document, for callers that evaluate outside a scope's own helpers. */
-export function frameOf(root: Document, vars: unknown[], runtime: Frame['runtime']): Frame {
-  return { root, current: root, vars, runtime };
 }

@@ -12,7 +12,7 @@
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { frameOf, userWriteNameProblem, validateNameForUserRead } from './grammar.js';
+import { userWriteNameProblem, validateNameForUserRead } from './grammar.js';
 import { Scope } from './scope.js';
 import type { EvaluationRuntime } from './types.js';
 import { isDocument } from '../values/paths.js';
@@ -46,7 +46,9 @@ export function evaluateCommandLet(letDoc: unknown, runtime: EvaluationRuntime):
     const scope = bindAll(Scope.root(), names);
     const ev = scope.parse(letDoc[name]);
     if (scope.documentRead) throw new CommandError(4890500, FIELD_ACCESS);
-    const value = ev(frameOf({}, values.slice(), runtime));
+    const empty: Document = {};
+    // A copy: a `$let` inside the value writes its own slots, past the command's.
+    const value = ev({ root: empty, current: empty, vars: values.slice(), runtime });
     names.push(name);
     values.push(value);
   }

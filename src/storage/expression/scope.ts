@@ -29,11 +29,6 @@ export class Scope implements GrammarScope {
     return new Scope({ slots: 0, documentRead: false }, null);
   }
 
-  /** How many slots the tree's definitions use so far. */
-  get slotCount(): number {
-    return this.tree.slots;
-  }
-
   /** True once an expression parsed in this tree read the document (a field path, `$$ROOT`). */
   get documentRead(): boolean {
     return this.tree.documentRead;
@@ -84,10 +79,5 @@ export class Scope implements GrammarScope {
 
   readsDocument(): void {
     this.tree.documentRead = true;
-  }
-
-  /** Starts watching for document reads (the command `let` checks each of its values). */
-  resetDocumentRead(): void {
-    this.tree.documentRead = false;
   }
 }

@@ -9,10 +9,7 @@ import { bsonTypeOf } from '../values/bson_type.js';
 import { cloneValue } from '../values/clone.js';
 import { MISSING } from '../values/missing.js';
 
-/** mongod's `Value::nullish()`: null, undefined or missing. */
-export function isNullish(v: unknown): boolean {
-  return v === MISSING || v === null || v === undefined;
-}
+export { isNullish } from '../values/missing.js';
 
 /** mongod's `Value::coerceToBool()`: false for false, null, undefined, missing and numeric zero. */
 export function toBool(v: unknown): boolean {

@@ -10,3 +10,8 @@ export const MISSING: unique symbol = Symbol('missing');
 
 /** The type of `MISSING`. */
 export type Missing = typeof MISSING;
+
+/** mongod's `Value::nullish()`: null, undefined or missing. */
+export function isNullish(v: unknown): boolean {
+  return v === MISSING || v === null || v === undefined;
+}

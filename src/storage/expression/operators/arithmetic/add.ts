@@ -4,7 +4,7 @@
  * fractional number rounded half away from zero); null or missing makes null.
  */
 import { CommandError } from '../../../../errors/command_error.js';
-import { addNumbers, fitsLong, numKind, toBigInt, toDouble } from '../../../values/numeric.js';
+import { addNumbers, fitsLong, numKind, toBigInt, toDouble, TWO_POW_63 } from '../../../values/numeric.js';
 import type { ExpressionOperator } from '../../types.js';
 import { isNullish, typeName } from '../../value.js';
 
@@ -34,7 +34,7 @@ export function addValues(values: readonly unknown[]): unknown {
     case 'double':
     case 'decimal': {
       const sum = toDouble(total) + date.getTime();
-      if (!(sum >= -9223372036854775808 && sum < 9223372036854775808)) {
+      if (!(sum >= -TWO_POW_63 && sum < TWO_POW_63)) {
         throw new CommandError('Overflow', 'date overflow in $add');
       }
       millis = roundHalfAwayFromZero(sum);
