@@ -323,7 +323,9 @@ export const bulkWrite: CommandDefinition = {
         throw new CommandError('BadValue', `BulkWrite ops entry ${formatValue(opAsBson(op))} has an invalid nsInfo index.`);
       }
     }
-    const vars = commandVariables(cmd, ctx.now());
+    // One time for the whole command: $$NOW is the same in every operation.
+    const nowMs = ctx.now();
+    const vars = commandVariables(cmd, nowMs);
     const bypass = bypassArg(cmd);
 
     const summary: Summary = { nErrors: 0, nInserted: 0, nMatched: 0, nModified: 0, nUpserted: 0, nDeleted: 0 };
@@ -353,7 +355,7 @@ export const bulkWrite: CommandDefinition = {
           try {
             validateCollectionName(ns.db, ns.coll, true);
             if (op.spec.sort !== undefined && op.spec.multi) throw new CommandError('FailedToParse', 'Cannot specify sort with multi=true');
-            const outcome = executeUpdate(ctx, ns.db, ns.coll, op.spec, vars, bypass);
+            const outcome = executeUpdate(ctx, ns.db, ns.coll, op.spec, vars, nowMs, bypass);
             summary.nModified += outcome.modified;
             if (outcome.upsertedId !== undefined) {
               summary.nUpserted++;

@@ -87,12 +87,13 @@ export const del: CommandDefinition = {
     checkBatchSize(statements.length);
     const coll = ctx.server.catalog.get(ctx.db, name);
     const onView = !coll && ctx.server.catalog.view(ctx.db, name) !== undefined;
-    const variables = commandVariables(cmd, ctx.now());
+    const nowMs = ctx.now(); // $$NOW: one for every statement of the command
+    const variables = commandVariables(cmd, nowMs);
     let n = 0;
     const writeErrors = runBatch(statements, cmd.ordered !== false, (stmt) => {
       const collator = queryCollator(coll, checkCollation(stmt.collation));
       ctx.server.counters.opcounters.delete++;
-      const predicate = compileQuery(stmt.q, ctx.now(), variables, collator); // a bad filter is an error even with nothing to delete
+      const predicate = compileQuery(stmt.q, nowMs, variables, collator); // a bad filter is an error even with nothing to delete
       if (!coll) {
         if (onView) throw viewNotCollectionError(ctx.db, name); // a view takes no writes
         return;

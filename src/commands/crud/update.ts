@@ -272,10 +272,10 @@ export function upsertDocument(parsed: ParsedUpdateStatement, now: Date): Docume
 
 /**
  * Runs one update statement on `db.name` (created when an upsert inserts); every document it
- * stores is validated unless `bypassDocumentValidation`. A view is refused (166).
+ * stores is validated unless `bypassDocumentValidation`. A view is refused (166). `nowMs` is the
+ * command's time: `$$NOW` and `$currentDate` are the same for every statement of one command.
  */
-export function executeUpdate(ctx: CommandContext, db: string, name: string, spec: UpdateSpec, vars: CommandVariables, bypassDocumentValidation = false): UpdateOutcome {
-  const nowMs = ctx.now();
+export function executeUpdate(ctx: CommandContext, db: string, name: string, spec: UpdateSpec, vars: CommandVariables, nowMs: number, bypassDocumentValidation = false): UpdateOutcome {
   const catalog = ctx.server.catalog;
   let coll: Collection | undefined = catalog.get(db, name);
   if (!coll) catalog.assertNotView(db, name);
@@ -353,7 +353,8 @@ export const update: CommandDefinition = {
     const raw = cmd.updates as unknown[];
     const statements = raw.map((stmt, i) => parseUpdateStatement(stmt, i));
     checkBatchSize(statements.length);
-    const vars = commandVariables(cmd, ctx.now());
+    const nowMs = ctx.now();
+    const vars = commandVariables(cmd, nowMs);
     const bypass = bypassArg(cmd);
     let n = 0;
     let nModified = 0;
@@ -363,7 +364,7 @@ export const update: CommandDefinition = {
       const spec = statements[index]!;
       if (spec.sort !== undefined && spec.multi) throw new CommandError('FailedToParse', 'Cannot specify sort with multi=true');
       try {
-        const outcome = executeUpdate(ctx, ctx.db, name, spec, vars, bypass);
+        const outcome = executeUpdate(ctx, ctx.db, name, spec, vars, nowMs, bypass);
         n += outcome.matched;
         nModified += outcome.modified;
         if (outcome.upsertedId !== undefined) {
