@@ -7,13 +7,17 @@ import { EXPRESSION_CATALOGUE } from './catalogue.js';
 import { ACCUMULATOR } from './operators/accumulator/index.js';
 import { ARITHMETIC } from './operators/arithmetic/index.js';
 import { ARRAY } from './operators/array/index.js';
+import { BITWISE } from './operators/bitwise/index.js';
 import { BOOLEAN } from './operators/boolean/index.js';
 import { COMPARISON } from './operators/comparison/index.js';
 import { CONDITIONAL } from './operators/conditional/index.js';
+import { DATE } from './operators/date/index.js';
 import { LITERAL } from './operators/literal/index.js';
 import { MISC } from './operators/misc/index.js';
 import { OBJECT } from './operators/object/index.js';
+import { SET } from './operators/set/index.js';
 import { STRING } from './operators/string/index.js';
+import { TRIGONOMETRY } from './operators/trigonometry/index.js';
 import { TYPE } from './operators/type/index.js';
 import { VARIABLE } from './operators/variable/index.js';
 import type { ExpressionOperator } from './types.js';
@@ -23,13 +27,17 @@ export const EXPRESSION_GROUPS: Readonly<Record<string, readonly ExpressionOpera
   accumulator: ACCUMULATOR,
   arithmetic: ARITHMETIC,
   array: ARRAY,
+  bitwise: BITWISE,
   boolean: BOOLEAN,
   comparison: COMPARISON,
   conditional: CONDITIONAL,
+  date: DATE,
   literal: LITERAL,
   misc: MISC,
   object: OBJECT,
+  set: SET,
   string: STRING,
+  trigonometry: TRIGONOMETRY,
   type: TYPE,
   variable: VARIABLE,
 };
