@@ -4,6 +4,7 @@
 // scan speed, TTL reaper, start-up, memory). Each server runs in its own process.
 import net from 'node:net';
 import { MongoClient } from 'mongodb';
+import { expressionFigures } from './expressions.mjs';
 import { childFigures, median, startMayfly, startNull, startProcess, stop } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -196,6 +197,7 @@ async function mayflyOnly() {
     await c.close();
     await stop(s);
   }
+  out['aggregate $project of ten expressions vs find, 100,000 docs'] = await expressionFigures(quick);
   const memory = await childFigures(['--expose-gc', 'scripts/bench/memory.mjs', String(quick ? 200_000 : 1_000_000)]);
   out[`memory for ${memory.docs.toLocaleString('en')} small docs`] = `${(memory.bytes / 1048576).toFixed(0)} MiB for ${(memory.bsonBytes / 1048576).toFixed(0)} MiB of BSON = ${(memory.bytes / memory.bsonBytes).toFixed(2)}x; MayflyServer.create() median ${memory.createMs.toFixed(1)} ms`;
   return out;
