@@ -6,6 +6,7 @@
  */
 import { CommandError } from '../../../../errors/command_error.js';
 import { docValueToString } from '../../../values/format.js';
+import { MISSING } from '../../../values/missing.js';
 import { isDocument } from '../../../values/paths.js';
 import type { Evaluator, ExpressionOperator } from '../../types.js';
 import { isNullish, typeName } from '../../value.js';
@@ -60,10 +61,12 @@ export const zip: ExpressionOperator = {
       const length = useLongestLength ? max : min;
       const out: unknown[][] = new Array<unknown[]>(length);
       for (let row = 0; row < length; row++) {
-        const tuple: unknown[] = new Array<unknown>(arrays.length);
+        const tuple: unknown[] = [];
         for (let col = 0; col < arrays.length; col++) {
           const a = arrays[col]!;
-          tuple[col] = row < a.length ? a[row] : pad[col];
+          const v = row < a.length ? a[row] : pad[col];
+          // A missing default is no element (mongod leaves a missing Value out of an array).
+          if (v !== MISSING) tuple.push(v);
         }
         out[row] = tuple;
       }
