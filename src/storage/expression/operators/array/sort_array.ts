@@ -37,8 +37,11 @@ function keyOf(v: unknown, path: readonly string[]): unknown {
   return cur;
 }
 
-/** The comparator a `sortBy` describes (checked when parsed). */
-function comparatorOf(sortBy: unknown): (a: unknown, b: unknown, collator: Collator | null) => number {
+/** A comparison of two elements under a collation. */
+type Comparison = (a: unknown, b: unknown, collator: Collator | null) => number;
+
+/** The comparison a `sortBy` describes (checked when parsed). */
+function comparisonOf(sortBy: unknown): Comparison {
   if (numKind(sortBy) !== null) {
     const direction = directionOf(sortBy);
     if (direction === 0) throw new CommandError(2942506, 'The $sort element value must be either 1 or -1');
@@ -85,7 +88,10 @@ export const sortArray: ExpressionOperator = {
     if (!hasInput) throw new CommandError(2942502, "$sortArray requires 'input' to be specified");
     if (!hasSortBy) throw new CommandError(2942503, "$sortArray requires 'sortBy' to be specified");
     const input = scope.parse(inputRaw);
-    const compare = comparatorOf(sortBy);
+    const compare = comparisonOf(sortBy);
+    // The comparator handed to sort, made once per collator (one per command), not per document.
+    let comparatorCollator: Collator | null = null;
+    let comparator = (a: unknown, b: unknown): number => compare(a, b, null);
     return (frame) => {
       const v = input(frame);
       if (isNullish(v)) return null;
@@ -94,7 +100,11 @@ export const sortArray: ExpressionOperator = {
       }
       if (v.length < 2) return v;
       const collator = frame.runtime.collator;
-      return v.slice().sort((a, b) => compare(a, b, collator));
+      if (collator !== comparatorCollator) {
+        comparatorCollator = collator;
+        comparator = (a, b) => compare(a, b, collator);
+      }
+      return v.slice().sort(comparator);
     };
   },
 };
