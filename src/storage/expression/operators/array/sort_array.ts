@@ -4,6 +4,8 @@
  * named fields in turn (a dotted path reads nested documents, not arrays; a missing field is
  * null, as is any field of a non-document), each ascending (1) or descending (-1). Equal
  * elements keep their order. Null for a null or missing input, 2942504 for another non-array.
+ * The codes of a bad `sortBy` (2942505-2942507) are mongod's; the texts of 2942505 and 2942507
+ * are Mayfly's (not yet checked against mongod 8.2's wording).
  */
 import type { Document } from '../../../../bson/library.js';
 import { CommandError } from '../../../../errors/command_error.js';
