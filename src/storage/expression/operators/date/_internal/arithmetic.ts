@@ -5,7 +5,8 @@
  * zone's wall clock (a month added to Jan 31 is the last day of February), hours and smaller as
  * elapsed milliseconds, differences as boundaries crossed, and bins counted from mongod's
  * reference point (2000-01-01 in the zone). The argument object these operators take is read
- * here too (`parseNamedArguments`), with constant arguments resolved at parse time.
+ * here too (`namedArguments`), and constant arguments are told apart so that they are read, or
+ * the whole expression folded, at parse time as mongod does.
  */
 import { CommandError } from '../../../../../errors/command_error.js';
 import { bsonTypeOf } from '../../../../values/bson_type.js';

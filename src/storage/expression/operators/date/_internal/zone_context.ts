@@ -6,12 +6,17 @@ import { CommandError } from '../../../../../errors/command_error.js';
 import type { TimeZone } from '../../../../values/timezone.js';
 import type { Frame, ParseScope } from '../../../types.js';
 import { withContext } from '../../../field_path.js';
+import { isConstantArgument } from './arithmetic.js';
 import { parseTimeZoneArgument } from './operands.js';
 
 /** `parseTimeZoneArgument` with the operator's context on a bad zone (constant or per document). */
 export function parseTimeZoneWithContext(opName: string, arg: unknown, scope: ParseScope): (frame: Frame) => TimeZone | null {
   const context = `${opName} parameter 'timezone' value parsing failed`;
-  const zoneOf = withContext(context, () => parseTimeZoneArgument(arg, scope));
+  // A constant zone is resolved now: its failure carries the context. Anything else is parsed
+  // as an expression, whose own parse errors carry none.
+  const zoneOf = isConstantArgument(arg)
+    ? withContext(context, () => parseTimeZoneArgument(arg, scope))
+    : parseTimeZoneArgument(arg, scope);
   return (frame) => {
     try {
       return zoneOf(frame);
