@@ -58,6 +58,9 @@ describe('$dateAdd: time zones', () => {
     ['a month from the local Feb 1 in +05:30', add('$d', 'month', 1, '+05:30'), { d: utc(2021, 1, 31, 20) }, utc(2021, 2, 28, 20)],
     ['the local Jan 31 in +05:00 clamps to the local Feb 28', add('$d', 'month', 1, '+05:00'), { d: utc(2021, 1, 30, 20) }, utc(2021, 2, 27, 20)],
     ['UTC by name', add('$d', 'month', 1, 'UTC'), { d: utc(2021, 1, 31) }, utc(2021, 2, 28)],
+    ['a day into the New York spring-forward gap moves forward by the gap', add('$d', 'day', 1, 'America/New_York'), { d: utc(2020, 3, 7, 7, 30) }, utc(2020, 3, 8, 7, 30)],
+    ['a day into the New York fall-back overlap from daylight time keeps daylight time', add('$d', 'day', 1, 'America/New_York'), { d: utc(2020, 10, 31, 5, 30) }, utc(2020, 11, 1, 5, 30)],
+    ['months into the New York fall-back overlap from standard time keep standard time', add('$d', 'month', 10, 'America/New_York'), { d: utc(2020, 1, 1, 6, 30) }, utc(2020, 11, 1, 6, 30)],
     ['a timezone from the document', add('$d', 'day', 1, '$tz'), { d: utc(2020, 3, 7, 12), tz: 'America/New_York' }, utc(2020, 3, 8, 11)],
   ]);
 });
