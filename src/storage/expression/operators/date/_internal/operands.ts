@@ -10,14 +10,23 @@ import { type TimeZone, UTC, timeZoneNamed } from '../../../../values/timezone.j
 import type { Evaluator, Frame, ParseScope } from '../../../types.js';
 import { isNullish } from '../../../value.js';
 
+/** True for the values `coerceToDateMs` reads (mongod's `Value::coercibleToDate`). */
+export function isCoercibleToDate(v: unknown): boolean {
+  return v instanceof Date || v instanceof Timestamp || v instanceof ObjectId;
+}
+
 /**
  * Milliseconds since the epoch of a value read as a date, or 16006 "can't convert from BSON type
  * <type> to Date". Callers turn null and missing into a null result before calling.
  */
 export function coerceToDateMs(v: unknown): number {
   if (v instanceof Date) return v.getTime();
-  if (v instanceof Timestamp) return v.high * 1000;
-  if (v instanceof ObjectId) return v.getTimestamp().getTime();
+  // A Timestamp's seconds are unsigned; an ObjectId's are signed, as mongod reads them.
+  if (v instanceof Timestamp) return v.t * 1000;
+  if (v instanceof ObjectId) {
+    const seconds = v.getTimestamp().getTime() / 1000;
+    return (seconds >= 2 ** 31 ? seconds - 2 ** 32 : seconds) * 1000;
+  }
   throw new CommandError(16006, `can't convert from BSON type ${bsonTypeOf(v)} to Date`);
 }
 
