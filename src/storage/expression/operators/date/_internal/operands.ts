@@ -16,7 +16,7 @@ import { isNullish } from '../../../value.js';
  */
 export function coerceToDateMs(v: unknown): number {
   if (v instanceof Date) return v.getTime();
-  if (v instanceof Timestamp) return v.high * 1000;
+  if (v instanceof Timestamp) return v.t * 1000;
   if (v instanceof ObjectId) return v.getTimestamp().getTime();
   throw new CommandError(16006, `can't convert from BSON type ${bsonTypeOf(v)} to Date`);
 }
