@@ -106,7 +106,7 @@ function fractionMs(digits: string): number {
 /** Sets the date from an ISO week date (`timelib_date_from_isodate`). */
 function setIsoDate(r: Reading, iy: number, iw: number, id: number): void {
   const dow = dayOfWeek(iy, 1, 1) - 1;
-  const c = civilFromDays(daysFromCivil(iy, 1, 1) - (dow > 4 ? dow - 7 : dow) + (iw - 1) * 7 + id - 1);
+  const c = civilFromDays(daysFromCivil(iy, 1, 1) - (dow > 4 ? dow - 7 : dow) + (iw - 1) * 7 + id);
   r.y = c.year;
   r.m = c.month;
   r.d = c.day;

@@ -59,7 +59,7 @@ function isConstantOperand(arg: unknown): boolean {
 /** `timelib_date_from_isodate` as a day count: day `id` of week `iw` of ISO year `iy`. */
 function isoDays(iy: number, iw: number, id: number): number {
   const dow = dayOfWeek(iy, 1, 1) - 1; // 0 = Sunday
-  return daysFromCivil(iy, 1, 1) - (dow > 4 ? dow - 7 : dow) + (iw - 1) * 7 + id - 1;
+  return daysFromCivil(iy, 1, 1) - (dow > 4 ? dow - 7 : dow) + (iw - 1) * 7 + id;
 }
 
 /** `{$dateFromParts: {year | isoWeekYear, ..., timezone?}}`. */

@@ -17,7 +17,11 @@ import { isNullish } from '../../../value.js';
 export function coerceToDateMs(v: unknown): number {
   if (v instanceof Date) return v.getTime();
   if (v instanceof Timestamp) return v.t * 1000;
-  if (v instanceof ObjectId) return v.getTimestamp().getTime();
+  if (v instanceof ObjectId) {
+    // mongod reads an ObjectId's first four bytes as a signed 32-bit count of seconds.
+    const b = v.id;
+    return ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) * 1000;
+  }
   throw new CommandError(16006, `can't convert from BSON type ${bsonTypeOf(v)} to Date`);
 }
 
