@@ -148,7 +148,7 @@ function setOffset(r: Reading, text: string, pos: number, seconds: number, type:
 const TIME = /^[Tt]?(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,:](\d+))?)?(?:\s*([AaPp])\.?[Mm]\.?(?![A-Za-z]))?/y;
 const TIME_AMPM = /^(\d{1,2})\s*([AaPp])\.?[Mm]\.?(?![A-Za-z])/y;
 const ISO_WEEK = /^([+-]?\d{4})-?W(\d{2})(?:-?([0-7]))?(?!\d)/y;
-const ISO_DATE = /^([+-]?\d{4,})-(\d{1,2})-(\d{1,2})(?!\d)/y;
+const ISO_DATE = /^([+-]?\d{4})-(\d{1,2})-(\d{1,2})(?!\d)/y;
 const SLASH_YMD = /^(\d{4})\/(\d{1,2})\/(\d{1,2})(?!\d)/y;
 const US_DATE = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?(?!\d)/y;
 const POINTED = /^(\d{1,2})[.-](\d{1,2})[.-](\d{4})(?!\d)/y;
@@ -175,7 +175,7 @@ function readFree(text: string): Reading {
   }
   while (pos < text.length) {
     const c = text[pos]!;
-    if (c === ' ' || c === '\t' || c === ',' || c === '\n' || c === '\r') {
+    if (c === ' ' || c === '\t' || c === ',' || c === '\n' || c === '\r' || c === '\0' || c === '\u00a0') {
       pos++;
       continue;
     }
