@@ -330,13 +330,15 @@ function readFree(text: string): Reading {
   return r;
 }
 
-/** Reads `count` digits at most, skipping what precedes them (timelib_get_nr). */
-function readNumber(text: string, at: { pos: number }, count: number): number | null {
+/**
+ * Reads `min` to `max` digits where the reading stands (timelib's TIMELIB_CHECK_NUMBER, then
+ * timelib_get_nr), or null.
+ */
+function readNumber(text: string, at: { pos: number }, max: number, min = 1): number | null {
   let p = at.pos;
-  while (p < text.length && (text[p]! < '0' || text[p]! > '9')) p++;
-  if (p >= text.length) return null;
   let digits = '';
-  while (p < text.length && digits.length < count && text[p]! >= '0' && text[p]! <= '9') digits += text[p++];
+  while (p < text.length && digits.length < max && text[p]! >= '0' && text[p]! <= '9') digits += text[p++];
+  if (digits.length < min) return null;
   at.pos = p;
   return Number(digits);
 }
@@ -386,7 +388,7 @@ function readFormatted(text: string, format: string): Reading {
         break;
       }
       case 'Y': {
-        const n = readNumber(text, at, 4);
+        const n = readNumber(text, at, 4, 4);
         if (n === null) fail('A four digit year could not be found');
         else {
           r.y = n;
@@ -448,10 +450,9 @@ function readFormatted(text: string, format: string): Reading {
         break;
       }
       case 'L': {
-        const start = at.pos;
-        const n = readNumber(text, at, 3);
+        const n = readNumber(text, at, 3, 3);
         if (n === null) fail('A three digit millisecond could not be found');
-        else r.ms = fractionMs(text.slice(start, at.pos).replace(/^\D+/, '').padEnd(3, '0'));
+        else r.ms = n;
         break;
       }
       case 'b':

@@ -97,6 +97,7 @@ describe('parseDateStringWithFormat', () => {
     ['2024-06-15 +0530', '%Y-%m-%d %z', Date.UTC(2024, 5, 14, 18, 30)],
     ['2024-06-15 +330', '%Y-%m-%d %Z', Date.UTC(2024, 5, 14, 18, 30)],
     ['100% 2024-06-15', '100%% %Y-%m-%d', Date.UTC(2024, 5, 15)],
+    ['2024-6-5', '%Y-%m-%d', Date.UTC(2024, 5, 5)],
   ];
   test.each(rows)('%s through %s', (text, format, expected) => {
     expect(parseDateStringWithFormat(text, format)).toBe(expected);
@@ -107,6 +108,9 @@ describe('parseDateStringWithFormat', () => {
     ['2024-06-15 extra', '%Y-%m-%d', "Error parsing date string '2024-06-15 extra'; 10: Trailing data ' '"],
     ['2024', '%Y', 'an incomplete date/time string has been found, with elements missing: "2024"'],
     ['2019-02-29', '%Y-%m-%d', "Error parsing date string '2019-02-29'; 10: The parsed date was invalid ''"],
+    ['24-06-15', '%Y-%m-%d', "Error parsing date string '24-06-15'; 0: A four digit year could not be found '2'"],
+    ['10:30:45.12', '%H:%M:%S.%L', "Error parsing date string '10:30:45.12'; 9: A three digit millisecond could not be found '1'"],
+    [' 2024', '%Y', "Error parsing date string ' 2024'; 0: A four digit year could not be found ' '"],
   ];
   test.each(failures)('241 for %j through %j', (text, format, message) => {
     expectCommandError(() => parseDateStringWithFormat(text, format), 241, message);

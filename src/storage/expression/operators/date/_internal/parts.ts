@@ -95,7 +95,10 @@ export function dayOfYearOf(ms: number, zone: TimeZone): number {
 
 /** `TimeZone::week`: 0 (the days before the first Sunday) – 53, weeks starting on Sunday. */
 export function weekOf(ms: number, zone: TimeZone): number {
-  const p = dateParts(ms, zone);
+  return weekOfParts(dateParts(ms, zone));
+}
+
+function weekOfParts(p: DateParts): number {
   const prevSunday = dayOfYear(p.year, p.month, p.day) - dayOfWeek(p.year, p.month, p.day);
   return Math.trunc((prevSunday + 7) / 7);
 }
@@ -201,7 +204,7 @@ export function formatDate(format: string, ms: number, zone: TimeZone): string {
         out += padded(dayOfWeek(p.year, p.month, p.day), 1);
         break;
       case 'U':
-        out += padded(weekOf(ms, zone), 2);
+        out += padded(weekOfParts(p), 2);
         break;
       case 'G':
         out += padded(isoWeekDate(p.year, p.month, p.day).isoYear, 4);
