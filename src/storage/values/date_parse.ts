@@ -12,7 +12,7 @@
  * (`2017-02-08`, `2017-02-08T12:10:40.787Z`, `+05:00` offsets, ISO week dates `2024-W24-6`),
  * `2017/02/08`, US `02/08/2017`, `20170208`, month names (`oct 20 2020`, `20 October 2020`,
  * `Feb 8, 2017`), day names, times with `am`/`pm`, `Z`/`UTC`/`GMT` and zone abbreviations, and a
- * trailing year after the time (`WED jan 31 12:05:28 +03:30 1996`).
+ * trailing year after the time (`WED jan 31 12:05:28 +03:30 1996`), and `@<seconds>` since the epoch.
  */
 import { CommandError } from '../../errors/command_error.js';
 import { type TimeZone, UTC, civilFromDays, daysFromCivil, dayOfWeek, instantFromParts } from './timezone.js';
@@ -159,6 +159,7 @@ const WORD = /^[A-Za-z]+(?:[_/-][A-Za-z0-9_+-]+)*/y;
 const MONTH_DAY = /^[ \t.-]*(\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:[ \t.,]+(\d{4})(?![\d:]))?/y;
 const MONTH_YEAR = /^[ \t.-]*(\d{4})(?![\d:])/y;
 const NUMBER = /^\d+/y;
+const UNIX_SECONDS = /^@(-?\d+)(?:\.(\d+))?(?!\d)/y;
 
 function match(re: RegExp, text: string, pos: number): RegExpExecArray | null {
   re.lastIndex = 0;
@@ -169,6 +170,7 @@ function match(re: RegExp, text: string, pos: number): RegExpExecArray | null {
 function readFree(text: string): Reading {
   const r = newReading();
   let pos = 0;
+  let unixExtraMs = 0;
   if (text.length === 0) {
     problem(r, text, 0, 'Empty string');
     return r;
@@ -180,6 +182,21 @@ function readFree(text: string): Reading {
       continue;
     }
     let m: RegExpExecArray | null;
+    if (c === '@' && (m = match(UNIX_SECONDS, text, pos)) !== null) {
+      // "@<seconds since the epoch>", in UTC.
+      const seconds = Number(m[1]);
+      const ms = m[2] === undefined ? 0 : fractionMs(m[2]) * (m[1]!.startsWith('-') ? -1 : 1);
+      const days = Math.floor(seconds / 86_400);
+      const c1970 = civilFromDays(days);
+      setDate(r, text, pos, c1970.year, c1970.month, c1970.day);
+      const inDay = seconds - days * 86_400;
+      setTime(r, text, pos, Math.floor(inDay / 3600), Math.floor(inDay / 60) % 60, inDay % 60, 0);
+      r.ms = 0;
+      setOffset(r, text, pos, 0, 1, '');
+      unixExtraMs = ms;
+      pos += m[0].length;
+      continue;
+    }
     if ((m = match(ISO_WEEK, text, pos)) !== null) {
       if (r.haveDate) problem(r, text, pos, 'Double date specification');
       r.haveDate = true;
@@ -327,6 +344,7 @@ function readFree(text: string): Reading {
   if (r.haveTime > 0 && r.h !== null && (r.h > 23 || (r.i ?? 0) > 59 || (r.s ?? 0) > 59)) {
     r.problems.push(`${text.length}: The parsed time was invalid '${''}'`);
   }
+  if (unixExtraMs !== 0) r.ms = (r.ms ?? 0) + unixExtraMs;
   return r;
 }
 

@@ -35,6 +35,8 @@ describe('parseDateString', () => {
     ['Sat, 15 Jun 2024 14:30:45 GMT', Date.UTC(2024, 5, 15, 14, 30, 45)],
     ['WED jan 31 12:05:28 +03:30 1996', Date.UTC(1996, 0, 31, 8, 35, 28)],
     ['Monday jan 30 2024', Date.UTC(2024, 1, 5)],
+    ['@1718461845', Date.UTC(2024, 5, 15, 14, 30, 45)],
+    ['@-1.5', -1500],
   ];
   test.each(rows)('%s', (text, expected) => {
     expect(parseDateString(text)).toBe(expected);
