@@ -260,15 +260,10 @@ function readFree(text: string): Reading {
       continue;
     }
     if ((c === '+' || c === '-' || /[GU]/i.test(c)) && (m = match(OFFSET, text, pos)) !== null) {
+      // `±H`, `±HH`, `±HMM`, `±HHMM`, `±HH:MM`, optionally seconds, after an optional GMT/UTC.
       const sign = m[1] === '-' ? -1 : 1;
-      let hours = Number(m[2]);
-      let minutes = m[3] === undefined ? 0 : Number(m[3]);
-      // timelib reads `+HMM` and `+HHMM` written without a colon.
-      if (m[3] === undefined && m[2]!.length <= 2) minutes = 0;
-      if (m[2]!.length === 1 && m[3] !== undefined && !m[0].includes(':')) {
-        hours = Number(m[2]);
-        minutes = Number(m[3]);
-      }
+      const hours = Number(m[2]);
+      const minutes = m[3] === undefined ? 0 : Number(m[3]);
       const seconds = m[4] === undefined ? 0 : Number(m[4]);
       setOffset(r, text, pos, sign * (hours * 3600 + minutes * 60 + seconds), 1, '');
       pos += m[0].length;
