@@ -49,11 +49,20 @@ export function parseUtcOffset(spec: string): number | null {
 const NAMED = new Map<string, TimeZone | null>();
 
 /**
+ * Identifiers ICU accepts that are not in the IANA database mongod's timelib carries (ICU's
+ * legacy three-letter IDs, its SystemV zones, a link tzdata dropped): mongod answers 40485.
+ */
+const ICU_ONLY_IDS: ReadonlySet<string> = new Set(
+  'ACT AET AGT ART AST BET BST CAT CNT CST CTT EAT ECT IET IST JST MIT NET NST PLT PNT PRT PST SST VST Canada/East-Saskatchewan'.split(' '),
+);
+
+/**
  * The zone Intl knows by `id`, or null. Intl matches names without regard to case and mongod
  * does not, so a name must be spelled as the database spells it: its canonical name, or an
  * alias (`US/Eastern`, `Asia/Calcutta`) whose every part starts as the database's do.
  */
 function namedZone(id: string): TimeZone | null {
+  if (ICU_ONLY_IDS.has(id) || id.startsWith('SystemV/')) return null;
   let format: Intl.DateTimeFormat;
   try {
     format = new Intl.DateTimeFormat('en-US', {
@@ -182,8 +191,8 @@ export function dateParts(instantMs: number, zone: TimeZone): DateParts {
 
 /**
  * The instant whose wall clock in `zone` shows these parts; every part carries into the next
- * (mongod's `createFromDateParts`). In a named zone's gap or overlap, the offset in force just
- * before the wall time is used, as timelib does.
+ * (mongod's `createFromDateParts`). In a named zone's gap or overlap, the offset is chosen as
+ * timelib chooses it (below).
  */
 export function instantFromParts(parts: DateParts, zone: TimeZone): number {
   const local =
@@ -194,9 +203,17 @@ export function instantFromParts(parts: DateParts, zone: TimeZone): number {
     parts.second * 1000 +
     parts.millisecond;
   if (zone.fixed) return local - zone.offsetMs(local);
-  const first = local - zone.offsetMs(local);
-  const second = local - zone.offsetMs(first);
-  return second;
+  // timelib's do_adjust_timezone: the offset at the wall time read as UTC ("current"), then at
+  // the instant that gives ("after"); the latter unless the wall time falls in the hour a
+  // transition skips, which keeps the offset from before it (02:30 on a spring-forward night in
+  // New York is 03:30 EDT).
+  const current = zone.offsetMs(local);
+  const after = zone.offsetMs(local - current);
+  if (current === after) return local - current;
+  const x = local - after;
+  const skip = after - current;
+  const inTransition = skip > 0 && zone.offsetMs(x) !== after && zone.offsetMs(x + skip) === after;
+  return inTransition ? local - current : local - after;
 }
 
 /** 1 (Sunday) to 7 (Saturday), mongod's `$dayOfWeek`, of a civil date. */

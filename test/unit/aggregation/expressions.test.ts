@@ -151,7 +151,7 @@ describe('strings, arrays, types', () => {
 describe('expression errors', () => {
   const parseErrors: Array<[string, unknown, number, string]> = [
     ['unknown operator', { $foo: 1 }, 168, "Unrecognized expression '$foo'"],
-    ['known but not implemented', { $dateToString: {} }, 238, 'Expression $dateToString is not supported by Mayfly yet'],
+    ['known but not implemented', { $encStrContains: {} }, 238, 'Expression $encStrContains is not supported by Mayfly yet'],
     ['two fields in an operator object', { $add: [1], $subtract: [1, 2] }, 15983, 'An object representing an expression must have exactly one field: { $add: [ 1 ], $subtract: [ 1, 2 ] }'],
     ['wrong arity', { $abs: [1, 2] }, 16020, 'Expression $abs takes exactly 1 arguments. 2 were passed in.'],
     ['$substr arity uses $substrBytes', { $substr: ['a'] }, 16020, 'Expression $substrBytes takes exactly 3 arguments. 1 were passed in.'],

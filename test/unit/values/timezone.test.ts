@@ -45,7 +45,7 @@ describe('timeZoneNamed', () => {
     expect(zone!.offsetMs(instant)).toBe(offset);
   });
 
-  const unrecognised = ['', 'Not/A_Timezone', 'America/Nowhere', 'america/new_york', 'AMERICA/NEW_YORK', '25:00', '123', '+5', '+123', '+05:3', 'UTC+1', '+05:30:00'];
+  const unrecognised = ['', 'Not/A_Timezone', 'America/Nowhere', 'america/new_york', 'AMERICA/NEW_YORK', '25:00', '123', '+5', '+123', '+05:3', 'UTC+1', '+05:30:00', 'PST', 'IST', 'CST', 'SystemV/EST5', 'Canada/East-Saskatchewan'];
   test.each(unrecognised)('%j is not a time zone', (id) => {
     expect(timeZoneNamed(id)).toBeNull();
   });
@@ -99,6 +99,22 @@ describe('the civil calendar', () => {
     expect(instantFromParts({ year: 2024, month: 7, day: 15, hour: 12, minute: 0, second: 0, millisecond: 0 }, ny)).toBe(Date.UTC(2024, 6, 15, 16));
     expect(instantFromParts({ year: 2024, month: 1, day: 15, hour: 12, minute: 0, second: 0, millisecond: 0 }, ny)).toBe(Date.UTC(2024, 0, 15, 17));
     expect(instantFromParts({ year: 2024, month: 1, day: 15, hour: 12, minute: 0, second: 0, millisecond: 0 }, timeZoneNamed('+05:30')!)).toBe(Date.UTC(2024, 0, 15, 6, 30));
+  });
+
+  test('instantFromParts in a gap keeps the offset from before it, in an overlap takes the first', () => {
+    const ny = timeZoneNamed('America/New_York')!;
+    const paris = timeZoneNamed('Europe/Paris')!;
+    const at = (zone: typeof ny, month: number, day: number, hour: number, minute: number) =>
+      instantFromParts({ year: 2024, month, day, hour, minute, second: 0, millisecond: 0 }, zone);
+    // 02:30 does not exist in New York on 2024-03-10: read with EST, it is 03:30 EDT.
+    expect(at(ny, 3, 10, 2, 30)).toBe(Date.UTC(2024, 2, 10, 7, 30));
+    // 01:30 happens twice on 2024-11-03: the first, EDT.
+    expect(at(ny, 11, 3, 1, 30)).toBe(Date.UTC(2024, 10, 3, 5, 30));
+    // 02:30 does not exist in Paris on 2024-03-31: read with CET, it is 03:30 CEST.
+    expect(at(paris, 3, 31, 2, 30)).toBe(Date.UTC(2024, 2, 31, 1, 30));
+    // 02:30 happens twice on 2024-10-27: timelib takes the second, CET.
+    expect(at(paris, 10, 27, 2, 30)).toBe(Date.UTC(2024, 9, 27, 1, 30));
+    expect(at(ny, 3, 10, 5, 0)).toBe(Date.UTC(2024, 2, 10, 9, 0));
   });
 
   test('day of week, day of year and ISO week dates', () => {

@@ -1,4 +1,4 @@
-/** Compiling and running one expression through the real parser, for the date operator tables. */
+/** Compiling and running one expression through the real parser, for the date operator tables of this folder. */
 import { it } from 'vitest';
 import type { Document } from '../../../../src/bson/library.js';
 import { ExpressionContext } from '../../../../src/storage/expression/context.js';
@@ -38,4 +38,15 @@ export function parseErrorTable(rows: Array<[string, unknown, number, string]>):
   for (const [name, expr, code, message] of rows) {
     it(`parse: ${name}`, () => expectCommandError(() => new ExpressionContext(CTX).compile(expr), code, message));
   }
+}
+
+/** `{v: <expr evaluated against doc>}`, so that a missing result shows as an absent field. */
+export function evaluateField(expr: unknown, doc: Document = {}): Document {
+  const v = evaluate(expr, doc);
+  return v === undefined ? {} : { v };
+}
+
+/** Compiles `expr` alone, reading no document (parse-time errors). */
+export function compile(expr: unknown): void {
+  new ExpressionContext(CTX).parse(expr);
 }
