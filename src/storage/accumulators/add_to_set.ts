@@ -6,6 +6,7 @@
 import type { Collator } from '../values/collator.js';
 import { collationKeyString } from '../values/key_string.js';
 import { MISSING } from '../values/missing.js';
+import { keyBoundAsDocument } from './_internal.js';
 import type { Accumulator, AccumulatorDefinition } from './types.js';
 
 class AddToSetState implements Accumulator {
@@ -39,5 +40,6 @@ class AddToSetState implements Accumulator {
 export const addToSet: AccumulatorDefinition = {
   name: '$addToSet',
   argument: 'expression',
+  groupOutput: (r) => (r as unknown[]).map(keyBoundAsDocument),
   create: (collator) => new AddToSetState(collator),
 };
