@@ -113,6 +113,14 @@ export class SumState implements Accumulator {
   private readonly counts: Record<NumKind, number> = { int: 0, long: 0, double: 0, decimal: 0 };
   /** How many numeric values are in the total. */
   count = 0;
+  /**
+   * The Decimal128 NaN that made the decimal total NaN, as it was (its sign kept: mongod's
+   * decimal addition returns its NaN operand).
+   */
+  private nanValue: Decimal128 | null = null;
+
+  /** `integersAsDoubles`: Int32/Int64 values are summed as Doubles (`$avg` does). */
+  constructor(private readonly integersAsDoubles = false) {}
 
   add(v: unknown): void {
     this.apply(v, 1);
@@ -130,14 +138,19 @@ export class SumState implements Accumulator {
     switch (k) {
       case 'int':
       case 'long':
-        this.ints += sign === 1 ? toBigInt(v) : -toBigInt(v);
+        if (this.integersAsDoubles) this.addDouble(Number(toBigInt(v)), sign);
+        else this.ints += sign === 1 ? toBigInt(v) : -toBigInt(v);
         return;
       case 'double':
         this.addDouble(typeof v === 'number' ? v : (v as { value: number }).value, sign);
         return;
       case 'decimal': {
         const parts = decodeDecimal(v as Decimal128);
-        if (this.counts.decimal === 0) this.decimal = null;
+        if (parts.kind === 'nan' && sign === 1 && this.decimal?.kind !== 'nan') this.nanValue = v as Decimal128;
+        if (this.counts.decimal === 0) {
+          this.decimal = null;
+          this.nanValue = null;
+        }
         // Each addition rounds to a Decimal128, as mongod's running decimal total does (an
         // overflow to Infinity stays); the total starts from 0, so -0 alone sums to 0.
         else this.decimal = roundToDecimal128(addParts(this.decimal ?? ZERO, sign === 1 ? parts : negateParts(parts)));
@@ -187,7 +200,10 @@ export class SumState implements Accumulator {
       parts = addParts(parts, { kind: 'finite', negative: b < 0n, coefficient: b < 0n ? -b : b, exponent: 0 });
     }
     const doubles = (Number.isFinite(this.sum) ? this.sum + this.compensation : this.sum) + this.special();
-    if (doubles !== 0 || Number.isNaN(doubles)) parts = addParts(parts, roundParts(normaliseParts(doubleToExactParts(doubles)), 34));
+    // Added even when 0, as mongod adds its non-decimal total: a zero total takes exponent 0
+    // (MAX + -MAX is 0, not 0E+6111; -0 is 0), a smaller exponent stays (0E-6176).
+    parts = addParts(parts, roundParts(normaliseParts(doubleToExactParts(doubles)), 34));
+    if (parts.kind === 'nan' && this.decimal?.kind === 'nan' && this.nanValue !== null) return this.nanValue;
     return encodeDecimal(parts);
   }
 
@@ -220,6 +236,7 @@ export class SumState implements Accumulator {
     this.positiveInfinities = 0;
     this.negativeInfinities = 0;
     this.decimal = null;
+    this.nanValue = null;
     this.counts.int = this.counts.long = this.counts.double = this.counts.decimal = 0;
     this.count = 0;
   }

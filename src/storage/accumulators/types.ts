@@ -73,4 +73,10 @@ export interface StateOptions {
   readonly compare?: (a: unknown, b: unknown) => number;
   /** The `settings` of `parseArguments`. */
   readonly settings?: unknown;
+  /**
+   * True when the state serves the expression form (`{$avg: [..]}`), which mongod evaluates
+   * in its classic engine: `$avg` there sums Int32/Int64 values as Doubles, where `$group`'s
+   * sums them exactly.
+   */
+  readonly expression?: boolean;
 }

@@ -3,10 +3,12 @@
  * evaluates to an array it accumulates the array's elements, otherwise its arguments; a missing
  * result is null. The state is the accumulator's own (src/storage/accumulators).
  */
-import type { AccumulatorDefinition } from '../../../accumulators/types.js';
+import type { AccumulatorDefinition, StateOptions } from '../../../accumulators/types.js';
 import { CommandError } from '../../../../errors/command_error.js';
 import { MISSING } from '../../../values/missing.js';
 import type { ExpressionOperator } from '../../types.js';
+
+const EXPRESSION: StateOptions = { expression: true };
 
 /** The expression operator of accumulator `def`. */
 export function accumulatorExpression(def: AccumulatorDefinition): ExpressionOperator {
@@ -15,7 +17,7 @@ export function accumulatorExpression(def: AccumulatorDefinition): ExpressionOpe
     parse(arg, scope) {
       const args = scope.parseArguments(arg);
       return (frame) => {
-        const acc = def.create(frame.runtime.collator);
+        const acc = def.create(frame.runtime.collator, false, EXPRESSION);
         if (args.length === 1) {
           const v = args[0]!(frame);
           if (Array.isArray(v)) for (const el of v) acc.add(el);
