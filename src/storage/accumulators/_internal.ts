@@ -11,6 +11,7 @@ import {
   roundParts,
   type DecimalParts,
 } from '../values/decimal.js';
+import { bsonSize } from '../../bson/encode.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { docValueToString, formatElement } from '../values/format.js';
@@ -702,4 +703,44 @@ function percentilesOf(v: unknown): number[] {
 export function percentileSettingsOf(options: StateOptions | undefined, median: boolean): PercentileSettings {
   const s = options?.settings as PercentileSettings | undefined;
   return s ?? { p: median ? null : [0.5], method: 'approximate' };
+}
+
+/** mongod's cap on the array one `$push` or `$addToSet` builds (internalQueryMaxPushBytes, internalQueryMaxAddToSetBytes). */
+export const MAX_ARRAY_BYTES = 100 * 1024 * 1024;
+
+/** The BSON size of `v` as an element value (a document's bytes without its name and type). */
+export function valueBytes(v: unknown): number {
+  // {"": v}: 4 (length) + 1 (type) + 1 (empty name) + value + 1 (terminator).
+  return bsonSize({ '': v }) - 7;
+}
+
+/**
+ * The memory check of `$push` and `$addToSet` in mongod 8.2's `$group` (SBE's
+ * addToArrayCapped / addToSetCapped): the array may not grow past MAX_ARRAY_BYTES
+ * (146 ExceededMemoryLimit). Sizes are BSON sizes, mongod's are its own estimates.
+ */
+export class ArrayBytes {
+  bytes = 0;
+  constructor(private readonly kind: 'array' | 'set') {}
+  /** Accounts for `v` joining a container of `count` elements; throws past the cap. */
+  add(v: unknown, count: number): void {
+    const size = valueBytes(v);
+    const total = this.bytes + size;
+    if (total > MAX_ARRAY_BYTES) {
+      throw new CommandError(
+        'ExceededMemoryLimit',
+        `Used too much memory for a single ${this.kind}. Memory limit: ${MAX_ARRAY_BYTES} bytes. ` +
+          `The ${this.kind} contains ${count} elements and is of size ${this.bytes} bytes. ` +
+          `The element being added has size ${size} bytes.`,
+      );
+    }
+    this.bytes = total;
+  }
+  /** Accounts for `v` leaving. */
+  remove(v: unknown): void {
+    this.bytes -= valueBytes(v);
+  }
+  reset(): void {
+    this.bytes = 0;
+  }
 }
