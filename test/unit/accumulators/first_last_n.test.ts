@@ -1,7 +1,8 @@
 /** `$firstN` and `$lastN` in `$group` (accumulator_multi.cpp, AccumulatorFirstLastN). */
-import { describe } from 'vitest';
+import { describe, it } from 'vitest';
 import { Decimal128, Double, Long } from '../../../src/bson/library.js';
-import { groupErrorTable, groupTable } from './helpers.js';
+import { expectExact } from '../aggregation/helpers.js';
+import { groupErrorTable, groupTable, run } from './helpers.js';
 
 const DOCS = [{ v: 1 }, { v: 2 }, {}, { v: null }, { v: 5 }];
 
@@ -13,8 +14,16 @@ describe('$firstN and $lastN', () => {
     ['n as a Long', { $lastN: { n: Long.fromNumber(1), input: '$v' } }, DOCS, [5]],
     ['n as an integral Double', { $firstN: { n: new Double(2), input: '$v' } }, DOCS, [1, 2]],
     ['n as an integral Decimal128', { $firstN: { n: Decimal128.fromString('1'), input: '$v' } }, DOCS, [1]],
-    ['n from the group key', { $firstN: { n: { $cond: [{ $eq: ['$_id', null] }, 1, 2] }, input: '$v' } }, DOCS, [1]],
+    ['n against a scalar group key: an empty document', { $firstN: { n: { $ifNull: ['$k', 1] }, input: '$v' } }, DOCS, [1]],
   ]);
+  it('n is evaluated against a document group key', () => {
+    const docs = [{ g: 'a', v: 1 }, { g: 'b', v: 2 }, { g: 'a', v: 3 }, { g: 'b', v: 4 }, { g: 'b', v: 5 }];
+    const n = { $cond: [{ $eq: ['$g', 'b'] }, 3, 1] };
+    expectExact(run([{ $group: { _id: { g: '$g' }, r: { $firstN: { n, input: '$v' } } } }], docs), [
+      { _id: { g: 'a' }, r: [1] },
+      { _id: { g: 'b' }, r: [2, 4, 5] },
+    ]);
+  });
   groupErrorTable([
     ['not an object', { $firstN: 5 }, [{}], 5787801, 'specification must be an object; found $firstN: 5'],
     ['an unknown field', { $lastN: { n: 1, input: '$v', x: 1 } }, [{}], 5787901, "Unknown argument for 'n' operator: x"],

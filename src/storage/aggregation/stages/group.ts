@@ -23,7 +23,7 @@ interface AccumulatorSpec {
   readonly field: string;
   readonly definition: AccumulatorDefinition;
   readonly arg: Evaluator;
-  /** `n` of an accumulator that has one, evaluated once per group against `{_id: <key>}`. */
+  /** `n` of an accumulator that has one, evaluated once per group against the group key. */
   readonly n?: Evaluator;
   /** The order of `sortBy` ($top...), over the documents fed with each value. */
   readonly compare?: (a: unknown, b: unknown) => number;
@@ -85,7 +85,8 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
   const collator = expressions.runtime.collator;
   const createState = (a: AccumulatorSpec, id: unknown): Accumulator => {
     if (a.n === undefined && a.compare === undefined && a.settings === undefined) return a.definition.create(collator);
-    const n = a.n === undefined ? undefined : a.n(expressions.frame({ _id: id }));
+    // mongod evaluates `n` against the group key when it is a document, else an empty one.
+    const n = a.n === undefined ? undefined : a.n(expressions.frame(isDocument(id) ? id : {}));
     return a.definition.create(collator, false, { n, compare: a.compare, settings: a.settings });
   };
   return {
