@@ -14,7 +14,7 @@ import {
 import { bsonSize } from '../../bson/encode.js';
 import { CommandError } from '../../errors/command_error.js';
 import { bsonTypeOf } from '../values/bson_type.js';
-import { docValueToString, formatElement } from '../values/format.js';
+import { docValueToString, formatElement, formatValue } from '../values/format.js';
 import { isDocument } from '../values/paths.js';
 import {
   addParts,
@@ -647,54 +647,88 @@ function percentileOf(sorted: readonly number[], p: number, method: PercentileMe
 
 /**
  * The argument of `$percentile` (`{input, p, method}`) or `$median` (`{input, method}`), checked
- * as mongod's IDL parser does (40414 missing, 40415 unknown field); `p` a constant array of
- * numbers in [0, 1] (7750301).
+ * as mongod's IDL parser does (40414 missing, 40415 unknown field, 14 and 2 for `method`); `p`
+ * a constant (7750300), non-empty array (7750301) of numbers (7750302) in [0, 1] (7750303).
  */
 export function parsePercentileArguments(spec: unknown, name: '$percentile' | '$median', notObjectCode: number): AccumulatorArguments {
   if (!isDocument(spec)) {
     throw new CommandError(notObjectCode, `specification must be an object; found ${formatElement(name, spec)}`);
   }
   const withP = name === '$percentile';
+  // The IDL parser: each field in order (unknown fields, the type and value of `method`), then
+  // the required fields, then `p` (parseP).
   for (const field of Object.keys(spec)) {
-    if (field !== 'input' && field !== 'method' && !(withP && field === 'p')) {
+    if (field === 'method') {
+      const method = spec.method;
+      if (typeof method !== 'string') {
+        throw new CommandError(
+          'TypeMismatch',
+          `BSON field '${name}.method' is the wrong type '${bsonTypeOf(method)}', expected type 'string'`,
+        );
+      }
+      if (method !== 'approximate' && method !== 'discrete' && method !== 'continuous') {
+        throw new CommandError('BadValue', "Currently only 'approximate', 'discrete', and 'continuous' can be used as percentile 'method'.");
+      }
+    } else if (field !== 'input' && !(withP && field === 'p')) {
       throw new CommandError(40415, `BSON field '${name}.${field}' is an unknown field.`);
     }
   }
   const has = (f: string): boolean => Object.prototype.hasOwnProperty.call(spec, f);
-  if (!has('input')) throw new CommandError(40414, `BSON field '${name}.input' is missing but a required field`);
-  let p: number[] | null = null;
-  if (withP) {
-    if (!has('p')) throw new CommandError(40414, `BSON field '${name}.p' is missing but a required field`);
-    p = percentilesOf(spec.p);
+  for (const f of withP ? ['input', 'p', 'method'] : ['input', 'method']) {
+    if (!has(f)) throw new CommandError(40414, `BSON field '${name}.${f}' is missing but a required field`);
   }
-  if (!has('method')) throw new CommandError(40414, `BSON field '${name}.method' is missing but a required field`);
-  const method = spec.method;
-  if (typeof method !== 'string') {
-    throw new CommandError(
-      'TypeMismatch',
-      `BSON field '${name}.method' is the wrong type '${bsonTypeOf(method)}', expected type 'string'`,
-    );
-  }
-  if (method !== 'approximate' && method !== 'discrete' && method !== 'continuous') {
-    throw new CommandError('BadValue', `Enumeration value '${method}' for field '${name}.method' is not a valid value.`);
-  }
-  const settings: PercentileSettings = { p, method };
+  const p = withP ? percentilesOf(spec.p) : null;
+  const settings: PercentileSettings = { p, method: spec.method as PercentileMethod };
   return { input: spec.input, settings };
 }
 
+/**
+ * The constant value of `p` (mongod folds the expression and requires a constant, 7750300): a
+ * literal, `{$literal: ..}`, or an array of those; anything reading a document or a variable
+ * is not constant.
+ */
+function constantOf(v: unknown): { ok: true; value: unknown } | { ok: false } {
+  if (typeof v === 'string') return v.charCodeAt(0) === 36 ? { ok: false } : { ok: true, value: v };
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    for (const el of v) {
+      const c = constantOf(el);
+      if (!c.ok) return c;
+      out.push(c.value);
+    }
+    return { ok: true, value: out };
+  }
+  if (isDocument(v)) {
+    const keys = Object.keys(v);
+    if (keys.length === 1 && keys[0] === '$literal') return { ok: true, value: v.$literal };
+    const out: Record<string, unknown> = {};
+    for (const k of keys) {
+      if (k.charCodeAt(0) === 36) return { ok: false };
+      const c = constantOf(v[k]);
+      if (!c.ok) return c;
+      out[k] = c.value;
+    }
+    return { ok: true, value: out };
+  }
+  return { ok: true, value: v };
+}
+
+/** `parseP` of accumulator_percentile.cpp: a constant, non-empty array of numbers in [0, 1]. */
 function percentilesOf(v: unknown): number[] {
-  const literal = isDocument(v) && Object.keys(v).length === 1 && '$literal' in v ? v.$literal : v;
-  const bad = (): never => {
+  const folded = constantOf(v);
+  if (!folded.ok) {
     throw new CommandError(
-      7750301,
-      `The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: ${docValueToString(v)}`,
+      7750300,
+      `The $percentile 'p' field must be an array of constant values, but found value: ${formatValue(v)}.`,
     );
-  };
-  if (!Array.isArray(literal) || literal.length === 0) return bad();
-  return literal.map((x) => {
-    if (!isNumber(x)) return bad();
+  }
+  const values = folded.value;
+  const message = "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: ";
+  if (!Array.isArray(values) || values.length === 0) throw new CommandError(7750301, message + docValueToString(values));
+  return values.map((x) => {
+    if (!isNumber(x)) throw new CommandError(7750302, message + docValueToString(x));
     const d = toDouble(x);
-    if (!(d >= 0 && d <= 1)) return bad();
+    if (!(d >= 0 && d <= 1)) throw new CommandError(7750303, message + docValueToString(doubleOf(d)));
     return d;
   });
 }

@@ -9,7 +9,7 @@ import type { AccumulatorDefinition } from './types.js';
 export const median: AccumulatorDefinition = {
   name: '$median',
   argument: 'object',
-  parseArguments: (spec) => parsePercentileArguments(spec, '$median', 7436100),
+  parseArguments: (spec, form) => parsePercentileArguments(spec, '$median', form === 'expression' ? 7436201 : 7436100),
   create(_collator, removable = false, options) {
     const settings = percentileSettingsOf(options, true);
     return removable ? new RecomputingState(() => new PercentileState(settings)) : new PercentileState(settings);

@@ -9,7 +9,7 @@ import type { AccumulatorDefinition } from './types.js';
 export const percentile: AccumulatorDefinition = {
   name: '$percentile',
   argument: 'object',
-  parseArguments: (spec) => parsePercentileArguments(spec, '$percentile', 7429703),
+  parseArguments: (spec, form) => parsePercentileArguments(spec, '$percentile', form === 'expression' ? 7436200 : 7429703),
   create(_collator, removable = false, options) {
     const settings = percentileSettingsOf(options, false);
     return removable ? new RecomputingState(() => new PercentileState(settings)) : new PercentileState(settings);

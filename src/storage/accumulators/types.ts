@@ -40,9 +40,10 @@ export interface AccumulatorDefinition {
    * For an `object` accumulator (`$topN: {n, sortBy, output}`): checks the shape of the
    * argument at parse time (its codes and messages) and says which parts the caller parses as
    * expressions. The caller evaluates `n` once per group and passes it, with the comparator of
-   * `sortBy`, to `create`.
+   * `sortBy`, to `create`. `form` says whether it is the accumulator or the expression of the
+   * same name (a few codes differ).
    */
-  parseArguments?(spec: unknown): AccumulatorArguments;
+  parseArguments?(spec: unknown, form?: 'group' | 'expression'): AccumulatorArguments;
   /**
    * What `$group` outputs for `result` when it differs (mongod 8.2's SBE `$group` renders a
    * MinKey/MaxKey result of `$first`, `$last`, `$min`, `$max`, `$addToSet` as `{"": MinKey}`).

@@ -41,7 +41,7 @@ export function accumulatorNExpression(def: AccumulatorDefinition): ExpressionOp
   return {
     name: def.name,
     parse(arg, scope) {
-      const parts = def.parseArguments!(arg);
+      const parts = def.parseArguments!(arg, 'expression');
       const n = scope.parse(parts.n);
       const input = scope.parse(parts.input);
       return (frame) => {
@@ -64,7 +64,7 @@ export function quantileExpression(def: AccumulatorDefinition): ExpressionOperat
   return {
     name: def.name,
     parse(arg, scope) {
-      const parts = def.parseArguments!(arg);
+      const parts = def.parseArguments!(arg, 'expression');
       const input = scope.parse(parts.input);
       const options = { settings: parts.settings };
       return (frame) => {
