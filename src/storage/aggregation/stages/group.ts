@@ -2,8 +2,9 @@
  * `$group` (mongo/src/mongo/db/pipeline/document_source_group.cpp, accumulation_statement.cpp):
  * documents are grouped by the value of the `_id` expression (missing groups as null; values
  * equal under BSON comparison, strings under the command's collation, share a group, the
- * first one seen is reported); each output
- * field is one accumulator. A blocking stage: groups are emitted in first-seen order once the
+ * first one seen is reported); each output field is one accumulator (`{$topN: {n, sortBy,
+ * output}}` and the like: their `n` evaluated once per group against the group key, their
+ * `sortBy` compiled here). A blocking stage: groups are emitted in first-seen order once the
  * input is exhausted, `_id` first and the accumulators in specification order (missing → null).
  */
 import type { Document } from '../../../bson/library.js';
@@ -11,12 +12,12 @@ import { CommandError } from '../../../errors/command_error.js';
 import { accumulatorNamed, UNSUPPORTED_ACCUMULATORS } from '../../accumulators/registry.js';
 import type { Accumulator, AccumulatorDefinition } from '../../accumulators/types.js';
 import type { Scope } from '../../expression/scope.js';
-import type { Collator } from '../../values/collator.js';
 import type { Evaluator } from '../../expression/types.js';
+import { compileSort } from '../../query/sort.js';
+import type { Collator } from '../../values/collator.js';
 import { MISSING } from '../../values/missing.js';
 import { isDocument } from '../../values/paths.js';
 import { collationKeyString } from '../../values/key_string.js';
-import { compileSort } from '../../query/sort.js';
 import { BLOCKING, type PipelineParseContext, type StageDefinition, type StageInstance } from '../stage.js';
 
 interface AccumulatorSpec {
@@ -99,8 +100,8 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
         const k = collationKeyString(id, collator);
         let g = groups.get(k);
         if (g === undefined) {
-          const groupId = id;
-          g = { id, states: accs.map((a) => createState(a, groupId)) };
+          const groupKey = id;
+          g = { id, states: accs.map((a) => createState(a, groupKey)) };
           groups.set(k, g);
         }
         for (let i = 0; i < accs.length; i++) g.states[i]!.add(accs[i]!.arg(frame));
