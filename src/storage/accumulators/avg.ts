@@ -2,12 +2,16 @@
  * `$avg` (accumulator_avg.cpp): the mean of the numeric values, a Double (a Decimal128 while a
  * Decimal128 is among them); null without numeric input.
  */
+import { decodeDecimal } from '../values/decimal.js';
 import { divideDecimal, doubleOf } from '../values/numeric.js';
 import { SumState } from './_internal.js';
 import type { Accumulator, AccumulatorDefinition } from './types.js';
 
 class AvgState implements Accumulator {
-  private readonly sum = new SumState();
+  private readonly sum: SumState;
+  constructor(integersAsDoubles: boolean) {
+    this.sum = new SumState(integersAsDoubles);
+  }
   add(v: unknown): void {
     this.sum.add(v);
   }
@@ -17,7 +21,11 @@ class AvgState implements Accumulator {
   result(): unknown {
     const n = this.sum.count;
     if (n === 0) return null;
-    if (this.sum.isDecimal) return divideDecimal(this.sum.decimalTotal(), n);
+    if (this.sum.isDecimal) {
+      // A zero mean is 0 (mongod's recorded cases: the mean of MAX and -MAX, of -0).
+      const total = this.sum.decimalTotal();
+      return decodeDecimal(total).kind === 'nan' ? total : divideDecimal(total, n);
+    }
     return doubleOf(this.sum.totalAsDouble / n);
   }
   reset(): void {
@@ -29,5 +37,5 @@ class AvgState implements Accumulator {
 export const avg: AccumulatorDefinition = {
   name: '$avg',
   argument: 'expression',
-  create: () => new AvgState(),
+  create: (_collator, _removable, options) => new AvgState(options?.expression === true),
 };

@@ -3,7 +3,7 @@
  * reports it as null). A removable state keeps the values to know the next first.
  */
 import { MISSING } from '../values/missing.js';
-import { ValueQueue, notRemovable } from './_internal.js';
+import { keyBoundAsDocument, notRemovable, ValueQueue } from './_internal.js';
 import type { Accumulator, AccumulatorDefinition } from './types.js';
 
 class FirstState implements Accumulator {
@@ -36,5 +36,6 @@ class FirstState implements Accumulator {
 export const first: AccumulatorDefinition = {
   name: '$first',
   argument: 'expression',
+  groupOutput: keyBoundAsDocument,
   create: (_collator, removable = false) => new FirstState(removable ? new ValueQueue() : null),
 };

@@ -3,7 +3,7 @@
  * state keeps the values, for a window whose every value has left.
  */
 import { MISSING } from '../values/missing.js';
-import { ValueQueue, notRemovable } from './_internal.js';
+import { keyBoundAsDocument, notRemovable, ValueQueue } from './_internal.js';
 import type { Accumulator, AccumulatorDefinition } from './types.js';
 
 class LastState implements Accumulator {
@@ -31,5 +31,6 @@ class LastState implements Accumulator {
 export const last: AccumulatorDefinition = {
   name: '$last',
   argument: 'expression',
+  groupOutput: keyBoundAsDocument,
   create: (_collator, removable = false) => new LastState(removable ? new ValueQueue() : null),
 };

@@ -43,7 +43,7 @@ describe('pipeline and stage parse errors', () => {
     ['$group two accumulators', [{ $group: { _id: null, n: { $sum: 1, $avg: 1 } } }], 40238, "The field 'n' must specify one accumulator"],
     ['$group array argument', [{ $group: { _id: null, n: { $sum: [1, 2] } } }], 40237, 'The $sum accumulator is a unary operator'],
     ['$group unknown accumulator', [{ $group: { _id: null, n: { $foo: 1 } } }], 15952, "unknown group operator '$foo'"],
-    ['$group unsupported accumulator', [{ $group: { _id: null, n: { $stdDevPop: '$a' } } }], 238, 'The $stdDevPop accumulator is not supported by Mayfly yet'],
+    ['$group unsupported accumulator', [{ $group: { _id: null, n: { $accumulator: '$a' } } }], 238, 'The $accumulator accumulator is not supported by Mayfly yet'],
     ['$group $count with arguments', [{ $group: { _id: null, n: { $count: { a: 1 } } } }], 14, '$count takes no arguments, i.e. $count:{}'],
     ['$group bad expression', [{ $group: { _id: { $foo: 1 } } }], 168, "Unrecognized expression '$foo'"],
     ['$project of a number', [{ $project: 1 }], 15969, '$project specification must be an object'],
