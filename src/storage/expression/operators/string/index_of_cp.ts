@@ -1,7 +1,8 @@
 /**
  * `$indexOfCP` (ExpressionIndexOfCP): the code point index of the first occurrence of a
  * substring starting at or after a start and before an end (the occurrence may run past the
- * end, as mongod's does), or -1; null for a null or missing string.
+ * end, as mongod's does; an empty substring is found at the start when the start is before the
+ * end, and in the empty string at 0), or -1; null for a null or missing string.
  */
 import { CommandError } from '../../../../errors/command_error.js';
 import type { ExpressionOperator } from '../../types.js';
@@ -19,7 +20,8 @@ function findCodePoints(input: string, token: string, start: number, end: number
   const length = codePointLength(input);
   const stop = end === undefined ? length : Math.min(length, end);
   if (start > length || stop < start) return -1;
-  if (token.length === 0) return start;
+  // The empty string holds the empty substring at 0, though its range of starts is empty.
+  if (length === 0) return token.length === 0 ? 0 : -1;
   let i = 0;
   for (let cp = 0; cp < start; cp++) i += unitsAt(input, i);
   for (let cp = start; cp < stop; cp++) {

@@ -1,6 +1,6 @@
 /**
  * What most string operators share: `Value::coerceToString`, the 16MB ceiling of a string value
- * (`ValueStorage`'s 16493), UTF-8 lengths of JS strings and ASCII case mapping.
+ * (values/string_value.ts, re-exported), UTF-8 lengths of JS strings and ASCII case mapping.
  */
 import type { Timestamp } from '../../../../../bson/library.js';
 import { CommandError } from '../../../../../errors/command_error.js';
@@ -10,8 +10,7 @@ import { MISSING } from '../../../../values/missing.js';
 import { toDouble } from '../../../../values/numeric.js';
 import { typeName } from '../../../value.js';
 
-/** The largest BSON object a user may build (`BSONObjMaxUserSize`): a string value stays below it. */
-export const STRING_VALUE_LIMIT = 16 * 1024 * 1024;
+export { stringValue } from '../../../../values/string_value.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -68,15 +67,6 @@ export function codePointLength(s: string): number {
     n++;
   }
   return n;
-}
-
-/** `s` as a string value: 16493 when it would reach 16MB of UTF-8 (its NUL included). */
-export function stringValue(s: string): string {
-  // A UTF-16 unit is at most 3 UTF-8 bytes: short strings need no count.
-  if (s.length * 3 >= STRING_VALUE_LIMIT && utf8Length(s) >= STRING_VALUE_LIMIT) {
-    throw new CommandError(16493, `Tried to create string longer than ${STRING_VALUE_LIMIT / 1024 / 1024}MB`);
-  }
-  return s;
 }
 
 const ASCII_LOWER = /[a-z]+/g;

@@ -25,7 +25,8 @@ export function indexArgument(v: unknown, name: string, argument: 'starting inde
       `${name}requires an integral ${argument}, found a value of type: ${typeName(v)}, with value: ${docValueToString(v)}`,
     );
   }
-  const n = coerceToInt(v);
+  // `| 0`: a -0.0 start is the Int32 0.
+  const n = coerceToInt(v) | 0;
   if (n < 0) throw new CommandError(40097, `${name} requires a nonnegative ${argument}, found: ${docValueToString(v)}`);
   return n;
 }

@@ -58,12 +58,13 @@ export function compileRegexArguments(name: RegexOperatorName, regex: unknown, o
   if (flags !== null && flags.includes('\0')) {
     throw new CommandError(51110, `${name}: regular expression options cannot contain an embedded null byte`);
   }
+  // No pattern, nothing compiled: the options are not read (mongod 8.2).
+  if (pattern === null) return null;
   for (const f of flags ?? '') {
     if (f !== 'i' && f !== 'm' && f !== 's' && f !== 'x' && f !== 'u') {
       throw new CommandError(51108, `${name} invalid flag in regex options: ${f}`);
     }
   }
-  if (pattern === null) return null;
   const key = `${flags ?? ''}\0${pattern}`;
   if (cache !== undefined && cache.key === key) return cache.compiled;
   const compiled = compilePattern(name, pattern, flags ?? '');
