@@ -109,6 +109,10 @@ values('PCRE semantics', [
   ['case-insensitive matching is Unicode', match('É', 'é', 'i'), true],
   ['an escaped non-alphanumeric is itself', match('-"', '\\-\\"'), true],
   ['octal escapes', match('A', '\\101'), true],
+  ['an escaped underscore is itself', match('_', '^\\_$'), true],
+  ['\\N{U+...} is a code point', match('é', '\\N{U+E9}'), true],
+  ['\\G anchors at the search position', all('aab', '\\Ga'), [m('a', 0), m('a', 1)]],
+  ['\\G: no match away from it', find('ba', '\\Ga'), null],
 ]);
 
 errors('argument errors', [

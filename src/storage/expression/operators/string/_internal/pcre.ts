@@ -108,8 +108,8 @@ function isHexDigit(c: string | undefined): boolean {
   return c !== undefined && /^[0-9a-fA-F]$/.test(c);
 }
 
-function isWordChar(c: string | undefined): boolean {
-  return c !== undefined && /^[A-Za-z0-9_]$/.test(c);
+function isAlphanumeric(c: string | undefined): boolean {
+  return c !== undefined && /^[A-Za-z0-9]$/.test(c);
 }
 
 /** True when `(?` flag groups of the pattern change case sensitivity somewhere. */
@@ -140,8 +140,11 @@ class Translator {
 
   /** The JavaScript flags: `u`, `g`, and `i` when case-insensitivity is uniform. */
   jsFlags(initialI: boolean): string {
-    return !this.caseByExpansion && initialI ? 'giu' : 'gu';
+    return (!this.caseByExpansion && initialI ? 'giu' : 'gu') + (this.sticky ? 'y' : '');
   }
+
+  /** Whether the pattern starts with `\G`. */
+  private sticky = false;
 
   private fail(message: string): never {
     throw new PcreError(`${message} at offset ${this.pos}`);
@@ -483,8 +486,11 @@ class Translator {
         this.pos += 2;
         return this.assertion(`\\${e}`);
       case 'G':
-        this.fail('\\G is not supported');
-        break;
+        // At the very start, \G anchors the pattern at the search position: a sticky RegExp.
+        if (this.pos !== 0) this.fail('\\G is only supported at the start of the pattern');
+        this.pos += 2;
+        this.sticky = true;
+        return this.assertion('');
       case 'K':
         this.fail('\\K is not supported');
         break;
@@ -505,9 +511,17 @@ class Translator {
       case 'X':
         this.pos += 2;
         return this.atom('(?:\\P{M}\\p{M}*)', null);
-      case 'N':
+      case 'N': {
+        const named = /^\{U\+([0-9a-fA-F]+)\}/.exec(this.p.slice(this.pos + 2));
+        if (named !== null) {
+          this.pos += 2 + named[0].length;
+          const cp = parseInt(named[1]!, 16);
+          if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) this.fail('character code point value in \\N{U+...} is invalid');
+          return this.literalAtom(cp);
+        }
         this.pos += 2;
         return this.atom('[^\\n]', 1);
+      }
       case 'C':
         this.pos += 2;
         return this.atom('[\\s\\S]', 1);
@@ -678,7 +692,7 @@ class Translator {
       this.pos += 1 + m2[0].length;
       return parseInt(m2[0], 8);
     }
-    if (isWordChar(e)) this.fail('unrecognized character follows \\');
+    if (isAlphanumeric(e)) this.fail('unrecognized character follows \\');
     this.pos += 1;
     return this.nextCodePoint();
   }
