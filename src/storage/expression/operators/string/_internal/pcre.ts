@@ -3,7 +3,8 @@
  * with PCRE2 (UTF mode, newline LF); Mayfly runs them as a JavaScript RegExp with the `u` flag,
  * after a translation of where the two dialects differ:
  *   - anchors and dots are spelled out, so that their meaning follows the PCRE flags in force
- *     at that point of the pattern (`(?m)`, `(?s)` inline or scoped): `$` also matches before a
+ *     at that point of the pattern (`(?m)`, `(?s)` inline or scoped; the RegExp never has the
+ *     `m` or `s` flag, so its `^` and `$` are the ends of the input): `$` also matches before a
  *     final newline, `\Z`, `\z`, `\A`, `.` excludes only LF;
  *   - a case-insensitive part of a pattern whose case sensitivity changes (`(?i)`, `(?-i)`,
  *     `(?i:...)`) has its letters spelled as classes of both cases;
@@ -150,6 +151,14 @@ class Translator {
     throw new PcreError(`${message} at offset ${this.pos}`);
   }
 
+  /**
+   * The pattern from `offset` past the position, as far as any construct read at once can reach
+   * (group names, braces, escapes): bounded, so that reading a long pattern stays linear.
+   */
+  private ahead(offset: number): string {
+    return this.p.slice(this.pos + offset, this.pos + offset + 80);
+  }
+
   private peek(offset = 0): string | undefined {
     return this.p[this.pos + offset];
   }
@@ -175,10 +184,7 @@ class Translator {
     const g = this.current();
     const apply = (len: number | null) => (len === null || n === null ? null : len + n);
     if (g !== null) g.length = apply(g.length);
-    else this.topLength = apply(this.topLength);
   }
-
-  private topLength: number | null = 0;
 
   /** Emits a quantifiable item of fixed length `length`. */
   private atom(text: string, length: number | null): void {
@@ -260,11 +266,11 @@ class Translator {
         return;
       case '^':
         this.pos++;
-        this.assertion(this.flags.m ? '(?:(?<![\\s\\S])|(?<=\\n)(?=[\\s\\S]))' : '(?<![\\s\\S])');
+        this.assertion(this.flags.m ? '(?:^|(?<=\\n)(?=[\\s\\S]))' : '^');
         return;
       case '$':
         this.pos++;
-        this.assertion(this.flags.m ? '(?=\\n|(?![\\s\\S]))' : '(?=\\n?(?![\\s\\S]))');
+        this.assertion(this.flags.m ? '(?=\\n|$)' : '(?=\\n?$)');
         return;
       case '*':
       case '+':
@@ -296,7 +302,7 @@ class Translator {
 
   /** `{n}`, `{n,}`, `{n,m}` at the current position: its bounds, or null when the brace is a literal. */
   private braceQuantifier(): { min: number; max: number | null; text: string } | null {
-    const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(this.p.slice(this.pos, this.pos + 24));
+    const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(this.ahead(0));
     if (m === null) return null;
     const min = Number(m[1]);
     const max = m[2] === undefined ? min : m[3] === '' ? null : Number(m[3]);
@@ -343,7 +349,6 @@ class Translator {
     const g = this.current();
     const fix = (len: number | null) => (len === null || was === null ? (now === null ? null : len) : now === null ? null : len - was + now);
     if (g !== null) g.length = fix(g.length);
-    else this.topLength = fix(this.topLength);
   }
 
   private alternative(): void {
@@ -352,8 +357,6 @@ class Translator {
       g.branches.push(g.length);
       g.length = 0;
       // Flags set inside a group reach to its end, across its branches.
-    } else {
-      this.topLength = 0;
     }
     this.assertion('|');
   }
@@ -372,7 +375,7 @@ class Translator {
 
   private openGroup(): void {
     const start = this.out.length;
-    const rest = this.p.slice(this.pos);
+    const rest = this.ahead(0);
     const push = (open: string, close: string, lookbehind = false, outer: Flags = { ...this.flags }) => {
       this.out += open;
       this.groups.push({ close, outer, lookbehind, start, branches: [], length: 0 });
@@ -474,13 +477,13 @@ class Translator {
     switch (e) {
       case 'A':
         this.pos += 2;
-        return this.assertion('(?<![\\s\\S])');
+        return this.assertion('^');
       case 'Z':
         this.pos += 2;
-        return this.assertion('(?=\\n?(?![\\s\\S]))');
+        return this.assertion('(?=\\n?$)');
       case 'z':
         this.pos += 2;
-        return this.assertion('(?![\\s\\S])');
+        return this.assertion('$');
       case 'b':
       case 'B':
         this.pos += 2;
@@ -512,7 +515,7 @@ class Translator {
         this.pos += 2;
         return this.atom('(?:\\P{M}\\p{M}*)', null);
       case 'N': {
-        const named = /^\{U\+([0-9a-fA-F]+)\}/.exec(this.p.slice(this.pos + 2));
+        const named = /^\{U\+([0-9a-fA-F]+)\}/.exec(this.ahead(2));
         if (named !== null) {
           this.pos += 2 + named[0].length;
           const cp = parseInt(named[1]!, 16);
@@ -533,7 +536,7 @@ class Translator {
     }
     if (isDigit(e) && e !== '0') {
       // A back-reference: \1 to \9 always; more digits while the number names a group so far.
-      const m = /^\d+/.exec(this.p.slice(this.pos + 1))!;
+      const m = /^\d+/.exec(this.ahead(1))!;
       const n = Number(m[0]);
       if (n < 10 || n <= this.captures) {
         this.pos += 1 + m[0].length;
@@ -547,7 +550,7 @@ class Translator {
 
   /** `\g{n}`, `\g{-n}`, `\gn`, `\g{name}`, `\k<name>`, `\k'name'`, `\k{name}`. */
   private referenceEscape(e: string): void {
-    const rest = this.p.slice(this.pos + 2);
+    const rest = this.ahead(2);
     let m: RegExpExecArray | null;
     if (e === 'g' && (m = /^(?:\{(-?\d+)\}|(-?\d+))/.exec(rest)) !== null) {
       this.pos += 2 + m[0].length;
@@ -614,7 +617,7 @@ class Translator {
   }
 
   private propertyEscape(negatedEscape: boolean): string {
-    const rest = this.p.slice(this.pos + 2);
+    const rest = this.ahead(2);
     const m = /^(?:\{(\^?)([A-Za-z_&]+)\}|([A-Za-z]))/.exec(rest);
     if (m === null) this.fail('malformed \\P or \\p sequence');
     this.pos += 2 + m[0].length;
@@ -635,7 +638,7 @@ class Translator {
   /** A character escape at the current position: the code point it stands for, consumed. */
   private charEscape(): number {
     const e = this.p[this.pos + 1]!;
-    const rest = this.p.slice(this.pos + 2);
+    const rest = this.ahead(2);
     let m: RegExpExecArray | null;
     switch (e) {
       case 'a':
@@ -687,7 +690,7 @@ class Translator {
     }
     if (isDigit(e)) {
       // Octal: \0 and up to two more octal digits, or up to three octal digits.
-      const m2 = /^[0-7]{1,3}/.exec(this.p.slice(this.pos + 1));
+      const m2 = /^[0-7]{1,3}/.exec(this.ahead(1));
       if (m2 === null) this.fail('\\8 or \\9 is not a valid escape here');
       this.pos += 1 + m2[0].length;
       return parseInt(m2[0], 8);
@@ -719,7 +722,7 @@ class Translator {
       }
       first = false;
       if (c === '[') {
-        const m = /^\[:(\^?)([a-z]+):\]/.exec(this.p.slice(this.pos));
+        const m = /^\[:(\^?)([a-z]+):\]/.exec(this.ahead(0));
         if (m !== null) {
           const body = POSIX_CLASSES[m[2]!];
           if (body === undefined) this.fail('unknown POSIX class name');
@@ -729,7 +732,7 @@ class Translator {
           last = null;
           continue;
         }
-        if (/^\[[.=]/.test(this.p.slice(this.pos))) this.fail('POSIX collating elements are not supported');
+        if (/^\[[.=]/.test(this.ahead(0))) this.fail('POSIX collating elements are not supported');
       }
       if (c === '-' && last !== null && this.p[this.pos + 1] !== ']' && this.pos + 1 < this.p.length) {
         // A range from the last code point.
