@@ -123,13 +123,15 @@ errors('argument errors', [
   ['a non-string input', find(1, 'a'), 51104, "$regexFind needs 'input' to be of type string"],
   ['a non-string regex', find('a', 1), 51105, "$regexFind needs 'regex' to be of type string or regex"],
   ['a non-string regex wins over a bad input (constant regex first)', find(1, 1), 51105, "$regexFind needs 'regex' to be of type string or regex"],
+  ['a bad regex from a field wins over a bad input too', find(1, '$n'), 51105, "$regexFind needs 'regex' to be of type string or regex"],
+  ['a bad option from a field wins over a bad input', { $regexMatch: { input: 1, regex: 'a', options: '$o' } }, 51108, '$regexMatch invalid flag in regex options: z'],
   ['non-string options', match('a', 'a', 1), 51106, "$regexMatch needs 'options' to be of type string"],
   ['options in both places', find('a', new BSONRegExp('a', 'i'), 'i'), 51107, "$regexFind: found regex option(s) specified in both 'regex' and 'option' fields"],
   ['an unknown option', all('a', 'a', 'z'), 51108, '$regexFindAll invalid flag in regex options: z'],
   ['an unknown option of a BSON regex', find('a', new BSONRegExp('a', 'l')), 51108, '$regexFind invalid flag in regex options: l'],
   ['a NUL in the pattern', find('a', 'a\0b'), 51109, '$regexFind: regular expression cannot contain an embedded null byte'],
   ['a NUL in the options', find('a', 'a', 'i\0'), 51110, '$regexFind: regular expression options cannot contain an embedded null byte'],
-]);
+], { n: 5, o: 'z' });
 
 /** Invalid patterns: always 51111, whatever the reason's wording. */
 const INVALID_PATTERNS: Array<[string, string]> = [

@@ -53,10 +53,10 @@ values('$substrCP', [
 
 errors('$substrCP errors', [
   ['a non-numeric start', { $substrCP: ['hello', 'x', 1] }, 34450, '$substrCP: starting index must be a numeric type (is BSON type string)'],
-  ['a fractional start', { $substrCP: ['hello', 1.5, 1] }, 34451, '$substrCP: starting index cannot be represented as a 32-bit integral value'],
-  ['a start beyond Int32', { $substrCP: ['hello', Long.fromNumber(2 ** 31), 1] }, 34451, '$substrCP: starting index cannot be represented as a 32-bit integral value'],
+  ['a fractional start', { $substrCP: ['hello', 1.5, 1] }, 34451, '$substrCP: starting index cannot be represented as a 32-bit integral value: 1.5'],
+  ['a start beyond Int32', { $substrCP: ['hello', Long.fromNumber(2 ** 31), 1] }, 34451, '$substrCP: starting index cannot be represented as a 32-bit integral value: 2147483648'],
   ['a missing count', { $substrCP: ['hello', 0, '$nope'] }, 34452, '$substrCP: length must be a numeric type (is BSON type missing)'],
-  ['a fractional count', { $substrCP: ['hello', 0, Decimal128.fromString('0.5')] }, 34453, '$substrCP: length cannot be represented as a 32-bit integral value'],
+  ['a fractional count', { $substrCP: ['hello', 0, Decimal128.fromString('0.5')] }, 34453, '$substrCP: length cannot be represented as a 32-bit integral value: 0.5'],
   ['a negative count', { $substrCP: ['hello', 0, -1] }, 34454, '$substrCP: length must be a nonnegative integer.'],
   ['a negative start', { $substrCP: ['hello', -1, 1] }, 34455, '$substrCP: the starting index must be nonnegative integer.'],
   ['a negative count is reported before a negative start', { $substrCP: ['hello', -1, -1] }, 34454, '$substrCP: length must be a nonnegative integer.'],

@@ -4,6 +4,7 @@
  * Int32, the count non-negative, the start non-negative.
  */
 import { CommandError } from '../../../../errors/command_error.js';
+import { docValueToString } from '../../../values/format.js';
 import type { Evaluator, ExpressionOperator } from '../../types.js';
 import { typeName } from '../../value.js';
 import { coerceToString, stringValue } from './_internal/coerce.js';
@@ -32,13 +33,13 @@ export const substrCP: ExpressionOperator = {
         throw new CommandError(34450, `$substrCP: starting index must be a numeric type (is BSON type ${typeName(startV)})`);
       }
       if (!isIntegral(startV)) {
-        throw new CommandError(34451, '$substrCP: starting index cannot be represented as a 32-bit integral value');
+        throw new CommandError(34451, `$substrCP: starting index cannot be represented as a 32-bit integral value: ${docValueToString(startV)}`);
       }
       if (!isNumeric(countV)) {
         throw new CommandError(34452, `$substrCP: length must be a numeric type (is BSON type ${typeName(countV)})`);
       }
       if (!isIntegral(countV)) {
-        throw new CommandError(34453, '$substrCP: length cannot be represented as a 32-bit integral value');
+        throw new CommandError(34453, `$substrCP: length cannot be represented as a 32-bit integral value: ${docValueToString(countV)}`);
       }
       const startCP = coerceToInt(startV);
       const length = coerceToInt(countV);

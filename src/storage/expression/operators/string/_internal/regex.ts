@@ -169,8 +169,10 @@ export function regexOperator(name: RegexOperatorName, run: RegexEvaluator): Exp
       const optionsE = options;
       const cache: CompileCache = { key: null, compiled: null };
       return (frame: Frame) => {
-        const text = inputOf(name, inputE(frame));
-        return run(text, compileRegexArguments(name, regexE(frame), optionsE === undefined ? null : optionsE(frame), cache));
+        const inputV = inputE(frame);
+        // The regex and its options are checked and compiled before the input is read.
+        const compiled = compileRegexArguments(name, regexE(frame), optionsE === undefined ? null : optionsE(frame), cache);
+        return run(inputOf(name, inputV), compiled);
       };
     },
   };
