@@ -8,6 +8,8 @@ import { typeName } from '../../../value.js';
 import { coerceToString, stringValue } from './coerce.js';
 import { coerceToLong, isNumeric } from './numbers.js';
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 function isContinuationByte(b: number | undefined): boolean {
   return b !== undefined && (b & 0xc0) === 0x80;
 }
@@ -25,6 +27,13 @@ export function substrBytes(strV: unknown, lowerV: unknown, lengthV: unknown): s
   if (signedLower < 0n) throw new CommandError(50752, `$substrBytes:  starting index must be non-negative (got: ${signedLower})`);
   // A negative length is the rest of the string.
   const signedLength = coerceToLong(lengthV);
+  if (ASCII.test(text)) {
+    // One byte per character: no character to cut.
+    const n = BigInt(text.length);
+    if (signedLower >= n) return '';
+    const stop = signedLength < 0n || signedLower + signedLength > n ? n : signedLower + signedLength;
+    return text.slice(Number(signedLower), Number(stop));
+  }
   const str = Buffer.from(text, 'utf8');
   const size = BigInt(str.length);
   const lower = signedLower;
