@@ -105,6 +105,8 @@ values('PCRE semantics', [
   ['a script property', match('α', '\\p{Greek}'), true],
   ['(?# comments )', match('ab', 'a(?# nothing)b'), true],
   ['a fixed-length lookbehind', find('ab', '(?<=a)b'), m('b', 1)],
+  ['an atomic group has its length inside a lookbehind', find('abc', '(?<=(?>ab))c'), m('c', 2)],
+  ['a lookahead inside a lookbehind adds no length', find('abc', '(?<=(?=b)b)c'), m('c', 2)],
   ['a lookbehind whose branches differ in fixed length', match('xab', '(?<=a|xa)b'), true],
   ['case-insensitive matching is Unicode', match('É', 'é', 'i'), true],
   ['an escaped non-alphanumeric is itself', match('-"', '\\-\\"'), true],

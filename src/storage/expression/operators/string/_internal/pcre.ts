@@ -38,6 +38,8 @@ interface Group {
   readonly close: string;
   readonly outer: Flags;
   readonly lookbehind: boolean;
+  /** A lookaround: it matches no characters of its own. */
+  readonly assertion: boolean;
   /** Where the group starts in the output (for a quantifier that follows it). */
   readonly start: number;
   /** Fixed lengths of the finished branches (null: variable). */
@@ -173,6 +175,15 @@ class Translator {
   /** Whether letters of the current part need spelling in both cases. */
   private get expandCase(): boolean {
     return this.caseByExpansion && this.flags.i;
+  }
+
+  /**
+   * Whether a lookbehind is open: JavaScript matches it right to left, so the back-reference of
+   * an atomic group would come before its capture; there a lookbehind's fixed-length content
+   * has nothing to give back anyway, and atomic groups are plain ones.
+   */
+  private insideLookbehind(): boolean {
+    return this.groups.some((g) => g.lookbehind);
   }
 
   private current(): Group | null {
@@ -334,11 +345,11 @@ class Translator {
     const itemLength = this.atomLength;
     const repeated = itemLength === null || max === null || min !== max ? (itemLength === 0 ? 0 : null) : itemLength * min;
     this.replaceGrowth(itemLength, repeated);
-    if (mode === '+') {
+    if (mode === '+' && !this.insideLookbehind()) {
       const id = this.injected++;
       this.out = `${this.out.slice(0, start)}(?=(${MARK_INJECTED}${id}${MARK_INJECTED}(?:${item})${text}))${MARK_INJECTED_REF}${id}${MARK_INJECTED_REF}`;
     } else {
-      this.out = `${this.out.slice(0, start)}(?:${item})${text}${mode}`;
+      this.out = `${this.out.slice(0, start)}(?:${item})${text}${mode === '+' ? '' : mode}`;
     }
     // A quantified item cannot be quantified again.
     this.atomStart = -1;
@@ -376,9 +387,9 @@ class Translator {
   private openGroup(): void {
     const start = this.out.length;
     const rest = this.ahead(0);
-    const push = (open: string, close: string, lookbehind = false, outer: Flags = { ...this.flags }) => {
+    const push = (open: string, close: string, lookbehind = false, outer: Flags = { ...this.flags }, assertion = lookbehind) => {
       this.out += open;
-      this.groups.push({ close, outer, lookbehind, start, branches: [], length: 0 });
+      this.groups.push({ close, outer, lookbehind, assertion, start, branches: [], length: 0 });
       this.atomStart = -1;
     };
     let m: RegExpExecArray | null;
@@ -410,7 +421,7 @@ class Translator {
     }
     if (rest.startsWith('(?=') || rest.startsWith('(?!')) {
       this.pos += 3;
-      push(rest.slice(0, 3), ')');
+      push(rest.slice(0, 3), ')', false, { ...this.flags }, true);
       return;
     }
     if (rest.startsWith('(?<=') || rest.startsWith('(?<!')) {
@@ -420,6 +431,10 @@ class Translator {
     }
     if (rest.startsWith('(?>')) {
       this.pos += 3;
+      if (this.insideLookbehind()) {
+        push('(?:', ')');
+        return;
+      }
       const id = this.injected++;
       push(`(?=(${MARK_INJECTED}${id}${MARK_INJECTED}`, `))${MARK_INJECTED_REF}${id}${MARK_INJECTED_REF}`);
       return;
@@ -454,9 +469,8 @@ class Translator {
     this.out += g.close;
     const first = g.branches[0]!;
     const fixed = g.branches.every((b) => b === first) ? first : null;
-    const isAssertion = g.lookbehind || g.close === ')' && /^\(\?[=!]/.test(this.out.slice(g.start, g.start + 3));
     this.atomStart = g.start;
-    this.atomLength = isAssertion ? 0 : fixed;
+    this.atomLength = g.assertion ? 0 : fixed;
     this.grow(this.atomLength);
   }
 
