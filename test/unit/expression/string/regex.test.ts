@@ -115,6 +115,8 @@ values('PCRE semantics', [
   ['\\N{U+...} is a code point', match('é', '\\N{U+E9}'), true],
   ['\\G anchors at the search position', all('aab', '\\Ga'), [m('a', 0), m('a', 1)]],
   ['\\G: no match away from it', find('ba', '\\Ga'), null],
+  ['\\G after flags is still the start', all('aab', '(?i)\\GA'), [m('a', 0), m('a', 1)]],
+  ['a hyphen after a class escape at the end of a class is a literal', match('-', '[\\w-]'), true],
 ]);
 
 errors('argument errors', [
@@ -146,6 +148,8 @@ const INVALID_PATTERNS: Array<[string, string]> = [
   ['an unknown escape', '\\i'],
   ['a reference to a group that does not exist', '(a)\\2'],
   ['a range out of order', '[z-a]'],
+  ['a range from a class escape', '[\\d-z]'],
+  ['a range to a class escape', '[a-\\w]'],
   ['an unknown property', '\\p{Nope}'],
   ['a pattern over 16KB', 'a'.repeat(16 * 1024 + 1)],
 ];

@@ -149,6 +149,9 @@ class Translator {
   /** Whether the pattern starts with `\G`. */
   private sticky = false;
 
+  /** Whether the last class member `classCodePoint` read was a class escape. */
+  private lastMemberWasClassEscape = false;
+
   private fail(message: string): never {
     throw new PcreError(`${message} at offset ${this.pos}`);
   }
@@ -503,11 +506,14 @@ class Translator {
         this.pos += 2;
         return this.assertion(`\\${e}`);
       case 'G':
-        // At the very start, \G anchors the pattern at the search position: a sticky RegExp.
-        if (this.pos !== 0) this.fail('\\G is only supported at the start of the pattern');
+        // \G is the search position: at the start of the pattern, a sticky RegExp; elsewhere
+        // the start of the input (where the first search starts).
         this.pos += 2;
-        this.sticky = true;
-        return this.assertion('');
+        if (this.out === '' && this.groups.length === 0) {
+          this.sticky = true;
+          return this.assertion('');
+        }
+        return this.assertion('^');
       case 'K':
         this.fail('\\K is not supported');
         break;
@@ -727,6 +733,8 @@ class Translator {
     let closed = false;
     // The last single code point added, for a range.
     let last: number | null = null;
+    // Whether the last member was a class escape (`\d`): no range may start from it.
+    let afterClassEscape = false;
     while (this.pos < this.p.length) {
       const c = this.p[this.pos]!;
       if (c === ']' && !first) {
@@ -744,16 +752,21 @@ class Translator {
           items.push(body);
           this.pos += m[0].length;
           last = null;
+          afterClassEscape = true;
           continue;
         }
         if (/^\[[.=]/.test(this.ahead(0))) this.fail('POSIX collating elements are not supported');
       }
-      if (c === '-' && last !== null && this.p[this.pos + 1] !== ']' && this.pos + 1 < this.p.length) {
+      const rangeAhead = c === '-' && this.p[this.pos + 1] !== ']' && this.pos + 1 < this.p.length;
+      if (rangeAhead && afterClassEscape) this.fail('invalid range in character class');
+      if (rangeAhead && last !== null) {
         // A range from the last code point.
         this.pos++;
+        const before = items.length;
         const to = this.classCodePoint(items);
         if (to === null) {
-          // `a-\d`: the hyphen is a literal.
+          // `a-\d` is refused; `a-\Q\E...` leaves the hyphen a literal.
+          if (items.length > before && this.lastMemberWasClassEscape) this.fail('invalid range in character class');
           items.push(literal(0x2d, true));
           last = null;
           continue;
@@ -765,6 +778,7 @@ class Translator {
         continue;
       }
       const cp = this.classCodePoint(items);
+      afterClassEscape = cp === null && this.lastMemberWasClassEscape;
       if (cp === null) {
         last = null;
         continue;
@@ -803,6 +817,7 @@ class Translator {
    * member was a class escape or a quoting, which is added to `items` here.
    */
   private classCodePoint(items: string[]): number | null {
+    this.lastMemberWasClassEscape = false;
     const c = this.p[this.pos]!;
     if (c !== '\\') return this.nextCodePoint();
     const e = this.p[this.pos + 1];
@@ -827,6 +842,7 @@ class Translator {
     const cls = this.classEscape(true);
     if (cls !== null) {
       items.push(cls);
+      this.lastMemberWasClassEscape = true;
       return null;
     }
     return this.charEscape();
