@@ -115,9 +115,13 @@ function isAlphanumeric(c: string | undefined): boolean {
   return c !== undefined && /^[A-Za-z0-9]$/.test(c);
 }
 
-/** True when `(?` flag groups of the pattern change case sensitivity somewhere. */
+/**
+ * True when case-insensitivity cannot be JavaScript's `i` flag: `(?` flag groups change case
+ * sensitivity somewhere, or the pattern has Unicode properties (which the flag closes under
+ * case, as PCRE does not: caseless `\p{Lu}` is still upper case letters only).
+ */
 function changesCase(pattern: string): boolean {
-  return /\(\?[a-zA-Z]*-?[a-zA-Z]*i[a-zA-Z]*[:)]/.test(pattern) || /\(\?\^/.test(pattern);
+  return /\(\?[a-zA-Z]*-?[a-zA-Z]*i[a-zA-Z]*[:)]/.test(pattern) || /\(\?\^/.test(pattern) || /\\[pP]/.test(pattern);
 }
 
 /** The translator of one pattern. */
@@ -148,6 +152,9 @@ class Translator {
 
   /** Whether the pattern starts with `\G`. */
   private sticky = false;
+
+  /** The negated sets (`\S`, `[:^alpha:]`) of the class being read, as the bodies of their negations. */
+  private classNegatedBodies: string[] = [];
 
   /** Whether the last class member `classCodePoint` read was a class escape. */
   private lastMemberWasClassEscape = false;
@@ -533,7 +540,8 @@ class Translator {
         return this.atom(`(?:\\r\\n|[${V_SPACE}])`, null);
       case 'X':
         this.pos += 2;
-        return this.atom('(?:\\P{M}\\p{M}*)', null);
+        // A character and its marks, all of them (a cluster gives none back).
+        return this.atom('(?:[\\s\\S]\\p{M}*(?!\\p{M}))', null);
       case 'N': {
         const named = /^\{U\+([0-9a-fA-F]+)\}/.exec(this.ahead(2));
         if (named !== null) {
@@ -593,9 +601,14 @@ class Translator {
    */
   private classEscape(inClass: boolean): string | null {
     const e = this.p[this.pos + 1]!;
-    const wrap = (body: string, negated: boolean) =>
-      inClass ? (negated ? null : body) : negated ? `[^${body}]` : `[${body}]`;
-    let text: string | null;
+    const wrap = (body: string, negated: boolean): string => {
+      if (!inClass) return negated ? `[^${body}]` : `[${body}]`;
+      if (!negated) return body;
+      // A negated set inside a class: the class is built around it (characterClass).
+      this.classNegatedBodies.push(body);
+      return '';
+    };
+    let text: string;
     switch (e) {
       case 'd':
       case 'D':
@@ -626,11 +639,6 @@ class Translator {
         return this.propertyEscape(e === 'P');
       default:
         return null;
-    }
-    if (text === null) {
-      // A negated class inside a class: JavaScript has \S alone for that; others are refused.
-      if (e === 'S') text = '\\S';
-      else this.fail(`\\${e} inside a character class is not supported`);
     }
     this.pos += 2;
     return text;
@@ -746,10 +754,12 @@ class Translator {
       if (c === '[') {
         const m = /^\[:(\^?)([a-z]+):\]/.exec(this.ahead(0));
         if (m !== null) {
-          const body = POSIX_CLASSES[m[2]!];
+          // Caseless, upper and lower case letters are all letters (as PCRE2 folds them).
+          const name = this.expandCase && (m[2] === 'upper' || m[2] === 'lower') ? 'alpha' : m[2]!;
+          const body = POSIX_CLASSES[name];
           if (body === undefined) this.fail('unknown POSIX class name');
-          if (m[1] === '^') this.fail('negated POSIX classes are not supported');
-          items.push(body);
+          if (m[1] === '^') this.classNegatedBodies.push(body);
+          else items.push(body);
           this.pos += m[0].length;
           last = null;
           afterClassEscape = true;
@@ -788,8 +798,18 @@ class Translator {
     }
     if (!closed) this.fail('missing terminating ] for character class');
     const body = items.join('');
-    // An empty negated class matches any character; an empty class, nothing.
-    this.atom(`[${negated ? '^' : ''}${body}]`, 1);
+    const negatedSets = this.classNegatedBodies;
+    this.classNegatedBodies = [];
+    if (negatedSets.length === 0) {
+      this.atom(`[${negated ? '^' : ''}${body}]`, 1);
+    } else if (!negated) {
+      // [x\S] is x, or anything not a space.
+      const branches = [...(body === '' ? [] : [`[${body}]`]), ...negatedSets.map((b) => `[^${b}]`)];
+      this.atom(`(?:${branches.join('|')})`, 1);
+    } else {
+      // [^x\S] is a space that is not x.
+      this.atom(`${body === '' ? '' : `(?![${body}])`}${negatedSets.map((b) => `(?=[${b}])`).join('')}[\\s\\S]`, 1);
+    }
   }
 
   /** A literal of a class, both cases when they must be spelled. */
