@@ -52,6 +52,7 @@ const MARK_CAPTURE = '\u0001';
 const MARK_INJECTED = '\u0002';
 const MARK_BACKREF = '\u0003';
 const MARK_INJECTED_REF = '\u0004';
+const MARK_NAMED_REF = '\u0005';
 
 const SYNTAX = new Set('^$\\.*+?()[]{}|/'.split(''));
 const PCRE_SPACE = '\\t\\n\\x0b\\f\\r ';
@@ -242,6 +243,11 @@ class Translator {
     for (let k = 1; k <= this.captures; k++) this.captureGroups.push(pcreToJs[k]!);
     return text
       .replace(markers, '')
+      .replace(new RegExp(`${MARK_NAMED_REF}(\\w+)${MARK_NAMED_REF}`, 'g'), (_, name: string) => {
+        const k = this.names.get(name);
+        if (k === undefined) this.fail('reference to non-existent subpattern');
+        return `${MARK_BACKREF}${k}${MARK_BACKREF}`;
+      })
       .replace(new RegExp(`${MARK_BACKREF}(\\d+)${MARK_BACKREF}`, 'g'), (_, n: string) => {
         const target = pcreToJs[Number(n)];
         if (target === undefined) this.fail('reference to non-existent subpattern');
@@ -484,10 +490,9 @@ class Translator {
     this.grow(this.atomLength);
   }
 
+  /** A back-reference by name: resolved at the end, since it may come before its group. */
   private namedBackreference(name: string): void {
-    const k = this.names.get(name);
-    if (k === undefined) this.fail('reference to non-existent subpattern');
-    this.atom(`${MARK_BACKREF}${k}${MARK_BACKREF}`, null);
+    this.atom(`${MARK_NAMED_REF}${name}${MARK_NAMED_REF}`, null);
   }
 
   private numberedBackreference(k: number): void {
