@@ -353,6 +353,12 @@ class Translator {
     }
     if (this.atomStart < 0) this.fail('quantifier does not follow a repeatable item');
     this.pos += text.length;
+    // A comment is nothing: `a+(?#c)+` is possessive.
+    while (this.p.startsWith('(?#', this.pos)) {
+      const end = this.p.indexOf(')', this.pos);
+      if (end < 0) this.fail('missing ) after (?# comment');
+      this.pos = end + 1;
+    }
     let mode = '';
     if (this.peek() === '?' || this.peek() === '+') mode = this.p[this.pos++]!;
     const start = this.atomStart;
