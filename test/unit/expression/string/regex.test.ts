@@ -99,6 +99,7 @@ values('PCRE semantics', [
   ['\\x{...} is a code point', match('😀', '\\x{1F600}'), true],
   ['\\h is horizontal space', match('\u00a0', '\\h'), true],
   ['\\R is a line break', find('a\r\nb', 'a\\Rb'), m('a\r\nb', 0)],
+  ['\\R never splits a CRLF', match('\r\n', '^\\R\\R$'), false],
   ['POSIX classes', match('x9', '^[[:alpha:]][[:digit:]]$'), true],
   ['a negated POSIX class', match('9', '^[[:^alpha:]]$'), true],
   ['a negated POSIX class refuses its members', match('a', '[[:^alpha:]]'), false],

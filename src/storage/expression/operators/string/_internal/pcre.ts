@@ -548,7 +548,8 @@ class Translator {
         return;
       case 'R':
         this.pos += 2;
-        return this.atom(`(?:\\r\\n|[${V_SPACE}])`, null);
+        // Atomic in PCRE: a CRLF is never split.
+        return this.atom(`(?:\\r\\n|(?!\\r\\n)[${V_SPACE}])`, null);
       case 'X':
         this.pos += 2;
         // A character and its marks, all of them (a cluster gives none back).
