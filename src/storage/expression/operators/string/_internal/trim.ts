@@ -87,13 +87,21 @@ export function trimOperator(name: '$trim' | '$ltrim' | '$rtrim', ends: TrimEnds
         };
       }
       const charsE = chars;
+      // The set of the last `chars` seen (a constant one is built once).
+      let lastChars: string | null = null;
+      let lastSet: ReadonlySet<number> = DEFAULT_WHITESPACE;
       return (frame) => {
         const v = inputE(frame);
         if (isNullish(v)) return null;
         const s = mustBeString(name, 'input', v);
         const c = charsE(frame);
         if (isNullish(c)) return null;
-        return trimCodePoints(s, codePoints(mustBeString(name, 'chars', c)), ends);
+        const text = mustBeString(name, 'chars', c);
+        if (text !== lastChars) {
+          lastChars = text;
+          lastSet = codePoints(text);
+        }
+        return trimCodePoints(s, lastSet, ends);
       };
     },
   };
