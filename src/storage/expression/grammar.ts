@@ -9,6 +9,7 @@ import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { formatValue } from '../values/format.js';
 import { MISSING } from '../values/missing.js';
+import { stringValue } from '../values/string_value.js';
 import { assertValidFieldName, parseFieldPath } from './field_path.js';
 import { operatorNamed, isUnsupportedExpression } from './registry.js';
 import type { Evaluator, ParseScope } from './types.js';
@@ -49,6 +50,7 @@ function unavailable(name: string): Evaluator {
 export function parseOperand(v: unknown, scope: GrammarScope): Evaluator {
   if (typeof v === 'string') {
     if (v.charCodeAt(0) === 36 /* $ */) return parseFieldPathExpression(v, scope);
+    stringValue(v); // a constant of 16MB or more is refused (16493), as mongod makes it a Value
     return () => v;
   }
   if (Array.isArray(v)) {

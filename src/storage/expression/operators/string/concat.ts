@@ -2,6 +2,7 @@
 import { CommandError } from '../../../../errors/command_error.js';
 import type { ExpressionOperator } from '../../types.js';
 import { isNullish, typeName } from '../../value.js';
+import { stringValue } from './_internal/coerce.js';
 
 /** `{$concat: [<string>, ...]}`. */
 export const concat: ExpressionOperator = {
@@ -16,7 +17,7 @@ export const concat: ExpressionOperator = {
         if (typeof v !== 'string') throw new CommandError(16702, `$concat only supports strings, not ${typeName(v)}`);
         out += v;
       }
-      return out;
+      return stringValue(out);
     };
   },
 };
