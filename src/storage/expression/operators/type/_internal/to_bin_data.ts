@@ -1,0 +1,79 @@
+/**
+ * Conversions to BinData (`$convert` to 'binData', 8.0; `$toUUID`): strings through `format`
+ * (base64, base64url, hex, utf8, uuid; `uuid` only with subtype 4 and subtype 4 only with
+ * `uuid`), Int32 as 4 bytes, Int64 and doubles as 8, in `byteOrder`, and a BinData of the same
+ * subtype as itself.
+ */
+import { Binary, type Long } from '../../../../../bson/library.js';
+import { CommandError } from '../../../../../errors/command_error.js';
+import { bsonTypeOf } from '../../../../values/bson_type.js';
+import { toDouble } from '../../../../values/numeric.js';
+import { binData, float64Bytes, int32Bytes, int64Bytes } from './bytes.js';
+import { conversionFailure, unsupported } from './failure.js';
+import type { BinDataFormat, ConvertOptions } from './options.js';
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+const HEX = /^(?:[0-9A-Fa-f]{2})*$/;
+const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
+
+function failed(s: string, format: BinDataFormat, reason: string): CommandError {
+  return conversionFailure(`Failed to parse BinData '${s}' in $convert with no onError value: ${reason} (format ${format})`);
+}
+
+/** The bytes `s` stands for in `format`. */
+export function stringToBytes(s: string, format: BinDataFormat): Uint8Array {
+  switch (format) {
+    case 'base64':
+      if (!BASE64.test(s)) throw failed(s, format, 'Input is not a valid base64 string');
+      return Buffer.from(s, 'base64');
+    case 'base64url':
+      if (!BASE64URL.test(s) || s.length % 4 === 1) throw failed(s, format, 'Input is not a valid base64url string');
+      return Buffer.from(s, 'base64url');
+    case 'hex':
+      if (!HEX.test(s)) throw failed(s, format, 'Input is not a valid hexadecimal string');
+      return Buffer.from(s, 'hex');
+    case 'utf8':
+      return Buffer.from(s, 'utf8');
+    case 'uuid':
+      if (!UUID.test(s)) throw failed(s, format, 'Input is not a valid UUID string');
+      return Buffer.from(s.replace(/-/g, ''), 'hex');
+    case 'auto':
+      throw failed(s, format, "Format 'auto' is not supported when converting from string to binData");
+  }
+}
+
+/** A string as a BinData of `subtype` in `format`. */
+export function stringToBinData(s: string, format: BinDataFormat | null, subtype: number): Binary {
+  if (format === null) {
+    throw new CommandError(4341115, "Format must be speficied when converting from 'string' to 'binData'");
+  }
+  if (format === 'uuid' && subtype !== 4) throw failed(s, format, "Only the UUID subtype (4) is allowed with the 'uuid' format");
+  if (subtype === 4 && format !== 'uuid') throw failed(s, format, "Only the 'uuid' format is allowed with the UUID subtype (4)");
+  return binData(stringToBytes(s, format), subtype);
+}
+
+/** `$convert` to 'binData'. */
+export function convertToBinData(input: unknown, opts: ConvertOptions): Binary {
+  switch (bsonTypeOf(input)) {
+    case 'string':
+      return stringToBinData(input as string, opts.format, opts.subtype);
+    case 'int':
+      return binData(int32Bytes(toDouble(input), opts.littleEndian), opts.subtype);
+    case 'long':
+      return binData(int64Bytes((input as Long).toBigInt(), opts.littleEndian), opts.subtype);
+    case 'double':
+      return binData(float64Bytes(toDouble(input), opts.littleEndian), opts.subtype);
+    case 'binData': {
+      const b = input as Binary;
+      if (b.sub_type !== opts.subtype) {
+        throw conversionFailure(
+          `Conversions between different BinData subtypes are not supported (from ${b.sub_type} to ${opts.subtype}) in $convert with no onError value`,
+        );
+      }
+      return b;
+    }
+    default:
+      throw unsupported(input, 'binData');
+  }
+}
