@@ -45,10 +45,19 @@ function unavailable(name: string): Evaluator {
   };
 }
 
+const MAX_STRING_VALUE_BYTES = 16 * 1024 * 1024;
+
+/** mongod's `RCString::create`: a string value of 16 MB or more cannot be made (16493). */
+function assertStringValueSize(v: string): void {
+  if (v.length * 3 < MAX_STRING_VALUE_BYTES || Buffer.byteLength(v, 'utf8') < MAX_STRING_VALUE_BYTES) return;
+  throw new CommandError(16493, 'Tried to create string longer than 16MB');
+}
+
 /** `Expression::parseOperand`: any value that may appear where an expression is expected. */
 export function parseOperand(v: unknown, scope: GrammarScope): Evaluator {
   if (typeof v === 'string') {
     if (v.charCodeAt(0) === 36 /* $ */) return parseFieldPathExpression(v, scope);
+    assertStringValueSize(v);
     return () => v;
   }
   if (Array.isArray(v)) {

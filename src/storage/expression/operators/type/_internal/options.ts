@@ -77,11 +77,9 @@ export function parseTarget(to: unknown): { target: string; subtype: number } {
   const doc = to as Record<string, unknown>;
   let type: unknown = MISSING;
   let subtype: unknown = MISSING;
-  for (const key of Object.keys(doc)) {
-    if (key === 'type') type = doc[key];
-    else if (key === 'subtype') subtype = doc[key];
-    else throw new CommandError(9, `$convert found an unknown argument for 'to': ${key}`);
-  }
+  // Other fields (and a miscased `Subtype`) are ignored, as mongod ignores them.
+  if (Object.prototype.hasOwnProperty.call(doc, 'type')) type = doc['type'];
+  if (Object.prototype.hasOwnProperty.call(doc, 'subtype')) subtype = doc['subtype'];
   if (type === MISSING) throw new CommandError(9, "$convert's 'to' document must have a 'type' field");
   if (type === null || type === undefined) {
     throw new CommandError(9, `$convert's 'to.type' argument must be a string or number, but is ${typeName(type)}`);

@@ -13,7 +13,7 @@ import { conversionFailure, unsupported } from './failure.js';
 import type { BinDataFormat, ConvertOptions } from './options.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
+const BASE64URL = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?$/;
 const HEX = /^(?:[0-9A-Fa-f]{2})*$/;
 const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 
@@ -28,7 +28,7 @@ export function stringToBytes(s: string, format: BinDataFormat): Uint8Array {
       if (!BASE64.test(s)) throw failed(s, format, 'Input is not a valid base64 string');
       return Buffer.from(s, 'base64');
     case 'base64url':
-      if (!BASE64URL.test(s) || s.length % 4 === 1) throw failed(s, format, 'Input is not a valid base64url string');
+      if (!BASE64URL.test(s)) throw failed(s, format, 'Input is not a valid base64url string');
       return Buffer.from(s, 'base64url');
     case 'hex':
       if (!HEX.test(s)) throw failed(s, format, 'Input is not a valid hexadecimal string');

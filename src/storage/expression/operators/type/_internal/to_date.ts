@@ -52,9 +52,11 @@ export function convertToDate(input: unknown, opts: ConvertOptions): Date {
       return fromMillis(Math.trunc(d));
     }
     case 'objectId':
-      return fromMillis((input as ObjectId).getTimestamp().getTime());
+      // The ObjectId's first four bytes, a signed count of seconds (0x80000000 is 1901).
+      return fromMillis(new DataView((input as ObjectId).id.buffer, (input as ObjectId).id.byteOffset).getInt32(0, false) * 1000);
     case 'timestamp':
-      return fromMillis((input as Timestamp).high * 1000);
+      // The Timestamp's seconds, unsigned.
+      return fromMillis((input as Timestamp).t * 1000);
     default:
       throw unsupported(input, opts.target);
   }

@@ -197,13 +197,20 @@ export function convertToDouble(input: unknown, opts: ConvertOptions): unknown {
 }
 
 const DECIMAL_TEXT = /^([+-]?)(?:(\d+)\.?(\d*)|\.(\d+))(?:[eE]([+-]?\d+))?$/;
+const DECIMAL_READ_DIGITS = 35;
 const DECIMAL_SPECIAL = /^([+-]?)(inf|infinity|nan)$/i;
 
 /** Decimal128's reading of `s` (34 digits, half to even), undefined when invalid or out of range. */
 export function parseDecimal(s: string): Decimal128 | undefined {
   const special = DECIMAL_SPECIAL.exec(s);
   if (special !== null) {
-    if (special[2]!.toLowerCase() === 'nan') return encodeDecimal({ kind: 'nan' });
+    if (special[2]!.toLowerCase() === 'nan') {
+      const nan = encodeDecimal({ kind: 'nan' });
+      if (special[1] !== '-') return nan;
+      const bytes = Uint8Array.from(nan.bytes);
+      bytes[15] = bytes[15]! | 0x80;
+      return new Decimal128(bytes);
+    }
     return encodeDecimal({ kind: 'inf', negative: special[1] === '-' });
   }
   const m = DECIMAL_TEXT.exec(s);
@@ -212,9 +219,14 @@ export function parseDecimal(s: string): Decimal128 | undefined {
   const intPart = m[2] ?? '';
   const fracPart = m[3] ?? m[4] ?? '';
   const exp = m[5] === undefined ? 0 : Number(m[5]);
-  const digits = (intPart + fracPart).replace(/^0+(?=\d)/, '');
+  let digits = (intPart + fracPart).replace(/^0+(?=\d)/, '');
+  let exponent = exp - fracPart.length;
+  // The parser reads one digit past the 34 it keeps and rounds on it alone.
+  if (digits.length > DECIMAL_READ_DIGITS) {
+    exponent += digits.length - DECIMAL_READ_DIGITS;
+    digits = digits.slice(0, DECIMAL_READ_DIGITS);
+  }
   const coefficient = BigInt(digits === '' ? '0' : digits);
-  const exponent = exp - fracPart.length;
   const parts: DecimalParts = { kind: 'finite', negative, coefficient, exponent };
   const d = encodeDecimal(parts);
   const back = decodeDecimal(d);

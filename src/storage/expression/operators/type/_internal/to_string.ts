@@ -57,8 +57,23 @@ function isUuid(b: Binary): boolean {
   return b.sub_type === 4 && b.position === 16;
 }
 
-/** A BinData as text in `format`. */
+const MAX_STRING_BYTES = 16 * 1024 * 1024;
+
+/** A BinData as text in `format`, refused at 16 MB (241; 16493, as any string value, for utf8). */
 export function binDataToString(b: Binary, format: BinDataFormat): string {
+  const text = binDataText(b, format);
+  if (text.length >= MAX_STRING_BYTES) {
+    if (format === 'utf8' && Buffer.byteLength(text, 'utf8') >= MAX_STRING_BYTES) {
+      throw new CommandError(16493, 'Tried to create string longer than 16MB');
+    }
+    if (format !== 'utf8') {
+      throw conversionFailure(`Failed to convert BinData to string with format ${format}: the result would be 16MB or more in $convert with no onError value`);
+    }
+  }
+  return text;
+}
+
+function binDataText(b: Binary, format: BinDataFormat): string {
   const bytes = binDataBytes(b);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   switch (format) {
