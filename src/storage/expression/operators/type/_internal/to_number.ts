@@ -15,12 +15,16 @@ import type { ConvertOptions } from './options.js';
 
 const NO_ON_ERROR = 'in $convert with no onError value';
 
-/** A double as these messages print it: `%g` with 17 digits kept where needed, `1.0e+20`. */
+/** A double as these messages print it: shortest digits, `.0` on whole numbers, `1.0e+20`. */
 function messageDouble(d: number): string {
-  const s = String(d);
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-])(\d+)$/.exec(s);
-  if (m !== null) return `${m[1]}${m[2]}.${m[3] ?? '0'}e${m[4]}${m[5]!.padStart(2, '0')}`;
-  return Number.isInteger(d) ? `${s}.0` : s;
+  const exp = d === 0 || !Number.isFinite(d) ? 0 : Math.floor(Math.log10(Math.abs(d)));
+  if (exp >= 16 || exp < -4) {
+    const [mantissa, e] = d.toExponential().split('e') as [string, string];
+    const sign = e.startsWith('-') ? '-' : '+';
+    const digits = e.replace(/^[+-]/, '').padStart(2, '0');
+    return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}e${sign}${digits}`;
+  }
+  return Number.isInteger(d) ? `${d}.0` : String(d);
 }
 
 function overflow(input: unknown): Error {
@@ -197,10 +201,10 @@ export function convertToDouble(input: unknown, opts: ConvertOptions): unknown {
 }
 
 const DECIMAL_TEXT = /^([+-]?)(?:(\d+)\.?(\d*)|\.(\d+))(?:[eE]([+-]?\d+))?$/;
-const DECIMAL_READ_DIGITS = 35;
+const DECIMAL_READ_DIGITS = 34;
 const DECIMAL_SPECIAL = /^([+-]?)(inf|infinity|nan)$/i;
 
-/** Decimal128's reading of `s` (34 digits, half to even), undefined when invalid or out of range. */
+/** Decimal128's reading of `s` (34 significant digits kept), undefined when invalid or out of range. */
 export function parseDecimal(s: string): Decimal128 | undefined {
   const special = DECIMAL_SPECIAL.exec(s);
   if (special !== null) {
@@ -221,7 +225,8 @@ export function parseDecimal(s: string): Decimal128 | undefined {
   const exp = m[5] === undefined ? 0 : Number(m[5]);
   let digits = (intPart + fracPart).replace(/^0+(?=\d)/, '');
   let exponent = exp - fracPart.length;
-  // The parser reads one digit past the 34 it keeps and rounds on it alone.
+  // mongod 8.2 keeps the first 34 significant digits of a longer string and drops the rest
+  // ("1.00000000000000000000000000000000099999" reads as 1.000000000000000000000000000000000).
   if (digits.length > DECIMAL_READ_DIGITS) {
     exponent += digits.length - DECIMAL_READ_DIGITS;
     digits = digits.slice(0, DECIMAL_READ_DIGITS);
