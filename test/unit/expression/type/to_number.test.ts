@@ -31,14 +31,15 @@ describe('$toInt', () => {
     ['a double out of range', { $toInt: 1e20 }, 241, 'Conversion would overflow target type in $convert with no onError value: 1.0e+20'],
     ['NaN', { $toInt: NaN }, 241, 'Attempt to convert NaN value to integer type in $convert with no onError value'],
     ['Infinity', { $toInt: Infinity }, 241, 'Attempt to convert infinity value to integer type in $convert with no onError value'],
-    ['an Int64 out of range', { $toInt: Long.fromString('2147483648') }, 241, 'Conversion would overflow target type in $convert with no onError value: 2147483648'],
+    ['a Decimal128 out of range', { $toInt: Decimal128.fromString('3E+9') }, 241, 'Conversion would overflow target type in $convert with no onError value: 3E+9'],
+    ['an Int64 out of range', { $toInt: Long.fromString('2147483648') }, 241, 'Conversion would overflow target type in $convert with no onError value: '],
     ['a decimal string', { $toInt: '3.14' }, 241, "Failed to parse number '3.14' in $convert with no onError value: Did not consume whole string."],
     ['a leading space', { $toInt: ' 1' }, 241, "Failed to parse number ' 1' in $convert with no onError value: Did not consume whole string."],
     ['an empty string', { $toInt: '' }, 241, "Failed to parse number '' in $convert with no onError value: No digits"],
     ['a hexadecimal string', { $toInt: '0x0' }, 241, 'Illegal hexadecimal input in $convert with no onError value: 0x0'],
     ['a string out of range', { $toInt: '2147483648' }, 241, "Failed to parse number '2147483648' in $convert with no onError value: Overflow"],
     ['a date', { $toInt: new Date(0) }, 241, 'Unsupported conversion from date to int in $convert with no onError value'],
-    ['a 3-byte BinData', { $toInt: bytes(0, 0, 0) }, 241, "Failed to convert 'AAAA' to int: BinData must be of size 1, 2, 4 bytes, but was 3 bytes in $convert with no onError value"],
+    ['a 3-byte BinData', { $toInt: bytes(0, 0, 0) }, 241, 'Failed to convert \'BinData(0, "000000")\' to number in $convert because of invalid length: 3'],
     ['an empty literal array', { $toInt: [] }, 50723, '$toInt takes exactly 1 arguments. 0 were passed in.'],
     ['a two-element literal array', { $toInt: [1, 2] }, 50723, '$toInt takes exactly 1 arguments. 2 were passed in.'],
   ]);
@@ -75,6 +76,8 @@ describe('$toDouble', () => {
     ['an 8-byte BinData', { $toDouble: new Binary(Uint8Array.from([0, 0, 0, 0, 0, 0, 0x45, 0x40]), 0) }, new Double(42)],
   ]);
   errors([
+    ['a Decimal128 beyond the doubles', { $toDouble: Decimal128.fromString('1E+400') }, 241, 'Conversion would overflow target type in $convert with no onError value: 1E+400'],
+    ['a Decimal128 below the doubles', { $toDouble: Decimal128.fromString('1E-400') }, 241, 'Conversion would overflow target type in $convert with no onError value: 1E-400'],
     ['"1e309" overflows', { $toDouble: '1e309' }, 241, "Failed to parse number '1e309' in $convert with no onError value: Out of range"],
     ['"1e-400" underflows', { $toDouble: '1e-400' }, 241, "Failed to parse number '1e-400' in $convert with no onError value: Out of range"],
     ['"0x" has no digits', { $toDouble: '0x' }, 241, "Failed to parse number '0x' in $convert with no onError value: Did not consume whole string."],

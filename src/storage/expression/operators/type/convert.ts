@@ -1,8 +1,10 @@
 /**
- * `$convert` (ExpressionConvert): `{input, to, format?, byteOrder?, onError?, onNull?}`. A
- * nullish input gives `onNull` (null without it) before anything else is looked at; a nullish
- * `to` gives null; then `to` (name, number or `{type, subtype}`), `format` and `byteOrder` are
- * checked and the input converted, a 241 ConversionFailure giving `onError` when there is one.
+ * `$convert` (ExpressionConvert, mongo/src/mongo/db/exec/expression/evaluate_convert.cpp):
+ * `{input, to, format?, byteOrder?, onError?, onNull?}`. Every argument is evaluated and `to`
+ * read (a name, a number or `{type, subtype}`) first; then a nullish input gives `onNull` (null
+ * without it), a nullish `to` null; then `format` and `byteOrder` are checked and the input
+ * converted (the subtype checked when a BinData is made), a 241 ConversionFailure giving
+ * `onError` when there is one.
  */
 import { CommandError } from '../../../../errors/command_error.js';
 import { bsonTypeOf } from '../../../values/bson_type.js';
@@ -37,16 +39,18 @@ export const convert: ExpressionOperator = {
     const onError = parsed['onError'];
     const onNull = parsed['onNull'];
     return (frame) => {
-      const value = input(frame);
-      if (isNullish(value)) return onNull === undefined ? null : onNull(frame);
       const toValue = to(frame);
-      if (isNullish(toValue)) return null;
-      const { target, subtype } = parseTarget(toValue);
+      const value = input(frame);
+      const formatValue = format === undefined ? MISSING : format(frame);
+      const byteOrderValue = byteOrder === undefined ? MISSING : byteOrder(frame);
+      const targetInfo = parseTarget(toValue);
+      if (isNullish(value)) return onNull === undefined ? null : onNull(frame);
+      if (targetInfo === null) return null;
       const options = {
-        target,
-        subtype,
-        format: format === undefined ? null : parseFormat(format(frame)),
-        littleEndian: byteOrder === undefined ? true : parseByteOrder(byteOrder(frame)),
+        target: targetInfo.target,
+        subtype: targetInfo.subtype,
+        format: parseFormat(formatValue),
+        littleEndian: parseByteOrder(byteOrderValue),
       };
       if (onError === undefined) return convertValue(value, options);
       try {

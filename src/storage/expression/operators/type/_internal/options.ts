@@ -5,6 +5,7 @@
  * friends).
  */
 import { CommandError } from '../../../../../errors/command_error.js';
+import { docValueToString } from '../../../../values/format.js';
 import { BSON_TYPE_CODES, BSON_TYPE_NAMES_BY_CODE, bsonTypeOf } from '../../../../values/bson_type.js';
 import { MISSING, isNullish } from '../../../../values/missing.js';
 import { integerOf, isNumber } from '../../../../values/numeric.js';
@@ -19,8 +20,8 @@ const FORMATS: ReadonlySet<string> = new Set(['base64', 'base64url', 'hex', 'utf
 export interface ConvertOptions {
   /** The `$type` name of the target ('missing' for type number 0). */
   readonly target: string;
-  /** The BinData subtype of a BinData target (0 unless given). */
-  readonly subtype: number;
+  /** The subtype of a BinData target as given (MISSING: 0), checked by `binDataSubtype`. */
+  readonly subtype: unknown;
   /** The BinData⇄string format, null when not given. */
   readonly format: BinDataFormat | null;
   /** BinData⇄number byte order (little unless `byteOrder: 'big'`). */
@@ -29,7 +30,7 @@ export interface ConvertOptions {
 
 /** The defaults of `$toInt` and its siblings: no format, little-endian, subtype 0. */
 export function plainOptions(target: string): ConvertOptions {
-  return { target, subtype: 0, format: null, littleEndian: true };
+  return { target, subtype: MISSING, format: null, littleEndian: true };
 }
 
 function typeFromName(name: string): string {
@@ -39,14 +40,13 @@ function typeFromName(name: string): string {
 
 function typeFromNumber(v: unknown): string {
   const n = integerOf(v, 'exact');
-  if (typeof n === 'bigint') {
-    if (n === 0n) return 'missing';
-    if (n >= -1n && n <= 127n) {
-      const name = BSON_TYPE_NAMES_BY_CODE.get(Number(n));
-      if (name !== undefined) return name;
-    }
+  if (typeof n !== 'bigint') throw new CommandError(9, "In $convert, numeric 'to' argument is not an integer");
+  if (n === 0n) return 'missing';
+  if (n >= -1n && n <= 127n) {
+    const name = BSON_TYPE_NAMES_BY_CODE.get(Number(n));
+    if (name !== undefined) return name;
   }
-  throw new CommandError(9, `In $convert, numeric value for 'to' does not correspond to a BSON type: ${String(v)}`);
+  throw new CommandError(9, `In $convert, numeric value for 'to' does not correspond to a BSON type: ${n}`);
 }
 
 function typeFromValue(v: unknown): string {
@@ -55,45 +55,49 @@ function typeFromValue(v: unknown): string {
   throw new CommandError(9, `$convert's 'to' argument must be a string or number, but is ${typeName(v)}`);
 }
 
-const SUBTYPES_LOW_MAX = 9;
+/** The last predefined BinData subtype (9, vector); 128–255 are user-defined. */
+const LAST_PREDEFINED_SUBTYPE = 9n;
 
-function subtypeOf(v: unknown): number {
+/**
+ * `computeBinDataType`: the subtype a BinData target is made with, checked only when a BinData
+ * is made (an input that is nullish, or a target other than BinData, never looks at it).
+ */
+export function binDataSubtype(v: unknown): number {
+  if (v === MISSING) return 0;
   if (!isNumber(v)) {
-    throw new CommandError(4341108, `$convert's 'subtype' argument must be a number, but is ${typeName(v)}`);
+    throw new CommandError(4341108, `For BinData, $convert's 'subtype' argument must be a number, but is ${typeName(v)}`);
   }
   const n = integerOf(v, 'exact');
-  if (typeof n !== 'bigint') {
-    throw new CommandError(4341106, `In $convert, 'subtype' must be an integer, but found: ${String(v)}`);
-  }
-  if (n < 0n || n > 255n || (n > BigInt(SUBTYPES_LOW_MAX) && n < 128n)) {
-    throw new CommandError(4341107, `In $convert, numeric value for 'subtype' does not correspond to a BinData type: ${n}`);
+  if (typeof n !== 'bigint') throw new CommandError(4341106, "In $convert, numeric 'subtype' argument is not an integer");
+  if (n < 0n || n > 255n || (n > LAST_PREDEFINED_SUBTYPE && n < 128n)) {
+    throw new CommandError(4341107, `In $convert, numeric value for 'subtype' does not correspond to a BinData type: ${safeInt(n)}`);
   }
   return Number(n);
 }
 
-/** The target and subtype of an evaluated, non-nullish `to`. */
-export function parseTarget(to: unknown): { target: string; subtype: number } {
-  if (bsonTypeOf(to) !== 'object' || to === MISSING) return { target: typeFromValue(to), subtype: 0 };
+function safeInt(n: bigint): bigint {
+  return n > 2147483647n ? 2147483647n : n < -2147483648n ? -2147483648n : n;
+}
+
+/**
+ * `ConvertTargetTypeInfo::parse` of an evaluated `to`: null when nullish, else the target and
+ * the raw subtype (MISSING when not given; other fields of the document are ignored).
+ */
+export function parseTarget(to: unknown): { target: string; subtype: unknown } | null {
+  if (isNullish(to)) return null;
+  if (bsonTypeOf(to) !== 'object') return { target: typeFromValue(to), subtype: MISSING };
   const doc = to as Record<string, unknown>;
-  let type: unknown = MISSING;
-  let subtype: unknown = MISSING;
-  // Other fields (and a miscased `Subtype`) are ignored, as mongod ignores them.
-  if (Object.prototype.hasOwnProperty.call(doc, 'type')) type = doc['type'];
-  if (Object.prototype.hasOwnProperty.call(doc, 'subtype')) subtype = doc['subtype'];
-  if (type === MISSING) throw new CommandError(9, "$convert's 'to' document must have a 'type' field");
-  if (type === null || type === undefined) {
-    throw new CommandError(9, `$convert's 'to.type' argument must be a string or number, but is ${typeName(type)}`);
-  }
-  const target = typeFromValue(type);
-  if (target !== 'binData' || subtype === MISSING) return { target, subtype: 0 };
-  return { target, subtype: subtypeOf(subtype) };
+  const type = Object.prototype.hasOwnProperty.call(doc, 'type') ? doc['type'] : MISSING;
+  const subtype = Object.prototype.hasOwnProperty.call(doc, 'subtype') ? doc['subtype'] : MISSING;
+  if (type === MISSING) throw new CommandError(9, "$convert's 'to' argument must have a 'type' field");
+  return { target: typeFromValue(type), subtype };
 }
 
 /** An evaluated `format` (nullish: none). */
 export function parseFormat(v: unknown): BinDataFormat | null {
   if (isNullish(v)) return null;
   if (typeof v !== 'string') {
-    throw new CommandError(4341114, `$convert's 'format' argument must be a string, but is ${typeName(v)}`);
+    throw new CommandError(4341114, `$convert requires that 'format' be a string, found: ${typeName(v)} with value ${docValueToString(v)}`);
   }
   if (!FORMATS.has(v)) throw new CommandError(4341125, `Invalid 'format' argument for $convert: ${v}`);
   return v as BinDataFormat;
@@ -103,7 +107,7 @@ export function parseFormat(v: unknown): BinDataFormat | null {
 export function parseByteOrder(v: unknown): boolean {
   if (isNullish(v)) return true;
   if (typeof v !== 'string') {
-    throw new CommandError(9130001, `$convert's 'byteOrder' argument must be a string, but is ${typeName(v)}`);
+    throw new CommandError(9130001, `$convert requires that 'byteOrder' be a string, found: ${typeName(v)} with value ${docValueToString(v)}`);
   }
   if (v === 'little') return true;
   if (v === 'big') return false;

@@ -7,7 +7,15 @@
  */
 import { Decimal128, Long, makeDouble, type Binary } from '../../../../../bson/library.js';
 import { bsonTypeOf } from '../../../../values/bson_type.js';
-import { decodeDecimal, doubleToDecimalParts, encodeDecimal, type DecimalParts } from '../../../../values/decimal.js';
+import {
+  compareParts,
+  decodeDecimal,
+  doubleToDecimalParts,
+  doubleToExactParts,
+  encodeDecimal,
+  type DecimalParts,
+} from '../../../../values/decimal.js';
+import { docValueToString } from '../../../../values/format.js';
 import { toDouble } from '../../../../values/numeric.js';
 import { binDataBytes, readFloat, readSigned } from './bytes.js';
 import { conversionFailure, unsupported } from './failure.js';
@@ -27,8 +35,10 @@ function messageDouble(d: number): string {
   return Number.isInteger(d) ? `${d}.0` : String(d);
 }
 
+/** The overflow failure: the double or Decimal128 printed, an Int64 not (as mongod's message). */
 function overflow(input: unknown): Error {
-  const text = bsonTypeOf(input) === 'double' ? messageDouble(toDouble(input)) : String(input);
+  const t = bsonTypeOf(input);
+  const text = t === 'double' ? messageDouble(toDouble(input)) : t === 'decimal' ? String(input) : '';
   return conversionFailure(`Conversion would overflow target type ${NO_ON_ERROR}: ${text}`);
 }
 
@@ -63,16 +73,17 @@ function parseInteger(s: string, min: bigint, max: bigint): bigint {
   return n;
 }
 
-function integerFromBinData(b: Binary, opts: ConvertOptions, sizes: readonly number[], target: string): bigint {
+function invalidLength(b: Binary, length: number): Error {
+  return conversionFailure(`Failed to convert '${docValueToString(b)}' to number in $convert because of invalid length: ${length}`);
+}
+
+function integerFromBinData(b: Binary, opts: ConvertOptions, sizes: readonly number[]): bigint {
   const bytes = binDataBytes(b);
-  if (!sizes.includes(bytes.length)) {
-    throw conversionFailure(
-      `Failed to convert '${b.toString('base64')}' to ${target}: BinData must be of size ${sizes.join(', ')} bytes, but was ${bytes.length} bytes ${NO_ON_ERROR}`,
-    );
-  }
+  if (!sizes.includes(bytes.length)) throw invalidLength(b, bytes.length);
   return readSigned(bytes, opts.littleEndian)!;
 }
 
+const MIN_NORMAL_DOUBLE = 2 ** -1022;
 const INT_MIN = -2147483648n;
 const INT_MAX = 2147483647n;
 const LONG_MIN = -(2n ** 63n);
@@ -97,7 +108,7 @@ function integer(input: unknown, opts: ConvertOptions, min: bigint, max: bigint,
     case 'string':
       return parseInteger(input as string, min, max);
     case 'binData':
-      return integerFromBinData(input as Binary, opts, sizes, opts.target);
+      return integerFromBinData(input as Binary, opts, sizes);
     case 'date':
       if (opts.target === 'long') return BigInt((input as Date).getTime());
       throw unsupported(input, opts.target);
@@ -164,9 +175,13 @@ export function convertToDouble(input: unknown, opts: ConvertOptions): unknown {
     case 'long':
       return makeDouble(toDouble(input));
     case 'decimal': {
+      // Overflow and underflow (a tiny result that is inexact) fail; plain rounding does not.
       const p = decodeDecimal(input as Decimal128);
       const d = toDouble(input);
-      if (p.kind === 'finite' && !Number.isFinite(d)) throw overflow(input);
+      if (p.kind === 'finite') {
+        if (!Number.isFinite(d)) throw overflow(input);
+        if (Math.abs(d) < MIN_NORMAL_DOUBLE && compareParts(doubleToExactParts(d), p) !== 0) throw overflow(input);
+      }
       return makeDouble(d);
     }
     case 'bool':
@@ -188,11 +203,7 @@ export function convertToDouble(input: unknown, opts: ConvertOptions): unknown {
       const b = input as Binary;
       const bytes = binDataBytes(b);
       const d = readFloat(bytes, opts.littleEndian);
-      if (d === undefined) {
-        throw conversionFailure(
-          `Failed to convert '${b.toString('base64')}' to double: BinData must be of size 4, 8 bytes, but was ${bytes.length} bytes ${NO_ON_ERROR}`,
-        );
-      }
+      if (d === undefined) throw invalidLength(b, bytes.length);
       return makeDouble(d);
     }
     default:

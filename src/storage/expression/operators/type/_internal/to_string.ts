@@ -7,6 +7,7 @@
 import { Binary, type Decimal128, type Long, type ObjectId } from '../../../../../bson/library.js';
 import { CommandError } from '../../../../../errors/command_error.js';
 import { bsonTypeOf } from '../../../../values/bson_type.js';
+import { docValueToString } from '../../../../values/format.js';
 import { toDouble } from '../../../../values/numeric.js';
 import { binDataBytes } from './bytes.js';
 import { conversionFailure, unsupported } from './failure.js';
@@ -66,11 +67,13 @@ export function binDataToString(b: Binary, format: BinDataFormat): string {
     if (format === 'utf8' && Buffer.byteLength(text, 'utf8') >= MAX_STRING_BYTES) {
       throw new CommandError(16493, 'Tried to create string longer than 16MB');
     }
-    if (format !== 'utf8') {
-      throw conversionFailure(`Failed to convert BinData to string with format ${format}: the result would be 16MB or more in $convert with no onError value`);
-    }
+    if (format !== 'utf8') throw cannotConvert(b, 'Tried to create string longer than 16MB');
   }
   return text;
+}
+
+function cannotConvert(b: Binary, reason: string): Error {
+  return conversionFailure(`Failed to convert '${docValueToString(b)}' to string in $convert with no onError value: ${reason}`);
 }
 
 function binDataText(b: Binary, format: BinDataFormat): string {
@@ -89,17 +92,11 @@ function binDataText(b: Binary, format: BinDataFormat): string {
       try {
         return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
       } catch {
-        throw conversionFailure(
-          `Failed to convert '${buffer.toString('base64')}' to string with format utf8: Input is not a valid UTF-8 string in $convert with no onError value`,
-        );
+        throw cannotConvert(b, 'BinData does not represent a valid UTF-8 string');
       }
     }
     case 'uuid':
-      if (!isUuid(b)) {
-        throw conversionFailure(
-          `Failed to convert '${buffer.toString('base64')}' to string with format uuid: Input is not a UUID in $convert with no onError value`,
-        );
-      }
+      if (!isUuid(b)) throw cannotConvert(b, 'BinData does not represent a valid UUID');
       return uuidText(bytes);
   }
 }

@@ -21,14 +21,14 @@ export function parseSingleArgument(name: string, arg: unknown, scope: Parameter
 }
 
 /** The operator `name` converting with `opts`. */
-export function toTypeOperator(name: `$${string}`, opts: ConvertOptions, convert: (v: unknown, o: ConvertOptions) => unknown = convertValue): ExpressionOperator {
+export function toTypeOperator(name: `$${string}`, opts: ConvertOptions): ExpressionOperator {
   return {
     name,
     parse(arg, scope) {
       const a = parseSingleArgument(name, arg, scope);
       return (frame) => {
         const v = a(frame);
-        return isNullish(v) ? null : convert(v, opts);
+        return isNullish(v) ? null : convertValue(v, opts);
       };
     },
   };
