@@ -4,8 +4,11 @@
  * `onError` for 241 only, BinData⇄string formats and BinData⇄number byte orders, and the
  * 8.x checks of `format`, `byteOrder` and `subtype`.
  */
-import { describe } from 'vitest';
+import { describe, it } from 'vitest';
 import { Binary, Double, Long, ObjectId, Timestamp } from '../../../../src/bson/library.js';
+import type { CommandError } from '../../../../src/errors/command_error.js';
+import { ExpressionContext } from '../../../../src/storage/expression/context.js';
+import { expectExact } from '../../aggregation/helpers.js';
 import { errors, table } from './_eval.js';
 
 const conv = (spec: Record<string, unknown>) => ({ $convert: spec });
@@ -118,4 +121,26 @@ describe('$toDate', () => {
     ['a bool', { $toDate: true }, 241, 'Unsupported conversion from bool to date in $convert with no onError value'],
     ['NaN', { $toDate: NaN }, 241, 'Attempt to convert NaN value to integer type in $convert with no onError value'],
   ]);
+});
+
+describe('$convert: one parsed expression over several documents', () => {
+  const run = (expr: unknown, docs: Array<Record<string, unknown>>) => {
+    const ev = new ExpressionContext({ now: new Date(0) }).compile(expr);
+    return docs.map((d) => {
+      try {
+        return ev(d);
+      } catch (err) {
+        return `error ${(err as CommandError).code}`;
+      }
+    });
+  };
+  it('a literal to is read once and still applies to every document', () => {
+    expectExact(run(conv({ input: '$v', to: 'int', onNull: 'n' }), [{ v: '1' }, {}, { v: 2.5 }]), [1, 'n', 2]);
+  });
+  it('a literal to that fails fails on every document that is not nullish', () => {
+    expectExact(run(conv({ input: '$v', to: 'integer' }), [{ v: 1 }, { v: 2 }]), ['error 2', 'error 2']);
+  });
+  it('a to from the document is read per document', () => {
+    expectExact(run(conv({ input: '$v', to: '$t' }), [{ v: 1, t: 'string' }, { v: 1, t: 'bool' }, { v: 1 }]), ['1', true, null]);
+  });
 });

@@ -13,9 +13,21 @@ import type { Evaluator, ExpressionOperator } from '../../types.js';
 import { typeName } from '../../value.js';
 import { convertValue } from './_internal/convert.js';
 import { isConversionFailure } from './_internal/failure.js';
-import { parseByteOrder, parseFormat, parseTarget } from './_internal/options.js';
+import { parseByteOrder, parseFormat, parseTarget, type ConvertOptions } from './_internal/options.js';
 
 const ARGUMENTS: ReadonlySet<string> = new Set(['input', 'to', 'format', 'byteOrder', 'onError', 'onNull']);
+
+/** True for an argument that is absent or a constant without field paths or operators. */
+function isLiteral(v: unknown): boolean {
+  if (v === undefined) return true;
+  if (typeof v === 'string') return !v.startsWith('$');
+  if (Array.isArray(v)) return false;
+  if (bsonTypeOf(v) === 'object') {
+    const doc = v as Record<string, unknown>;
+    return Object.keys(doc).every((k) => !k.startsWith('$') && isLiteral(doc[k]) && doc[k] !== undefined);
+  }
+  return true;
+}
 
 /** `{$convert: {...}}`. */
 export const convert: ExpressionOperator = {
@@ -38,23 +50,34 @@ export const convert: ExpressionOperator = {
     const byteOrder = parsed['byteOrder'];
     const onError = parsed['onError'];
     const onNull = parsed['onNull'];
+    // A literal `to`, `format` and `byteOrder` (the common case) are read once, on the first
+    // document that gets that far; their failures are thrown again on every document.
+    const literal = isLiteral(spec['to']) && isLiteral(spec['format']) && isLiteral(spec['byteOrder']);
+    let fixed: ConvertOptions | null | undefined;
+    const options = (frame: Parameters<Evaluator>[0], value: unknown): ConvertOptions | null | typeof MISSING => {
+      if (fixed !== undefined) return isNullish(value) ? MISSING : fixed;
+      const targetInfo = parseTarget(to(frame));
+      if (isNullish(value)) return MISSING;
+      const result =
+        targetInfo === null
+          ? null
+          : {
+              target: targetInfo.target,
+              subtype: targetInfo.subtype,
+              format: parseFormat(format === undefined ? MISSING : format(frame)),
+              littleEndian: parseByteOrder(byteOrder === undefined ? MISSING : byteOrder(frame)),
+            };
+      if (literal) fixed = result;
+      return result;
+    };
     return (frame) => {
-      const toValue = to(frame);
       const value = input(frame);
-      const formatValue = format === undefined ? MISSING : format(frame);
-      const byteOrderValue = byteOrder === undefined ? MISSING : byteOrder(frame);
-      const targetInfo = parseTarget(toValue);
-      if (isNullish(value)) return onNull === undefined ? null : onNull(frame);
-      if (targetInfo === null) return null;
-      const options = {
-        target: targetInfo.target,
-        subtype: targetInfo.subtype,
-        format: parseFormat(formatValue),
-        littleEndian: parseByteOrder(byteOrderValue),
-      };
-      if (onError === undefined) return convertValue(value, options);
+      const opts = options(frame, value);
+      if (opts === MISSING) return onNull === undefined ? null : onNull(frame);
+      if (opts === null) return null;
+      if (onError === undefined) return convertValue(value, opts);
       try {
-        return convertValue(value, options);
+        return convertValue(value, opts);
       } catch (err) {
         if (isConversionFailure(err)) return onError(frame);
         throw err;
