@@ -1,0 +1,7 @@
+/** `$toInt` (ExpressionConvert to int (doubles and decimals truncated, failing out of range)): null for a nullish input. */
+import type { ExpressionOperator } from '../../types.js';
+import { plainOptions } from './_internal/options.js';
+import { toTypeOperator } from './_internal/to_type.js';
+
+/** `{$toInt: <expression>}`. */
+export const toInt: ExpressionOperator = toTypeOperator('$toInt', plainOptions('int'));
