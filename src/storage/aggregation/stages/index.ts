@@ -7,6 +7,7 @@ import { documents } from './documents.js';
 import { group } from './group.js';
 import { limit } from './limit.js';
 import { listLocalSessions } from './list_local_sessions.js';
+import { lookup } from './lookup.js';
 import { match } from './match.js';
 import { merge } from './merge.js';
 import { out } from './out.js';
@@ -29,6 +30,7 @@ export const STAGES: readonly StageDefinition[] = [
   group,
   limit,
   listLocalSessions,
+  lookup,
   match,
   merge,
   out,
