@@ -4,6 +4,7 @@ import { addFields } from './add_fields.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
 import { documents } from './documents.js';
+import { graphLookup } from './graph_lookup.js';
 import { group } from './group.js';
 import { limit } from './limit.js';
 import { listLocalSessions } from './list_local_sessions.js';
@@ -18,6 +19,7 @@ import { set } from './set.js';
 import { skip } from './skip.js';
 import { sort } from './sort.js';
 import { sortByCount } from './sort_by_count.js';
+import { unionWith } from './union_with.js';
 import { unset } from './unset.js';
 import { unwind } from './unwind.js';
 
@@ -27,6 +29,7 @@ export const STAGES: readonly StageDefinition[] = [
   collStats,
   count,
   documents,
+  graphLookup,
   group,
   limit,
   listLocalSessions,
@@ -41,6 +44,7 @@ export const STAGES: readonly StageDefinition[] = [
   skip,
   sort,
   sortByCount,
+  unionWith,
   unset,
   unwind,
 ];

@@ -24,7 +24,6 @@ import { bsonTypeOf } from '../../values/bson_type.js';
 import type { Collator } from '../../values/collator.js';
 import { collationKeyString } from '../../values/key_string.js';
 import { isDocument } from '../../values/paths.js';
-import { runStages, type ParsedPipeline, type ParsedStage } from '../pipeline.js';
 import { TRANSFORM, type PipelineParseContext, type StageDefinition, type StageInstance } from '../stage.js';
 import { compileMatchFilter, match } from './match.js';
 import {
@@ -32,10 +31,13 @@ import {
   joinFieldPath,
   parseSubPipeline,
   runOver,
+  runSubStages,
   setPath,
   subPipelineContext,
   validCollectionName,
   valuesAtPath,
+  type SubPipeline,
+  type SubStage,
 } from './_internal/sub_pipeline.js';
 
 const KNOWN_FIELDS = new Set(['from', 'as', 'localField', 'foreignField', 'let', 'pipeline']);
@@ -223,7 +225,7 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
   const userStages = spec.pipeline ?? [];
   // The view's stages and the user's are parsed together (the foreign pipeline mongod builds).
   const viewStages = view ? [...view.pipeline] : [];
-  const whole: ParsedPipeline = parseSubPipeline([...viewStages, ...userStages], subCtx, 'lookup');
+  const whole: SubPipeline = parseSubPipeline([...viewStages, ...userStages], subCtx, 'lookup');
   const viewPart = whole.stages.slice(0, viewStages.length);
   const userPart = whole.stages.slice(viewStages.length);
   const collator = ctx.expressions.runtime.collator;
@@ -258,8 +260,8 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
   const localField = spec.localField;
   const foreignField = spec.foreignField;
   const leadingSource = userPart.length > 0 && userPart[0]!.definition.constraints.input === 'none' ? userPart[0]! : undefined;
-  const afterMatch: readonly ParsedStage[] = leadingSource ? userPart.slice(1) : userPart;
-  const userOnly: ParsedPipeline = { stages: afterMatch };
+  const afterMatch: readonly SubStage[] = leadingSource ? userPart.slice(1) : userPart;
+  const userOnly: SubPipeline = { stages: afterMatch };
   const useIndex = leadingSource === undefined && view === undefined && source !== undefined && collections.indexedOn(source, foreignField);
   return {
     *run(input) {
@@ -267,7 +269,7 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
       const foreignDocs = (): Iterable<Document> => {
         if (source === undefined) return [];
         const base = collections.query(source, { filter: {}, predicate: null, collator });
-        return viewPart.length === 0 ? base : runStages(viewPart, base);
+        return viewPart.length === 0 ? base : runSubStages(viewPart, base);
       };
       for (const doc of input) {
         setLet(doc);
@@ -277,18 +279,18 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
         const predicate = compileMatchFilter(filter, subCtx.expressions);
         let results: Document[];
         if (leadingSource !== undefined) {
-          const made = [...runStages([leadingSource], [])].filter(predicate);
-          results = [...runStages(afterMatch, made)];
+          const made = [...runSubStages([leadingSource], [])].filter(predicate);
+          results = [...runSubStages(afterMatch, made)];
         } else if (useIndex) {
           // The equality joins the user's stages: the query layer gets both (an index on foreignField answers it).
-          const joined: ParsedPipeline = { stages: [matchStage(filter, predicate), ...afterMatch] };
+          const joined: SubPipeline = { stages: [matchStage(filter, predicate), ...afterMatch] };
           results = [...runOver(joined, subCtx, source)];
         } else {
           if (hashable(foreignField)) {
             hash ??= new ForeignHash(foreignDocs(), foreignField.split('.'), collator);
-            results = [...runStages(userOnly.stages, hash.candidates(values).filter(predicate))];
+            results = [...runSubStages(userOnly.stages, hash.candidates(values).filter(predicate))];
           } else {
-            results = [...runStages(userOnly.stages, [...foreignDocs()].filter(predicate))];
+            results = [...runSubStages(userOnly.stages, [...foreignDocs()].filter(predicate))];
           }
         }
         yield setPath(doc, as, results);
@@ -298,7 +300,7 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
 }
 
 /** A `$match` of `filter` as a parsed stage (the optimiser hands it to the query layer). */
-function matchStage(filter: Document, predicate: (doc: Document) => boolean): ParsedStage {
+function matchStage(filter: Document, predicate: (doc: Document) => boolean): SubStage {
   const instance = {
     filter,
     predicate,

@@ -11,9 +11,41 @@ import { ExpressionContext } from '../../../expression/context.js';
 import type { Scope } from '../../../expression/scope.js';
 import { parseFieldPath } from '../../../expression/field_path.js';
 import { isDocument } from '../../../values/paths.js';
-import { optimize } from '../../optimize.js';
-import { parsePipeline, runStages, type ParsedPipeline, type PipelinePlace } from '../../pipeline.js';
-import type { PipelineParseContext } from '../../stage.js';
+import type { PipelineParseContext, StageDefinition, StageInstance } from '../../stage.js';
+import { compileMatchFilter, type MatchInstance } from '../match.js';
+
+/** One parsed stage of a sub-pipeline (pipeline.ts's `ParsedStage`). */
+export interface SubStage {
+  readonly name: string;
+  readonly stage: Document;
+  readonly definition: StageDefinition;
+  readonly instance: StageInstance;
+}
+
+/** A parsed sub-pipeline (pipeline.ts's `ParsedPipeline`). */
+export interface SubPipeline {
+  readonly stages: readonly SubStage[];
+}
+
+/** The places of sub-pipelines these stages parse. */
+export type SubPipelinePlace = 'lookup' | 'unionWith';
+
+/** pipeline.ts's `parsePipeline`, which imports the stage table these stages are part of. */
+type PipelineParser = (stages: readonly unknown[], ctx: PipelineParseContext, place: SubPipelinePlace) => SubPipeline;
+
+let parser: PipelineParser | undefined;
+
+/** Called once by pipeline.ts: the parser of sub-pipelines (bound late, the stage table being imported by it). */
+export function provideSubPipelineParser(parse: PipelineParser): void {
+  parser = parse;
+}
+
+/** The documents `stages` make of `input`, lazily (pipeline.ts's `runStages`). */
+export function runSubStages(stages: readonly SubStage[], input: Iterable<Document>): Iterable<Document> {
+  let docs = input;
+  for (const { instance } of stages) docs = instance.run(docs);
+  return docs;
+}
 
 /** The deepest nesting of sub-pipelines mongod allows (`internalPipelineMaxSubPipelineDepth`… kMaxSubPipelineDepth). */
 export const MAX_SUB_PIPELINE_DEPTH = 20;
@@ -69,9 +101,10 @@ export function checkPipelineArray(value: unknown): Document[] {
 }
 
 /** Parses a sub-pipeline for `place`, with the length limit (7749501). */
-export function parseSubPipeline(stages: readonly Document[], ctx: PipelineParseContext, place: PipelinePlace): ParsedPipeline {
+export function parseSubPipeline(stages: readonly Document[], ctx: PipelineParseContext, place: SubPipelinePlace): SubPipeline {
   if (stages.length > MAX_PIPELINE_LENGTH) throw new CommandError(7749501, `Pipeline length must be no longer than ${MAX_PIPELINE_LENGTH} stages.`);
-  return parsePipeline(stages, ctx, place);
+  if (parser === undefined) throw new Error('sub-pipeline parser not provided (pipeline.ts not loaded)');
+  return parser(stages, ctx, place);
 }
 
 /** `NamespaceString::isValid` for a collection of the pipeline's database. */
@@ -87,18 +120,25 @@ export function joinFieldPath(path: string): string[] {
 }
 
 /**
- * The documents a parsed pipeline gives over `collection` (undefined: its first stage makes its
- * own documents): what the optimiser hands to the query layer is asked of the collection
- * (an index may answer it), the other stages run on its documents.
+ * The documents a parsed pipeline gives over `collection` (undefined: none, its first stage
+ * makes its own documents): its leading `$match` stages are asked of the collection's query
+ * layer (an index may answer them), the other stages run on its documents.
  */
-export function runOver(parsed: ParsedPipeline, ctx: PipelineParseContext, collection: string | undefined): Iterable<Document> {
-  const { query, rest } = optimize(parsed, ctx.expressions);
-  const collator = ctx.expressions.runtime.collator;
-  const source: Iterable<Document> =
-    query === null || collection === undefined
-      ? []
-      : ctx.runtime.collections.query(collection, { filter: query.filter, predicate: query.predicate, sort: query.sort, skip: query.skip, limit: query.limit, collator });
-  return runStages(rest, source);
+export function runOver(parsed: SubPipeline, ctx: PipelineParseContext, collection: string | undefined): Iterable<Document> {
+  const stages = parsed.stages;
+  if (stages[0]?.definition.constraints.input === 'none' || collection === undefined) return runSubStages(stages, []);
+  let i = 0;
+  const matches: MatchInstance[] = [];
+  while (i < stages.length && stages[i]!.name === '$match') matches.push(stages[i++]!.instance as MatchInstance);
+  let filter: Document = {};
+  let predicate: ((doc: Document) => boolean) | null = null;
+  if (matches.length === 1) ({ filter, predicate } = matches[0]!);
+  else if (matches.length > 1) {
+    filter = { $and: matches.map((m) => m.filter) };
+    predicate = compileMatchFilter(filter, ctx.expressions);
+  }
+  const source = ctx.runtime.collections.query(collection, { filter, predicate, collator: ctx.expressions.runtime.collator });
+  return runSubStages(stages.slice(i), source);
 }
 
 /**
