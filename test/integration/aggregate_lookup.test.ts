@@ -118,10 +118,15 @@ describe('$graphLookup', () => {
       .aggregate([
         { $match: { _id: 1 } },
         { $graphLookup: { from: 'emp', startWith: '$boss', connectFromField: 'boss', connectToField: 'name', as: 'chain', depthField: 'd' } },
-        { $project: { _id: 0, names: '$chain.name', depths: '$chain.d', types: { $map: { input: '$chain.d', in: { $type: '$$this' } } } } },
+        { $unwind: '$chain' },
+        { $project: { _id: 0, name: '$chain.name', d: '$chain.d', type: { $type: '$chain.d' } } },
       ])
       .toArray();
-    expect(out).toEqual([{ names: ['eliot', 'ron', 'andrew'], depths: [0, 1, 2], types: ['long', 'long', 'long'] }]);
+    expect(out).toEqual([
+      { name: 'eliot', d: 0, type: 'long' },
+      { name: 'ron', d: 1, type: 'long' },
+      { name: 'andrew', d: 2, type: 'long' },
+    ]);
   });
 
   it('refuses a negative maxDepth (40101)', async () => {
