@@ -39,6 +39,7 @@ describe('$graphLookup', () => {
     ],
     ['restrictSearchWithMatch filters each round', [chain({ restrictSearchWithMatch: { name: { $ne: 'andrew' } } }), names], [{ boss: 'eliot' }], [{ chain: ['eliot', 'ron'] }]],
     ['a startWith array starts from each element', [chain(), names], [{ boss: ['andrew', 'dev'] }], [{ chain: ['dev', 'andrew', 'eliot', 'ron'] }]],
+    ['a missing startWith finds nothing', [chain({ startWith: '$none' })], [{ _id: 9 }], [{ _id: 9, chain: [] }]],
     ['nothing found is an empty array', [chain()], [{ _id: 9, boss: 'nobody' }], [{ _id: 9, boss: 'nobody', chain: [] }]],
     [
       'a cycle reports each document once',

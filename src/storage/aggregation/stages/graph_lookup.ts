@@ -126,7 +126,7 @@ function compileGraphLookup(spec: unknown, ctx: PipelineParseContext): StageInst
         };
         const first = start(ctx.expressions.frame(doc));
         if (Array.isArray(first)) for (const v of first) enqueue(v);
-        else enqueue(first === MISSING ? null : first);
+        else enqueue(first); // a missing value queries nothing
         for (let depth = 0; frontier.length > 0 && (maxDepth === undefined || depth <= maxDepth); depth++) {
           const values = frontier;
           frontier = [];
