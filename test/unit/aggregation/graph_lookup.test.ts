@@ -56,7 +56,7 @@ describe('$graphLookup errors', () => {
   const base = { from: 'emp', startWith: '$boss', connectFromField: 'boss', connectToField: 'name', as: 'chain' };
   const cases: Array<[string, unknown, number, string]> = [
     ['a number', 4, 9, 'the $graphLookup stage specification must be an object, but found int'],
-    ['no from', { ...base, from: undefined }, 9, "missing 'from' option to $graphLookup stage specification"],
+    ['no from', { as: 'x', maxDepth: 1.5 }, 9, "missing 'from' option to $graphLookup stage specification: { as: \"x\", maxDepth: 1.5 }"],
     ['from of a number', { ...base, from: -1 }, 9, "$graphLookup 'from' field must be a string, but found int"],
     ['an empty from', { ...base, from: '' }, 73, 'invalid $graphLookup namespace: test.'],
     ['maxDepth of a string', { ...base, maxDepth: 'x' }, 40100, 'maxDepth must be numeric, found type: string'],

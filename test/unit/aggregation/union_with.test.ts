@@ -31,7 +31,7 @@ describe('$unionWith errors', () => {
     ['coll of a number', { coll: 5 }, 14, "BSON field '$unionWith.coll' is the wrong type 'int', expected type 'string'"],
     ['an unknown field', { coll: 'o', x: 1 }, 40415, "BSON field '$unionWith.x' is an unknown field."],
     ['pipeline of a string', { coll: 'o', pipeline: 'x' }, 14, "'pipeline' option must be specified as an array"],
-    ['an empty name', '', 73, 'Invalid $unionWith namespace: test.'],
+    ['an empty name', '', 73, 'Namespace testis not a valid collection name'],
     ['$out in the sub-pipeline', { coll: 'o', pipeline: [{ $out: 'x' }] }, 31441, "$out is not allowed within a $unionWith's sub-pipeline"],
     ['an unknown stage in the sub-pipeline', { coll: 'o', pipeline: [{ $nope: 1 }] }, 40324, "Unrecognized pipeline stage name: '$nope'"],
   ];

@@ -15,6 +15,7 @@ import { CommandError } from '../../../errors/command_error.js';
 import { withContext } from '../../expression/field_path.js';
 import type { Evaluator } from '../../expression/types.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
+import { formatValue } from '../../values/format.js';
 import { collationKeyString } from '../../values/key_string.js';
 import { MISSING } from '../../values/missing.js';
 import { isNumber, toDouble } from '../../values/numeric.js';
@@ -38,7 +39,7 @@ function nestedField(doc: Document, parts: readonly string[]): unknown {
 function compileGraphLookup(spec: unknown, ctx: PipelineParseContext): StageInstance {
   if (!isDocument(spec)) throw new CommandError('FailedToParse', `the $graphLookup stage specification must be an object, but found ${bsonTypeOf(spec)}`);
   const db = ctx.runtime.db;
-  if (spec.from === undefined) throw new CommandError('FailedToParse', "missing 'from' option to $graphLookup stage specification");
+  if (spec.from === undefined) throw new CommandError('FailedToParse', `missing 'from' option to $graphLookup stage specification: ${formatValue(spec)}`);
   if (typeof spec.from !== 'string') throw new CommandError('FailedToParse', `$graphLookup 'from' field must be a string, but found ${bsonTypeOf(spec.from)}`);
   if (!validCollectionName(spec.from)) throw new CommandError('InvalidNamespace', `invalid $graphLookup namespace: ${db}.${spec.from}`);
   let startWith: Evaluator | undefined;

@@ -34,7 +34,8 @@ function compileUnionWith(spec: unknown, ctx: PipelineParseContext): StageInstan
     if (coll === undefined && (stages.length === 0 || !('$documents' in stages[0]!))) throw new CommandError('FailedToParse', COLLECTIONLESS);
   }
   const db = ctx.runtime.db;
-  if (coll !== undefined && !validCollectionName(coll)) throw new CommandError('InvalidNamespace', `Invalid $unionWith namespace: ${db}.${coll}`);
+  // mongod's message, its missing space included ("Namespace dbis not ..." for an empty name).
+  if (coll !== undefined && !validCollectionName(coll)) throw new CommandError('InvalidNamespace', `Namespace ${coll === '' ? db : `${db}.${coll}`}is not a valid collection name`);
   const view = coll === undefined ? undefined : ctx.runtime.collections.resolveView(coll);
   const source = view ? view.source : coll;
   const sub = subPipelineContext(ctx, source ?? null).ctx;
