@@ -6,11 +6,15 @@
  */
 import { hostname } from 'node:os';
 import { UUID, type Document } from '../../bson/library.js';
-import type { CollectionDescription, OutputWriter, PipelineRuntime } from '../../storage/aggregation/runtime.js';
+import type { CollectionDescription, ForeignQuery, OutputWriter, PipelineRuntime } from '../../storage/aggregation/runtime.js';
 import type { Catalog } from '../../storage/catalog.js';
 import { Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { candidateRecords } from '../../storage/planner/read_plan.js';
+import { executePlan } from '../../storage/planner/execute.js';
+import { planQuery } from '../../storage/planner/plan.js';
+import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
+import { resolveView } from '../../storage/views.js';
 import { storageStats } from '../diagnostic/coll_stats.js';
 import type { CommandContext } from '../types.js';
 import { enforceValidation, validatedInsert } from './document_validation.js';
@@ -37,6 +41,16 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
       },
       describe: (db, coll) => describe(catalog, db, coll),
       isView: (name) => catalog.get(ctx.db, name) === undefined && catalog.view(ctx.db, name) !== undefined,
+      resolveView(name) {
+        if (catalog.get(ctx.db, name) !== undefined) return undefined;
+        const view = resolveView(catalog, ctx.db, name);
+        return view === undefined ? undefined : { source: view.source, pipeline: view.pipeline };
+      },
+      query: (name, query) => foreignQuery(catalog.get(ctx.db, name), query, ctx.now),
+      indexedOn(name, path) {
+        const coll = catalog.get(ctx.db, name);
+        return coll !== undefined && coll.allIndexes().some((index) => index.fields[0] === path && index.queryable && !index.sparse && index.partialFilter === null && index.queryable);
+      },
     },
     output: options.writes ? outputWriter(ctx, catalog, options.bypassValidation ?? false) : undefined,
     server: {
@@ -55,6 +69,14 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
       localSessions: () => localSessionRecords(ctx.server, ctx.now()),
     },
   };
+}
+
+/** The documents of `coll` for a stage's query on it, through the planner (an index may answer it). */
+function* foreignQuery(coll: Collection | undefined, query: ForeignQuery, now: () => number): Generator<Document> {
+  if (coll === undefined) return;
+  const plan = planQuery(coll, { filter: query.filter, sort: query.sort, skip: query.skip ?? 0, limit: query.limit ?? 0, collator: query.collator });
+  const predicate = query.predicate;
+  for (const rec of executePlan(plan, { coll, predicate: predicate === null ? ALWAYS_TRUE : predicate, now })) yield rec.doc;
 }
 
 function describe(catalog: Catalog, db: string, name: string): CollectionDescription | undefined {

@@ -12,6 +12,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { isDocument } from '../values/paths.js';
 import { stageFacts, stageNamed, UNSUPPORTED_STAGES } from './registry.js';
 import type { PipelineParseContext, StageDefinition, StageInstance } from './stage.js';
+import { provideSubPipelineParser } from './stages/_internal/sub_pipeline.js';
 
 /** The kinds of pipeline: an aggregate's (on a collection or `{aggregate: 1}`), a view's, a pipeline update's, the sub-pipelines. */
 export type PipelinePlace = 'aggregate' | 'view' | 'update' | 'facet' | 'lookup' | 'unionWith';
@@ -137,3 +138,6 @@ export function compilePipeline(stages: readonly unknown[], ctx: PipelineParseCo
   const parsed = parsePipeline(stages, ctx, place);
   return (input) => runStages(parsed.stages, input);
 }
+
+// The stages reading other collections ($lookup, $unionWith) parse their sub-pipelines with it.
+provideSubPipelineParser(parsePipeline);

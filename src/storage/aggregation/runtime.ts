@@ -6,6 +6,7 @@
  * collection, no session cache.
  */
 import type { Document } from '../../bson/library.js';
+import type { Collator } from '../values/collator.js';
 
 /** What a stage reads of the server's collections. */
 export interface CollectionReader {
@@ -15,6 +16,40 @@ export interface CollectionReader {
   describe(db: string, coll: string): CollectionDescription | undefined;
   /** True when `name` of the pipeline's database is a view. */
   isView(name: string): boolean;
+  /**
+   * The view `name` of the pipeline's database resolves to (`$lookup`, `$unionWith`,
+   * `$graphLookup` read a view as its pipeline over the collection its chain ends at); undefined
+   * when `name` is no view.
+   */
+  resolveView(name: string): ResolvedForeignView | undefined;
+  /**
+   * The documents of collection `name` of the pipeline's database the query layer gives for
+   * `query` (the planner may answer it from an index), lazily; none when it does not exist.
+   */
+  query(name: string, query: ForeignQuery): Iterable<Document>;
+  /** True when collection `name` has an index (not hidden, not partial, not sparse) whose first field is `path`. */
+  indexedOn(name: string, path: string): boolean;
+}
+
+/** A view as the stages reading another namespace see it. */
+export interface ResolvedForeignView {
+  /** The collection the chain of views ends at. */
+  readonly source: string;
+  /** The pipeline of the chain, innermost view first. */
+  readonly pipeline: readonly Document[];
+}
+
+/** What a stage asks of the query layer over another collection (optimize.ts's AbsorbedQuery). */
+export interface ForeignQuery {
+  readonly filter: Document;
+  /** The filter's predicate as the stage compiled it (null: every document). */
+  readonly predicate: ((doc: Document) => boolean) | null;
+  readonly sort?: Document;
+  readonly skip?: number;
+  /** 0 or absent: no limit. */
+  readonly limit?: number;
+  /** The pipeline's collation (null: simple). */
+  readonly collator: Collator | null;
 }
 
 /** A collection as `$out` and `$merge` see their target. */
@@ -72,7 +107,7 @@ export interface PipelineRuntime {
 export function isolatedRuntime(db = 'test'): PipelineRuntime {
   return {
     db,
-    collections: { documents: () => [], describe: () => undefined, isView: () => false },
+    collections: { documents: () => [], describe: () => undefined, isView: () => false, resolveView: () => undefined, query: () => [], indexedOn: () => false },
     server: { host: '', storageStats: () => undefined, documentCount: () => undefined, localSessions: () => [] },
   };
 }

@@ -69,7 +69,7 @@ describe('update validation errors (at compile time)', () => {
     ],
     ['pipeline with an unknown stage', [{ $foo: {} }], 40324, "Unrecognized pipeline stage name: '$foo'"],
     ['pipeline with a $match', [{ $match: {} }], 72, '$match is not allowed to be used within an update'],
-    ['pipeline with a $lookup', [{ $lookup: {} }], 72, '$lookup is not allowed to be used within an update'],
+    ['pipeline with a $lookup', [{ $lookup: { from: 'x', localField: 'a', foreignField: 'b', as: 'c' } }], 72, '$lookup is not allowed to be used within an update'],
     ['pipeline stage with two fields', [{ $set: { a: 1 }, $unset: 'b' }], 40323, 'A pipeline stage specification object must contain exactly one field.'],
   ];
   for (const [name, update, code, message] of cases) {

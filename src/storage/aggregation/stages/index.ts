@@ -4,9 +4,11 @@ import { addFields } from './add_fields.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
 import { documents } from './documents.js';
+import { graphLookup } from './graph_lookup.js';
 import { group } from './group.js';
 import { limit } from './limit.js';
 import { listLocalSessions } from './list_local_sessions.js';
+import { lookup } from './lookup.js';
 import { match } from './match.js';
 import { merge } from './merge.js';
 import { out } from './out.js';
@@ -17,6 +19,7 @@ import { set } from './set.js';
 import { skip } from './skip.js';
 import { sort } from './sort.js';
 import { sortByCount } from './sort_by_count.js';
+import { unionWith } from './union_with.js';
 import { unset } from './unset.js';
 import { unwind } from './unwind.js';
 
@@ -26,9 +29,11 @@ export const STAGES: readonly StageDefinition[] = [
   collStats,
   count,
   documents,
+  graphLookup,
   group,
   limit,
   listLocalSessions,
+  lookup,
   match,
   merge,
   out,
@@ -39,6 +44,7 @@ export const STAGES: readonly StageDefinition[] = [
   skip,
   sort,
   sortByCount,
+  unionWith,
   unset,
   unwind,
 ];
