@@ -1,19 +1,21 @@
 /**
  * `$sigmoid` (ExpressionSigmoid): `1 / (1 + e^-x)`, a Double (a Decimal128 for a Decimal128);
- * a non-number is 14 TypeMismatch; null or missing makes null.
+ * a non-number (an array too: the operand is never an argument list) is 14 TypeMismatch;
+ * null or missing makes null.
  */
 import type { Decimal128 } from '../../../../bson/library.js';
 import { CommandError } from '../../../../errors/command_error.js';
 import { decimalSigmoid } from '../../../values/decimal_math.js';
 import { doubleOf, numKind, toDouble } from '../../../values/numeric.js';
-import type { Evaluator, ExpressionOperator } from '../../types.js';
+import type { ExpressionOperator } from '../../types.js';
 import { isNullish, typeName } from '../../value.js';
 
 /** `{$sigmoid: <number>}`. */
 export const sigmoid: ExpressionOperator = {
   name: '$sigmoid',
   parse(arg, scope) {
-    const [a] = scope.parseFixedArguments('$sigmoid', arg, 1) as [Evaluator];
+    // One operand, never an argument list: `{$sigmoid: [1]}` is the sigmoid of an array.
+    const a = scope.parse(arg);
     return (frame) => {
       const v = a(frame);
       if (isNullish(v)) return null;
