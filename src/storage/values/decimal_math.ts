@@ -125,7 +125,8 @@ function exactSqrt(x: DecimalParts & { kind: 'finite' }, r: DecimalParts): Decim
 /**
  * `f(x)` as a Decimal128: correctly rounded to 34 digits; an inexact result keeps all 34 digits
  * (IEEE's functions give no shorter result), an exact one (sqrt of a square, log10 of a power
- * of ten, ln(1), exp(0), f(0) = 0) is written short.
+ * of ten, ln(1), exp(0), f(0) = 0) is written short, and so is an exp or log10 that rounds to
+ * an integer (as mongod's library writes them).
  */
 export function decimalUnary(name: DecimalUnary, x: Decimal128): Decimal128 {
   const px = decodeDecimal(x);
@@ -144,14 +145,18 @@ export function decimalUnary(name: DecimalUnary, x: Decimal128): Decimal128 {
     case 'log10': {
       const k = powerOfTen(px);
       if (k !== null) return encodeDecimal({ kind: 'finite', negative: k < 0, coefficient: BigInt(Math.abs(k)), exponent: 0 });
-      return encodeDecimal(inexact(rounded(() => a.log(10))));
+      const r = rounded(() => a.log(10));
+      return encodeDecimal(r.kind === 'finite' && r.coefficient !== 0n && r.exponent >= 0 ? r : inexact(r));
     }
     case 'ln':
       if (isOne(px)) return encodeDecimal({ kind: 'finite', negative: false, coefficient: 0n, exponent: 0 });
       return encodeDecimal(inexact(rounded(() => a.ln())));
-    case 'exp':
+    case 'exp': {
       if (isZero(px)) return encodeDecimal({ kind: 'finite', negative: false, coefficient: 1n, exponent: 0 });
-      return encodeDecimal(inexact(rounded(() => a.exp())));
+      if (px.kind === 'inf' && px.negative) return encodeDecimal({ kind: 'finite', negative: false, coefficient: 0n, exponent: 0 });
+      const r = rounded(() => a.exp());
+      return encodeDecimal(r.kind === 'finite' && r.coefficient !== 0n && r.exponent >= 0 ? r : inexact(r));
+    }
     default: {
       const r = rounded(() => a[name]());
       if (isZero(px) && r.kind === 'finite' && (r.coefficient === 0n || r.coefficient === 1n)) {
@@ -200,9 +205,14 @@ export type QuantizeRounding = 'halfEven' | 'towardZero' | 'towardPositive' | 't
 
 /**
  * IEEE 754-2008 quantize: `p` with exponent `exponent`, rounded by `rounding`; NaN for an
- * infinity or NaN; `p` itself when the result would need more than 34 digits (as mongod).
+ * infinity or NaN; when the result would need more than 34 digits, NaN or `p` itself (`tooLong`).
  */
-export function quantizeParts(p: DecimalParts, exponent: number, rounding: QuantizeRounding): DecimalParts {
+export function quantizeParts(
+  p: DecimalParts,
+  exponent: number,
+  rounding: QuantizeRounding,
+  tooLong: 'keep' | 'nan' = 'keep',
+): DecimalParts {
   if (p.kind !== 'finite') return { kind: 'nan' };
   let coefficient: bigint;
   if (p.exponent >= exponent) {
@@ -232,8 +242,9 @@ export function quantizeParts(p: DecimalParts, exponent: number, rounding: Quant
       if (up) coefficient += 1n;
     }
   }
-  // The result would need more than 34 digits: mongod's quantize gives the value back.
-  if (coefficient.toString().length > 34) return p;
+  // The result would need more than 34 digits: IEEE's invalid NaN ($ceil, $floor), or the value
+  // given back as mongod's $round and $trunc do.
+  if (coefficient.toString().length > 34) return tooLong === 'nan' ? { kind: 'nan' } : p;
   return { kind: 'finite', negative: p.negative, coefficient, exponent };
 }
 

@@ -30,9 +30,12 @@ export function parseNumericUnary(
   };
 }
 
-/** `quantize(v, 10^0)` of a Decimal128 (`$ceil`, `$floor`): NaN for an infinity, as IEEE says. */
+/**
+ * `quantize(v, 10^0)` of a Decimal128 (`$ceil`, `$floor`): NaN for an infinity and for a value
+ * whose integer needs more than 34 digits, as IEEE says.
+ */
 export function quantizeDecimalToInteger(v: unknown, rounding: QuantizeRounding): Decimal128 {
-  return encodeDecimal(quantizeParts(decodeDecimal(v as Decimal128), 0, rounding));
+  return encodeDecimal(quantizeParts(decodeDecimal(v as Decimal128), 0, rounding, 'nan'));
 }
 
 /** `Value::coerceToLong` of a place (16004 for a non-number, 31109 for a double outside Int64). */
