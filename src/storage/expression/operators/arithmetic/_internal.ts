@@ -47,7 +47,7 @@ function coercePlace(v: unknown): bigint {
     case 'double': {
       const d = toDouble(v);
       if (!(d >= -TWO_POW_63 && d < TWO_POW_63)) {
-        throw new CommandError(31109, `Can't coerce out of range value ${formatPlace(d)} to long`);
+        throw new CommandError(31109, `Can't coerce out of range value ${formatDoubleShort(d)} to long`);
       }
       return BigInt(Math.trunc(d));
     }
@@ -62,10 +62,6 @@ function coercePlace(v: unknown): bigint {
     default:
       throw new CommandError(16004, `can't convert from BSON type ${typeName(v)} to long`);
   }
-}
-
-function formatPlace(d: number): string {
-  return Number.isNaN(d) ? 'nan' : d === Infinity ? 'inf' : d === -Infinity ? '-inf' : String(d);
 }
 
 /** `Value::integral`: a whole number within Int32. */

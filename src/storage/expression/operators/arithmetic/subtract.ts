@@ -1,8 +1,8 @@
 /**
  * `$subtract` (ExpressionSubtract): numbers with BSON type promotion (Int32 widens to Int64 on
- * overflow, Int64 to Double), a Date minus a number (milliseconds, rounded half away from zero; NaN or an infinity
- * is 15 Overflow) is a Date, a Date
- * minus a Date an Int64 of milliseconds; null or missing makes null.
+ * overflow, Int64 to Double); a Date minus a number is a Date (milliseconds, a fraction rounded
+ * half away from zero, NaN or an infinity 15 Overflow); a Date minus a Date is an Int64 of
+ * milliseconds; null or missing makes null.
  */
 import { Long } from '../../../../bson/library.js';
 import { CommandError } from '../../../../errors/command_error.js';

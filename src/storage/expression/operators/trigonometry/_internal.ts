@@ -35,10 +35,13 @@ function endParts(x: number): DecimalParts {
   return { kind: 'finite', negative: x < 0, coefficient: BigInt(Math.abs(x)), exponent: 0 };
 }
 
-function inDomain(c: (end: number) => number, d: Domain): boolean {
-  const lo = c(d.low);
-  const hi = c(d.high);
+/** True when the comparisons of the value with the domain's low and high ends put it inside. */
+function inside(lo: number, hi: number, d: Domain): boolean {
   return (lo > 0 || (lo === 0 && d.lowIncluded)) && (hi < 0 || (hi === 0 && d.highIncluded));
+}
+
+function compareDouble(x: number, end: number): number {
+  return x < end ? -1 : x > end ? 1 : 0;
 }
 
 function outOfDomain(name: string, shown: string, d: Domain): never {
@@ -56,6 +59,8 @@ export function trigOperator(
     name,
     parse(arg, scope) {
       const [a] = scope.parseFixedArguments(name, arg, 1) as [Evaluator];
+      const low = domain === null ? null : endParts(domain.low);
+      const high = domain === null ? null : endParts(domain.high);
       return (frame) => {
         const v = a(frame);
         if (isNullish(v)) return null;
@@ -64,14 +69,14 @@ export function trigOperator(
         if (kind === 'decimal') {
           const p = decodeDecimal(v as Decimal128);
           if (p.kind === 'nan' && domain !== null) return v;
-          if (domain !== null && !inDomain((end) => compareParts(p, endParts(end)), domain)) {
+          if (domain !== null && low !== null && high !== null && !inside(compareParts(p, low), compareParts(p, high), domain)) {
             outOfDomain(name, (v as Decimal128).toString(), domain);
           }
           return decimalUnary(decimalFn, v as Decimal128);
         }
         const x = toDouble(v);
         if (Number.isNaN(x) && domain !== null) return v;
-        if (domain !== null && !inDomain((end) => (x < end ? -1 : x > end ? 1 : 0), domain)) {
+        if (domain !== null && !inside(compareDouble(x, domain.low), compareDouble(x, domain.high), domain)) {
           outOfDomain(name, formatDoubleShort(x), domain);
         }
         return doubleOf(doubleFn(x));
