@@ -1,7 +1,7 @@
 /**
  * `$add` (expression.cpp, ExpressionAdd): the sum of its numeric arguments with BSON type
  * promotion; one argument may be a Date (the result is then a Date, milliseconds added, a
- * fractional number rounded half away from zero); null or missing makes null.
+ * fractional number rounded half away from zero before it is added); null or missing makes null.
  */
 import { CommandError } from '../../../../errors/command_error.js';
 import { addNumbers, fitsLong, numKind, toBigInt, toDouble, TWO_POW_63 } from '../../../values/numeric.js';
@@ -29,23 +29,18 @@ export function addValues(values: readonly unknown[]): unknown {
     total = addNumbers(total, v);
   }
   if (date === null) return total;
-  let millis: number;
-  switch (numKind(total)) {
-    case 'double':
-    case 'decimal': {
-      const sum = toDouble(total) + date.getTime();
-      if (!(sum >= -TWO_POW_63 && sum < TWO_POW_63)) {
-        throw new CommandError('Overflow', 'date overflow in $add');
-      }
-      millis = roundHalfAwayFromZero(sum);
-      break;
-    }
-    default: {
-      const sum = toBigInt(total) + BigInt(date.getTime());
-      if (!fitsLong(sum)) throw new CommandError('Overflow', 'date overflow in $add');
-      millis = Number(sum);
-    }
+  // The offset is rounded to whole milliseconds (half away from zero) before it is added.
+  let offset: bigint;
+  if (numKind(total) === 'double' || numKind(total) === 'decimal') {
+    const d = roundHalfAwayFromZero(toDouble(total));
+    if (!(d >= -TWO_POW_63 && d < TWO_POW_63)) throw new CommandError('Overflow', 'date overflow in $add');
+    offset = BigInt(d);
+  } else {
+    offset = toBigInt(total);
   }
+  const sum = offset + BigInt(date.getTime());
+  if (!fitsLong(sum)) throw new CommandError('Overflow', 'date overflow in $add');
+  const millis = Number(sum);
   return new Date(millis);
 }
 

@@ -1,11 +1,12 @@
 /**
  * `$subtract` (ExpressionSubtract): numbers with BSON type promotion (Int32 widens to Int64 on
- * overflow, Int64 to Double), a Date minus a number (milliseconds, truncated) is a Date, a Date
- * minus a Date an Int64 of milliseconds; null or missing makes null.
+ * overflow, Int64 to Double); a Date minus a number is a Date (milliseconds, a fraction rounded
+ * half away from zero, NaN or an infinity 15 Overflow); a Date minus a Date is an Int64 of
+ * milliseconds; null or missing makes null.
  */
 import { Long } from '../../../../bson/library.js';
 import { CommandError } from '../../../../errors/command_error.js';
-import { doubleOf, fitsLong, intOrLong, longOf, numKind, subtractDecimal, toBigInt, toDouble, widest } from '../../../values/numeric.js';
+import { doubleOf, fitsLong, intOrLong, longOf, numKind, subtractDecimal, toBigInt, toDouble, TWO_POW_63, widest } from '../../../values/numeric.js';
 import type { Evaluator, ExpressionOperator } from '../../types.js';
 import { isNullish, typeName } from '../../value.js';
 
@@ -30,7 +31,21 @@ export function subtractValues(lhs: unknown, rhs: unknown): unknown {
   if (isNullish(lhs) || isNullish(rhs)) return null;
   if (lhs instanceof Date) {
     if (rhs instanceof Date) return Long.fromNumber(lhs.getTime() - rhs.getTime());
-    if (kr !== null) return new Date(lhs.getTime() - Math.trunc(toDouble(rhs)));
+    if (kr !== null) {
+      // A fractional offset is rounded half away from zero; NaN and the infinities overflow.
+      let offset: bigint;
+      if (kr === 'double' || kr === 'decimal') {
+        const d = toDouble(rhs);
+        const r = d < 0 ? -Math.round(-d) : Math.round(d);
+        if (!(r >= -TWO_POW_63 && r < TWO_POW_63)) throw new CommandError('Overflow', 'date overflow in $subtract');
+        offset = BigInt(r);
+      } else {
+        offset = toBigInt(rhs);
+      }
+      const millis = BigInt(lhs.getTime()) - offset;
+      if (!fitsLong(millis)) throw new CommandError('Overflow', 'date overflow in $subtract');
+      return new Date(Number(millis));
+    }
     throw new CommandError('TypeMismatch', `can't $subtract ${typeName(rhs)} from Date`);
   }
   throw new CommandError('TypeMismatch', `can't $subtract ${typeName(rhs)} from ${typeName(lhs)}`);
