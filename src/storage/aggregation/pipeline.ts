@@ -78,14 +78,19 @@ export function parsePipeline(stages: readonly unknown[], ctx: PipelineParseCont
   });
   const parsed: ParsedStage[] = names.map((name, i) => {
     const definition = stageNamed(name);
-    if (definition === undefined) throw new CommandError('NotImplemented', `${name} is not supported by Mayfly yet`);
+    if (definition === undefined) {
+      // A stage that must stand first or last reads or writes beyond a $facet's input: mongod
+      // refuses it there, whether Mayfly implements it yet or not.
+      if (place === 'facet' && facts[i]!.position !== 'any') throw NOT_ALLOWED_IN.facet(name);
+      throw new CommandError('NotImplemented', `${name} is not supported by Mayfly yet`);
+    }
     const stage = stages[i] as Document;
     return { name, stage, definition, instance: definition.parse(stage[name], ctx) };
   });
-  if (!collectionless && facts[0]?.target === 'database') throw new CommandError('InvalidNamespace', `'${names[0]}' can only be run with {aggregate: 1}`);
   if (place === 'facet' || place === 'lookup' || place === 'unionWith') {
     for (const { name, definition } of parsed) if (!definition.constraints.allowedIn[place]) throw NOT_ALLOWED_IN[place](name);
   }
+  if (!collectionless && facts[0]?.target === 'database') throw new CommandError('InvalidNamespace', `'${names[0]}' can only be run with {aggregate: 1}`);
   return { stages: parsed };
 }
 

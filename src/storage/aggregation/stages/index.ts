@@ -4,6 +4,7 @@ import { addFields } from './add_fields.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
 import { documents } from './documents.js';
+import { facet } from './facet.js';
 import { group } from './group.js';
 import { limit } from './limit.js';
 import { listLocalSessions } from './list_local_sessions.js';
@@ -11,8 +12,10 @@ import { match } from './match.js';
 import { merge } from './merge.js';
 import { out } from './out.js';
 import { project } from './project.js';
+import { redact } from './redact.js';
 import { replaceRoot } from './replace_root.js';
 import { replaceWith } from './replace_with.js';
+import { sample } from './sample.js';
 import { set } from './set.js';
 import { skip } from './skip.js';
 import { sort } from './sort.js';
@@ -26,6 +29,7 @@ export const STAGES: readonly StageDefinition[] = [
   collStats,
   count,
   documents,
+  facet,
   group,
   limit,
   listLocalSessions,
@@ -33,8 +37,10 @@ export const STAGES: readonly StageDefinition[] = [
   merge,
   out,
   project,
+  redact,
   replaceRoot,
   replaceWith,
+  sample,
   set,
   skip,
   sort,
