@@ -3,8 +3,10 @@ import type { StageDefinition } from '../stage.js';
 import { addFields } from './add_fields.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
+import { densify } from './densify.js';
 import { documents } from './documents.js';
 import { facet } from './facet.js';
+import { fill } from './fill.js';
 import { group } from './group.js';
 import { limit } from './limit.js';
 import { listLocalSessions } from './list_local_sessions.js';
@@ -28,8 +30,10 @@ export const STAGES: readonly StageDefinition[] = [
   addFields,
   collStats,
   count,
+  densify,
   documents,
   facet,
+  fill,
   group,
   limit,
   listLocalSessions,
