@@ -36,6 +36,11 @@ export interface PipelineParseContext {
   readonly runtime: PipelineRuntime;
   /** The collection the pipeline reads, or null for `{aggregate: 1}`. */
   readonly collection: string | null;
+  /**
+   * Parses a sub-pipeline (`$facet`'s) in this context, checked for `place`, as one transform of
+   * its input: stages reach `pipeline.ts` through it, so the stage table has no import cycle.
+   */
+  readonly subPipeline: (stages: readonly unknown[], place: 'facet' | 'lookup' | 'unionWith') => StageInstance;
 }
 
 /** A parsed stage: a lazy transform (one generator, so a cursor can stop after a batch). */

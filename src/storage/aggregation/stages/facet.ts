@@ -14,8 +14,7 @@ import { assertValidFieldName } from '../../expression/field_path.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { docValueToString } from '../../values/format.js';
 import { isDocument } from '../../values/paths.js';
-import { parsePipeline, runStages, type ParsedPipeline } from '../pipeline.js';
-import { BLOCKING, type StageConstraints, type StageDefinition } from '../stage.js';
+import { BLOCKING, type StageConstraints, type StageDefinition, type StageInstance } from '../stage.js';
 
 /** The largest document `$facet` builds (`DocumentSourceFacet::kMaxOutputDocSizeBytes`). */
 const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
@@ -50,7 +49,7 @@ export const facet: StageDefinition = {
       }
       raw.push([name, value]);
     }
-    const facets: Array<[string, ParsedPipeline]> = raw.map(([name, stages]) => [name, parsePipeline(stages, ctx, 'facet')]);
+    const facets: Array<[string, StageInstance]> = raw.map(([name, stages]) => [name, ctx.subPipeline(stages, 'facet')]);
     return {
       *run(input) {
         const docs = Array.from(input);
@@ -60,7 +59,7 @@ export const facet: StageDefinition = {
           const results: Document[] = [];
           // The field's type byte, name and terminator, and the array's own length and terminator.
           size += Buffer.byteLength(name) + 2 + 5;
-          for (const doc of runStages(pipeline.stages, docs)) {
+          for (const doc of pipeline.run(docs)) {
             size += bsonSize(doc) + String(results.length).length + 2;
             if (size > MAX_OUTPUT_BYTES) {
               throw new CommandError(
