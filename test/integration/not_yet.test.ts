@@ -35,7 +35,6 @@ describe('answered with 238 NotImplemented', () => {
   test.each([
     ['change streams', [{ $changeStream: {} }], '$changeStream is not supported by Mayfly yet'],
     ['$lookup', [{ $lookup: { from: 'x', localField: 'a', foreignField: 'b', as: 'y' } }], '$lookup is not supported by Mayfly yet'],
-    ['$facet', [{ $facet: { all: [] } }], '$facet is not supported by Mayfly yet'],
     ['$graphLookup', [{ $graphLookup: { from: 'c', startWith: '$a', connectFromField: 'a', connectToField: '_id', as: 'g' } }], '$graphLookup is not supported by Mayfly yet'],
     ['$stdDevPop', [{ $group: { _id: null, s: { $stdDevPop: '$a' } } }], 'The $stdDevPop accumulator is not supported by Mayfly yet'],
   ])('aggregation: %s', async (_what, pipeline, errmsg) => {

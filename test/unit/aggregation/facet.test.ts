@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Long, type Document } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
+import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
+import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
 import { expectCommandError, expectExact } from './helpers.js';
 import { runPipeline } from './stage_helpers.js';
 
@@ -74,5 +76,17 @@ describe('$facet errors', () => {
     expect(caught).toBeInstanceOf(CommandError);
     expect((caught as CommandError).code).toBe(4031700);
     expect((caught as CommandError).message).toMatch(/^document constructed by \$facet is 10[0-9]{7} bytes, which exceeds the limit of 104857600 bytes$/);
+  });
+});
+
+describe('$facet in {aggregate: 1}', () => {
+  it('its sub-pipelines are checked before the target (40600, not 73)', () => {
+    const ctx = newPipelineContext({ now: new Date(0), collection: null });
+    expectCommandError(() => compilePipeline([{ $facet: { a: [{ $listLocalSessions: {} }] } }], ctx), 40600, '$listLocalSessions is not allowed to be used within a $facet stage');
+  });
+
+  it('a valid $facet still needs a collection (73)', () => {
+    const ctx = newPipelineContext({ now: new Date(0), collection: null });
+    expectCommandError(() => compilePipeline([{ $facet: { a: [] } }], ctx), 73, "{aggregate: 1} is not valid for '$facet'; a collection is required.");
   });
 });
