@@ -68,6 +68,7 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
       },
       localSessions: () => localSessionRecords(ctx.server, ctx.now()),
     },
+    random: Math.random,
   };
 }
 

@@ -10,7 +10,7 @@
 import type { Document } from '../../bson/library.js';
 import type { ExpressionContext } from '../expression/context.js';
 import type { Predicate } from '../query/compile_filter.js';
-import type { ParsedPipeline, ParsedStage } from './pipeline.js';
+import type { ParsedPipeline, ParsedStage } from './stage.js';
 import type { LimitInstance } from './stages/limit.js';
 import { compileMatchFilter, type MatchInstance } from './stages/match.js';
 import type { SkipInstance } from './stages/skip.js';

@@ -11,25 +11,10 @@ import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { isDocument } from '../values/paths.js';
 import { stageFacts, stageNamed, UNSUPPORTED_STAGES } from './registry.js';
-import type { PipelineParseContext, StageDefinition, StageInstance } from './stage.js';
-import { provideSubPipelineParser } from './stages/_internal/sub_pipeline.js';
+import type { ParsedPipeline, ParsedStage, PipelineParseContext, StageDefinition, StageInstance, SubPipelinePlace } from './stage.js';
 
 /** The kinds of pipeline: an aggregate's (on a collection or `{aggregate: 1}`), a view's, a pipeline update's, the sub-pipelines. */
-export type PipelinePlace = 'aggregate' | 'view' | 'update' | 'facet' | 'lookup' | 'unionWith';
-
-/** One parsed stage. */
-export interface ParsedStage {
-  readonly name: string;
-  /** The stage document as written (`{$name: spec}`). */
-  readonly stage: Document;
-  readonly definition: StageDefinition;
-  readonly instance: StageInstance;
-}
-
-/** A parsed pipeline whose constraints hold. */
-export interface ParsedPipeline {
-  readonly stages: readonly ParsedStage[];
-}
+export type PipelinePlace = 'aggregate' | 'view' | 'update' | SubPipelinePlace;
 
 /** The name of a stage document, validating its shape (14, 40323). */
 export function stageName(stage: unknown): string {
@@ -53,10 +38,12 @@ const NOT_ALLOWED_IN: Readonly<Record<'facet' | 'lookup' | 'unionWith', (name: s
 /**
  * Parses a pipeline in `ctx` for `place`, with mongod's order of checks: the stage documents'
  * shape (14, 40323) and names (40324), then what mongod knows of every stage before parsing any
- * (the catalogue: a first-only stage elsewhere is 40602, a last-only one 40601; `{aggregate: 1}`
- * needs a first stage that reads no collection, 73), then each stage's specification (238 for a
- * stage Mayfly does not implement yet), then what needs the parsed stages: a first stage that
- * only `{aggregate: 1}` may start with, over a collection (73), and the sub-pipelines' rules.
+ * (the catalogue: a first-only stage elsewhere is 40602, a last-only one 40601), then each
+ * stage's specification (238 for a stage Mayfly does not implement yet, after the checks below
+ * that need no parse; in a `$facet`, a first- or last-only stage is 40600 even then), then what
+ * needs the parsed stages: `{aggregate: 1}` needs a first stage that reads no collection (73), a
+ * first stage that only `{aggregate: 1}` may start with, over a collection, is 73 too, and the
+ * sub-pipelines' rules (40600, 51047, 31441) come before that last one.
  * A pipeline update parses what it can first (an unknown stage is 40324 there too), then refuses
  * any stage not allowed in an update (InvalidOptions), implemented or not.
  */
@@ -69,24 +56,35 @@ export function parsePipeline(stages: readonly unknown[], ctx: PipelineParseCont
     return known;
   });
   const collectionless = ctx.collection === null;
-  if (place === 'aggregate' && collectionless) {
-    if (names.length === 0) throw new CommandError('InvalidNamespace', '{aggregate: 1} is not valid for an empty pipeline.');
-    if (facts[0]!.target === 'collection') throw new CommandError('InvalidNamespace', `{aggregate: 1} is not valid for '${names[0]}'; a collection is required.`);
-  }
+  if (place === 'aggregate' && collectionless && names.length === 0) throw new CommandError('InvalidNamespace', '{aggregate: 1} is not valid for an empty pipeline.');
+  // `{aggregate: 1}` over a first stage that needs a collection: mongod finds it once the stages
+  // are parsed (a $facet's sub-pipeline errors come first); before a stage Mayfly lacks.
+  const checkCollectionless = (): void => {
+    if (place === 'aggregate' && collectionless && facts[0]!.target === 'collection') {
+      throw new CommandError('InvalidNamespace', `{aggregate: 1} is not valid for '${names[0]}'; a collection is required.`);
+    }
+  };
   facts.forEach(({ position }, i) => {
     if (position === 'first' && i > 0) throw new CommandError(40602, `${names[i]} is only valid as the first stage in a pipeline`);
     if (position === 'last' && i !== names.length - 1) throw new CommandError(40601, `${names[i]} can only be the final stage in the pipeline`);
   });
   const parsed: ParsedStage[] = names.map((name, i) => {
     const definition = stageNamed(name);
-    if (definition === undefined) throw new CommandError('NotImplemented', `${name} is not supported by Mayfly yet`);
+    if (definition === undefined) {
+      // A stage that must stand first or last reads or writes beyond a $facet's input: mongod
+      // refuses it there, whether Mayfly implements it yet or not.
+      if (place === 'facet' && facts[i]!.position !== 'any') throw NOT_ALLOWED_IN.facet(name);
+      checkCollectionless();
+      throw new CommandError('NotImplemented', `${name} is not supported by Mayfly yet`);
+    }
     const stage = stages[i] as Document;
     return { name, stage, definition, instance: definition.parse(stage[name], ctx) };
   });
-  if (!collectionless && facts[0]?.target === 'database') throw new CommandError('InvalidNamespace', `'${names[0]}' can only be run with {aggregate: 1}`);
+  checkCollectionless();
   if (place === 'facet' || place === 'lookup' || place === 'unionWith') {
     for (const { name, definition } of parsed) if (!definition.constraints.allowedIn[place]) throw NOT_ALLOWED_IN[place](name);
   }
+  if (!collectionless && facts[0]?.target === 'database') throw new CommandError('InvalidNamespace', `'${names[0]}' can only be run with {aggregate: 1}`);
   return { stages: parsed };
 }
 
@@ -138,6 +136,3 @@ export function compilePipeline(stages: readonly unknown[], ctx: PipelineParseCo
   const parsed = parsePipeline(stages, ctx, place);
   return (input) => runStages(parsed.stages, input);
 }
-
-// The stages reading other collections ($lookup, $unionWith) parse their sub-pipelines with it.
-provideSubPipelineParser(parsePipeline);

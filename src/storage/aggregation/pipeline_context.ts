@@ -1,5 +1,6 @@
 /** Making the context a pipeline is parsed in (`PipelineParseContext` of stage.ts). */
 import { ExpressionContext, type ExpressionContextOptions } from '../expression/context.js';
+import { parsePipeline } from './pipeline.js';
 import { isolatedRuntime, type PipelineRuntime } from './runtime.js';
 import type { PipelineParseContext } from './stage.js';
 
@@ -13,9 +14,11 @@ export interface PipelineContextOptions extends ExpressionContextOptions {
 
 /** A parse context with a new expression context (`now`, collation, variables). */
 export function newPipelineContext(options: PipelineContextOptions): PipelineParseContext {
-  return {
+  const ctx: PipelineParseContext = {
     expressions: new ExpressionContext(options),
     runtime: options.runtime ?? isolatedRuntime(),
     collection: options.collection === undefined ? '' : options.collection,
+    parseSubPipeline: parsePipeline,
   };
+  return ctx;
 }

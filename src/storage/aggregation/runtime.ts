@@ -101,12 +101,18 @@ export interface PipelineRuntime {
   /** Absent where nothing may be written (explain describes `$out` and `$merge` without running them). */
   readonly output?: OutputWriter;
   readonly server: ServerStateReader;
+  /** A uniform draw in [0, 1) (`$sample`); `Math.random` unless a test seeds it. */
+  readonly random: () => number;
 }
 
-/** A runtime for pipelines that reach nothing beyond their input (views checked at create, update pipelines, tests). */
-export function isolatedRuntime(db = 'test'): PipelineRuntime {
+/**
+ * A runtime for pipelines that reach nothing beyond their input (views checked at create, update
+ * pipelines, tests); `random` is `Math.random` unless given (a seeded generator in tests).
+ */
+export function isolatedRuntime(db = 'test', random: () => number = Math.random): PipelineRuntime {
   return {
     db,
+    random,
     collections: { documents: () => [], describe: () => undefined, isView: () => false, resolveView: () => undefined, query: () => [], indexedOn: () => false },
     server: { host: '', storageStats: () => undefined, documentCount: () => undefined, localSessions: () => [] },
   };

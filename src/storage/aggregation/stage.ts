@@ -36,6 +36,29 @@ export interface PipelineParseContext {
   readonly runtime: PipelineRuntime;
   /** The collection the pipeline reads, or null for `{aggregate: 1}`. */
   readonly collection: string | null;
+  /**
+   * pipeline.ts's `parsePipeline`, handed down so that the stages with sub-pipelines (`$facet`,
+   * `$lookup`, `$unionWith`) parse them, in a context of their choosing, without the stage table
+   * importing the parser that imports it.
+   */
+  readonly parseSubPipeline: (stages: readonly unknown[], ctx: PipelineParseContext, place: SubPipelinePlace) => ParsedPipeline;
+}
+
+/** The places of sub-pipelines (pipeline.ts's `PipelinePlace` has them too). */
+export type SubPipelinePlace = 'facet' | 'lookup' | 'unionWith';
+
+/** One parsed stage of a pipeline. */
+export interface ParsedStage {
+  readonly name: string;
+  /** The stage document as written (`{$name: spec}`). */
+  readonly stage: Document;
+  readonly definition: StageDefinition;
+  readonly instance: StageInstance;
+}
+
+/** A parsed pipeline whose constraints hold. */
+export interface ParsedPipeline {
+  readonly stages: readonly ParsedStage[];
 }
 
 /** A parsed stage: a lazy transform (one generator, so a cursor can stop after a batch). */

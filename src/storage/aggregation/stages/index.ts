@@ -3,7 +3,10 @@ import type { StageDefinition } from '../stage.js';
 import { addFields } from './add_fields.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
+import { densify } from './densify.js';
 import { documents } from './documents.js';
+import { facet } from './facet.js';
+import { fill } from './fill.js';
 import { graphLookup } from './graph_lookup.js';
 import { group } from './group.js';
 import { limit } from './limit.js';
@@ -13,8 +16,10 @@ import { match } from './match.js';
 import { merge } from './merge.js';
 import { out } from './out.js';
 import { project } from './project.js';
+import { redact } from './redact.js';
 import { replaceRoot } from './replace_root.js';
 import { replaceWith } from './replace_with.js';
+import { sample } from './sample.js';
 import { set } from './set.js';
 import { skip } from './skip.js';
 import { sort } from './sort.js';
@@ -28,7 +33,10 @@ export const STAGES: readonly StageDefinition[] = [
   addFields,
   collStats,
   count,
+  densify,
   documents,
+  facet,
+  fill,
   graphLookup,
   group,
   limit,
@@ -38,8 +46,10 @@ export const STAGES: readonly StageDefinition[] = [
   merge,
   out,
   project,
+  redact,
   replaceRoot,
   replaceWith,
+  sample,
   set,
   skip,
   sort,

@@ -24,7 +24,7 @@ import { bsonTypeOf } from '../../values/bson_type.js';
 import type { Collator } from '../../values/collator.js';
 import { collationKeyString } from '../../values/key_string.js';
 import { isDocument } from '../../values/paths.js';
-import { TRANSFORM, type PipelineParseContext, type StageDefinition, type StageInstance } from '../stage.js';
+import { TRANSFORM, type ParsedPipeline, type ParsedStage, type PipelineParseContext, type StageDefinition, type StageInstance } from '../stage.js';
 import { compileMatchFilter, match } from './match.js';
 import {
   checkPipelineArray,
@@ -36,8 +36,6 @@ import {
   subPipelineContext,
   validCollectionName,
   valuesAtPath,
-  type SubPipeline,
-  type SubStage,
 } from './_internal/sub_pipeline.js';
 
 const KNOWN_FIELDS = new Set(['from', 'as', 'localField', 'foreignField', 'let', 'pipeline']);
@@ -225,7 +223,7 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
   const userStages = spec.pipeline ?? [];
   // The view's stages and the user's are parsed together (the foreign pipeline mongod builds).
   const viewStages = view ? [...view.pipeline] : [];
-  const whole: SubPipeline = parseSubPipeline([...viewStages, ...userStages], subCtx, 'lookup');
+  const whole: ParsedPipeline = parseSubPipeline([...viewStages, ...userStages], subCtx, 'lookup');
   const viewPart = whole.stages.slice(0, viewStages.length);
   const userPart = whole.stages.slice(viewStages.length);
   const collator = ctx.expressions.runtime.collator;
@@ -260,8 +258,8 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
   const localField = spec.localField;
   const foreignField = spec.foreignField;
   const leadingSource = userPart.length > 0 && userPart[0]!.definition.constraints.input === 'none' ? userPart[0]! : undefined;
-  const afterMatch: readonly SubStage[] = leadingSource ? userPart.slice(1) : userPart;
-  const userOnly: SubPipeline = { stages: afterMatch };
+  const afterMatch: readonly ParsedStage[] = leadingSource ? userPart.slice(1) : userPart;
+  const userOnly: ParsedPipeline = { stages: afterMatch };
   const useIndex = leadingSource === undefined && view === undefined && source !== undefined && collections.indexedOn(source, foreignField);
   return {
     *run(input) {
@@ -283,7 +281,7 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
           results = [...runSubStages(afterMatch, made)];
         } else if (useIndex) {
           // The equality joins the user's stages: the query layer gets both (an index on foreignField answers it).
-          const joined: SubPipeline = { stages: [matchStage(filter, predicate), ...afterMatch] };
+          const joined: ParsedPipeline = { stages: [matchStage(filter, predicate), ...afterMatch] };
           results = [...runOver(joined, subCtx, source)];
         } else {
           if (hashable(foreignField)) {
@@ -300,7 +298,7 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
 }
 
 /** A `$match` of `filter` as a parsed stage (the optimiser hands it to the query layer). */
-function matchStage(filter: Document, predicate: (doc: Document) => boolean): SubStage {
+function matchStage(filter: Document, predicate: (doc: Document) => boolean): ParsedStage {
   const instance = {
     filter,
     predicate,

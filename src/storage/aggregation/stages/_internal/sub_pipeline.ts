@@ -11,37 +11,14 @@ import { ExpressionContext } from '../../../expression/context.js';
 import type { Scope } from '../../../expression/scope.js';
 import { parseFieldPath } from '../../../expression/field_path.js';
 import { isDocument } from '../../../values/paths.js';
-import type { PipelineParseContext, StageDefinition, StageInstance } from '../../stage.js';
+import type { ParsedPipeline, ParsedStage, PipelineParseContext } from '../../stage.js';
 import { compileMatchFilter, type MatchInstance } from '../match.js';
 
-/** One parsed stage of a sub-pipeline (pipeline.ts's `ParsedStage`). */
-export interface SubStage {
-  readonly name: string;
-  readonly stage: Document;
-  readonly definition: StageDefinition;
-  readonly instance: StageInstance;
-}
-
-/** A parsed sub-pipeline (pipeline.ts's `ParsedPipeline`). */
-export interface SubPipeline {
-  readonly stages: readonly SubStage[];
-}
-
 /** The places of sub-pipelines these stages parse. */
-export type SubPipelinePlace = 'lookup' | 'unionWith';
-
-/** pipeline.ts's `parsePipeline`, which imports the stage table these stages are part of. */
-type PipelineParser = (stages: readonly unknown[], ctx: PipelineParseContext, place: SubPipelinePlace) => SubPipeline;
-
-let parser: PipelineParser | undefined;
-
-/** Called once by pipeline.ts: the parser of sub-pipelines (bound late, the stage table being imported by it). */
-export function provideSubPipelineParser(parse: PipelineParser): void {
-  parser = parse;
-}
+export type JoinPlace = 'lookup' | 'unionWith';
 
 /** The documents `stages` make of `input`, lazily (pipeline.ts's `runStages`). */
-export function runSubStages(stages: readonly SubStage[], input: Iterable<Document>): Iterable<Document> {
+export function runSubStages(stages: readonly ParsedStage[], input: Iterable<Document>): Iterable<Document> {
   let docs = input;
   for (const { instance } of stages) docs = instance.run(docs);
   return docs;
@@ -88,7 +65,7 @@ export function subPipelineContext(parent: PipelineParseContext, collection: str
   const scope = parent.expressions.scope.child();
   const slots = names.map((name) => scope.define(name));
   const expressions = childExpressions(parent.expressions, scope, depth);
-  return { ctx: { expressions, runtime: parent.runtime, collection }, slots };
+  return { ctx: { expressions, runtime: parent.runtime, collection, parseSubPipeline: parent.parseSubPipeline }, slots };
 }
 
 /** `parsePipelineFromBSON`: an array of objects (14 otherwise). */
@@ -101,10 +78,9 @@ export function checkPipelineArray(value: unknown): Document[] {
 }
 
 /** Parses a sub-pipeline for `place`, with the length limit (7749501). */
-export function parseSubPipeline(stages: readonly Document[], ctx: PipelineParseContext, place: SubPipelinePlace): SubPipeline {
+export function parseSubPipeline(stages: readonly Document[], ctx: PipelineParseContext, place: JoinPlace): ParsedPipeline {
   if (stages.length > MAX_PIPELINE_LENGTH) throw new CommandError(7749501, `Pipeline length must be no longer than ${MAX_PIPELINE_LENGTH} stages.`);
-  if (parser === undefined) throw new Error('sub-pipeline parser not provided (pipeline.ts not loaded)');
-  return parser(stages, ctx, place);
+  return ctx.parseSubPipeline(stages, ctx, place);
 }
 
 /** `NamespaceString::isValid` for a collection of the pipeline's database. */
@@ -124,7 +100,7 @@ export function joinFieldPath(path: string): string[] {
  * makes its own documents): its leading `$match` stages are asked of the collection's query
  * layer (an index may answer them), the other stages run on its documents.
  */
-export function runOver(parsed: SubPipeline, ctx: PipelineParseContext, collection: string | undefined): Iterable<Document> {
+export function runOver(parsed: ParsedPipeline, ctx: PipelineParseContext, collection: string | undefined): Iterable<Document> {
   const stages = parsed.stages;
   if (stages[0]?.definition.constraints.input === 'none' || collection === undefined) return runSubStages(stages, []);
   let i = 0;
