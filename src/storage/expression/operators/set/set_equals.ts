@@ -7,7 +7,8 @@
 import { CommandError } from '../../../../errors/command_error.js';
 import type { Evaluator, ExpressionOperator } from '../../types.js';
 import { typeName } from '../../value.js';
-import { constantOperand, isConstant, keySetOf, type ValueKeySet } from './_internal.js';
+import { constantOperand, isConstant } from '../../../values/constant_operand.js';
+import { keySetOf, type ValueKeySet } from './_internal.js';
 
 function nonArray(code: number, index: number, v: unknown): CommandError {
   return new CommandError(code, `All operands of $setEquals must be arrays. ${index + 1}-th argument is of type: ${typeName(v)}`);

@@ -1,0 +1,33 @@
+/**
+ * `$mergeObjects` as an expression (ExpressionMergeObjects): the fields of its arguments, in
+ * order, a later value replacing an earlier one in place; null, undefined and missing arguments
+ * are skipped; any other non-object is 40400. No argument: `{}`.
+ */
+import type { Document } from '../../../../bson/library.js';
+import { CommandError } from '../../../../errors/command_error.js';
+import { formatValue } from '../../../values/format.js';
+import { isDocument } from '../../../values/paths.js';
+import type { ExpressionOperator } from '../../types.js';
+import { isNullish, typeName } from '../../value.js';
+
+/** `{$mergeObjects: [<object>, ...]}` or `{$mergeObjects: <object>}`. */
+export const mergeObjects: ExpressionOperator = {
+  name: '$mergeObjects',
+  parse(arg, scope) {
+    const args = scope.parseArguments(arg);
+    return (frame) => {
+      const out: Document = {};
+      for (const a of args) {
+        const v = a(frame);
+        if (isNullish(v)) continue;
+        if (!isDocument(v)) {
+          throw new CommandError(40400, `$mergeObjects requires object inputs, but input ${formatValue(v)} is of type ${typeName(v)}`);
+        }
+        for (const key of Object.keys(v)) {
+          Object.defineProperty(out, key, { value: v[key], writable: true, enumerable: true, configurable: true });
+        }
+      }
+      return out;
+    };
+  },
+};
