@@ -123,8 +123,10 @@ export function parseFieldPathExpression(raw: string, scope: GrammarScope): Eval
   const body = raw.slice(2);
   const dot = body.indexOf('.');
   const name = dot < 0 ? body : body.slice(0, dot);
-  const rest = dot < 0 ? [] : parseFieldPath(body.slice(dot + 1));
-  return pathFrom(variableNamed(name, scope), rest);
+  // mongod checks the name and looks the variable up, then builds the FieldPath of the whole.
+  const variable = variableNamed(name, scope);
+  const rest = dot < 0 ? [] : parseFieldPath(body).slice(1);
+  return pathFrom(variable, rest);
 }
 
 /** `$$CURRENT` in `scope`: a user variable named CURRENT when one is defined, else the frame's. */

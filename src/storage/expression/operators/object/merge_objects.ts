@@ -1,7 +1,8 @@
 /**
  * `$mergeObjects` as an expression (ExpressionMergeObjects): the fields of its arguments, in
- * order, a later value replacing an earlier one in place; null, undefined and missing arguments
- * are skipped; any other non-object is 40400. No argument: `{}`.
+ * order, a later value replacing an earlier one in place; an argument that evaluates to an array
+ * contributes its elements in turn; null, undefined and missing are skipped; any other
+ * non-object is 40400. No argument: `{}`.
  */
 import type { Document } from '../../../../bson/library.js';
 import { CommandError } from '../../../../errors/command_error.js';
@@ -9,6 +10,17 @@ import { formatValue } from '../../../values/format.js';
 import { isDocument } from '../../../values/paths.js';
 import type { ExpressionOperator } from '../../types.js';
 import { isNullish, typeName } from '../../value.js';
+
+/** Sets the fields of `v` on `out` (nullish: nothing; a non-object: 40400). */
+function mergeInto(out: Document, v: unknown): void {
+  if (isNullish(v)) return;
+  if (!isDocument(v)) {
+    throw new CommandError(40400, `$mergeObjects requires object inputs, but input ${formatValue(v)} is of type ${typeName(v)}`);
+  }
+  for (const key of Object.keys(v)) {
+    Object.defineProperty(out, key, { value: v[key], writable: true, enumerable: true, configurable: true });
+  }
+}
 
 /** `{$mergeObjects: [<object>, ...]}` or `{$mergeObjects: <object>}`. */
 export const mergeObjects: ExpressionOperator = {
@@ -19,13 +31,8 @@ export const mergeObjects: ExpressionOperator = {
       const out: Document = {};
       for (const a of args) {
         const v = a(frame);
-        if (isNullish(v)) continue;
-        if (!isDocument(v)) {
-          throw new CommandError(40400, `$mergeObjects requires object inputs, but input ${formatValue(v)} is of type ${typeName(v)}`);
-        }
-        for (const key of Object.keys(v)) {
-          Object.defineProperty(out, key, { value: v[key], writable: true, enumerable: true, configurable: true });
-        }
+        if (Array.isArray(v)) for (const el of v) mergeInto(out, el);
+        else mergeInto(out, v);
       }
       return out;
     };
