@@ -28,7 +28,7 @@ const BUILTIN_VARIABLES: ReadonlyMap<string, Evaluator> = new Map<string, Evalua
   ['ROOT', (frame) => frame.root],
   ['REMOVE', () => MISSING],
   ['NOW', (frame) => frame.runtime.now],
-  ['CLUSTER_TIME', unavailable('CLUSTER_TIME')],
+
   ['JS_SCOPE', unavailable('JS_SCOPE')],
   ['IS_MR', unavailable('IS_MR')],
   ['SEARCH_META', () => MISSING],
@@ -142,6 +142,11 @@ function variableNamed(name: string, scope: GrammarScope): Evaluator {
   const slot = scope.lookup(name);
   if (slot !== undefined) return (frame) => frame.vars[slot];
   if (name === 'CURRENT') return currentOf(scope);
+  if (name === 'CLUSTER_TIME') {
+    // Standalone: no logical clock. mongod refuses the reference once the command is parsed
+    // (ExpressionContext::initializeReferencedSystemVariables), before any document is read.
+    throw new CommandError(10071200, "Builtin variable '$$CLUSTER_TIME' is not available");
+  }
   const builtin = BUILTIN_VARIABLES.get(name);
   if (builtin !== undefined) {
     if (DOCUMENT_VARIABLES.has(name)) scope.readsDocument();
