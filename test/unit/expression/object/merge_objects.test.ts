@@ -21,6 +21,7 @@ describe('$mergeObjects', () => {
   errorTable(
     [
       ['an int', { $mergeObjects: ['$a', '$i'] }, 40400, '$mergeObjects requires object inputs, but input 7 is of type int'],
+      ['an empty array', { $mergeObjects: [[], { a: 1 }] }, 40400, '$mergeObjects requires object inputs, but input [] is of type array'],
       ['an array element that is not an object', { $mergeObjects: [[1]] }, 40400, '$mergeObjects requires object inputs, but input 1 is of type int'],
     ],
     DOC,

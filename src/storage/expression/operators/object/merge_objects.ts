@@ -1,8 +1,8 @@
 /**
  * `$mergeObjects` as an expression (ExpressionMergeObjects): the fields of its arguments, in
- * order, a later value replacing an earlier one in place; an argument that evaluates to an array
- * contributes its elements in turn; null, undefined and missing are skipped; any other
- * non-object is 40400. No argument: `{}`.
+ * order, a later value replacing an earlier one in place. An argument that evaluates to a
+ * non-empty array contributes its elements in turn; null, undefined and missing are skipped;
+ * anything else (an empty array included) is 40400. No argument: `{}`.
  */
 import type { Document } from '../../../../bson/library.js';
 import { CommandError } from '../../../../errors/command_error.js';
@@ -31,7 +31,8 @@ export const mergeObjects: ExpressionOperator = {
       const out: Document = {};
       for (const a of args) {
         const v = a(frame);
-        if (Array.isArray(v)) for (const el of v) mergeInto(out, el);
+        // A non-empty array contributes its elements; an empty one is refused like any non-object.
+        if (Array.isArray(v) && v.length > 0) for (const el of v) mergeInto(out, el);
         else mergeInto(out, v);
       }
       return out;
