@@ -45,3 +45,26 @@ export function constantOperand(raw: unknown): unknown {
 export function isConstant(v: unknown): boolean {
   return v !== NOT_CONSTANT;
 }
+
+/** Operators mongod's optimizer never folds: they read the document implicitly or vary per call. */
+const NOT_FOLDABLE = new Set(['$rand', '$function', '$accumulator', '$meta', '$createObjectId', '$getField']);
+
+/**
+ * True when mongod's optimizer would fold `raw` into a constant: no field path, no variable, and
+ * only operators that depend on nothing but their arguments. Folding evaluates it once before
+ * any document is read, so its errors ({$divide: [1, 0]}) surface when the command is parsed.
+ */
+export function isFoldableOperand(raw: unknown): boolean {
+  if (typeof raw === 'string') return raw.charCodeAt(0) !== 36 /* $ */;
+  if (Array.isArray(raw)) return raw.every(isFoldableOperand);
+  if (!isDocument(raw)) return true;
+  const keys = Object.keys(raw);
+  if (keys.length === 1 && keys[0]!.charCodeAt(0) === 36) {
+    const name = keys[0]!;
+    if (name === '$literal' || name === '$const') return true;
+    if (NOT_FOLDABLE.has(name)) return false;
+    return isFoldableOperand(raw[name]);
+  }
+  for (const key of keys) if (!isFoldableOperand(raw[key])) return false;
+  return true;
+}

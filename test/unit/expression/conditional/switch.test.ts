@@ -37,3 +37,13 @@ describe('$switch', () => {
     ],
   ]);
 });
+
+describe('$switch: what the optimizer folds', () => {
+  valueTable([
+    ['a later branch after a constant true case is not evaluated', { $switch: { branches: [{ case: true, then: 'ok' }, { case: { $gt: [{ $divide: [1, 0] }, 0] }, then: 'x' }] } }, 'ok'],
+    ['the then of a constant false case is not evaluated', { $switch: { branches: [{ case: false, then: { $divide: [1, 0] } }], default: 'ok' } }, 'ok'],
+  ]);
+  parseErrorTable([
+    ['a constant default is evaluated even when a branch always matches', { $switch: { branches: [{ case: true, then: 'ok' }], default: { $divide: [1, 0] } } }, 2, "can't $divide by zero"],
+  ]);
+});

@@ -4,13 +4,15 @@
  * objects (40062) with only `case` and `then` (40063), both required (40064, 40065), no other
  * field (40067), at least one branch (40068). As mongod's optimizer does, branches whose `case`
  * is a falsy constant are dropped and a truthy constant ends the list; none left and no default
- * is 40069. At run time no match and no default is 40066.
+ * is 40069; the constant `then`s of the branches kept and the default are evaluated then (their
+ * errors surface when parsed). At run time no match and no default is 40066.
  */
 import { CommandError } from '../../../../errors/command_error.js';
 import { constantOperand, isConstant } from '../../../values/constant_operand.js';
 import { isDocument } from '../../../values/paths.js';
 import type { Evaluator, ExpressionOperator } from '../../types.js';
 import { toBool, typeName } from '../../value.js';
+import { foldCheck } from './_internal.js';
 
 /** `{$switch: {branches: [{case, then}, ...], default}}`. */
 export const switch_: ExpressionOperator = {
@@ -21,6 +23,9 @@ export const switch_: ExpressionOperator = {
     const thens: Evaluator[] = [];
     const constantCases: unknown[] = [];
     let defaultE: Evaluator | undefined;
+    let defaultRaw: unknown;
+    const thenRaws: unknown[] = [];
+    const caseRaws: unknown[] = [];
     for (const key of Object.keys(arg)) {
       const value = arg[key];
       if (key === 'branches') {
@@ -30,21 +35,28 @@ export const switch_: ExpressionOperator = {
           let caseE: Evaluator | undefined;
           let thenE: Evaluator | undefined;
           let caseRaw: unknown;
+          let thenRaw: unknown;
           for (const field of Object.keys(branch)) {
             if (field === 'case') {
               caseRaw = branch[field];
               caseE = scope.parse(caseRaw);
-            } else if (field === 'then') thenE = scope.parse(branch[field]);
+            } else if (field === 'then') {
+              thenRaw = branch[field];
+              thenE = scope.parse(thenRaw);
+            }
             else throw new CommandError(40063, `$switch found an unknown argument to a branch: ${field}`);
           }
           if (caseE === undefined) throw new CommandError(40064, "$switch requires each branch have a 'case' expression");
           if (thenE === undefined) throw new CommandError(40065, "$switch requires each branch have a 'then' expression.");
           cases.push(caseE);
           thens.push(thenE);
+          thenRaws.push(thenRaw);
           constantCases.push(constantOperand(caseRaw));
+          caseRaws.push(caseRaw);
         }
       } else if (key === 'default') {
         defaultE = scope.parse(value);
+        defaultRaw = value;
       } else {
         throw new CommandError(40067, `$switch found an unknown argument: ${key}`);
       }
@@ -59,11 +71,16 @@ export const switch_: ExpressionOperator = {
       if (isConstant(c)) {
         if (!toBool(c)) continue;
         always = thens[i];
+        foldCheck(thenRaws[i], thens[i]!);
         break;
       }
       keptCases.push(cases[i]!);
       keptThens.push(thens[i]!);
+      foldCheck(caseRaws[i], cases[i]!);
+      foldCheck(thenRaws[i], thens[i]!);
     }
+    // The optimizer folds what it keeps: the remaining branches and the default.
+    if (defaultE !== undefined) foldCheck(defaultRaw, defaultE);
     if (keptCases.length === 0 && always === undefined && defaultE === undefined) {
       throw new CommandError(40069, 'Cannot execute a switch statement where all the cases evaluate to false without a default');
     }
