@@ -29,7 +29,7 @@ const BUILTIN_VARIABLES: ReadonlyMap<string, Evaluator> = new Map<string, Evalua
   ['ROOT', (frame) => frame.root],
   ['REMOVE', () => MISSING],
   ['NOW', (frame) => frame.runtime.now],
-  ['CLUSTER_TIME', unavailable('CLUSTER_TIME')],
+
   ['JS_SCOPE', unavailable('JS_SCOPE')],
   ['IS_MR', unavailable('IS_MR')],
   ['SEARCH_META', () => MISSING],
@@ -125,8 +125,10 @@ export function parseFieldPathExpression(raw: string, scope: GrammarScope): Eval
   const body = raw.slice(2);
   const dot = body.indexOf('.');
   const name = dot < 0 ? body : body.slice(0, dot);
-  const rest = dot < 0 ? [] : parseFieldPath(body.slice(dot + 1));
-  return pathFrom(variableNamed(name, scope), rest);
+  // mongod checks the name and looks the variable up, then builds the FieldPath of the whole.
+  const variable = variableNamed(name, scope);
+  const rest = dot < 0 ? [] : parseFieldPath(body).slice(1);
+  return pathFrom(variable, rest);
 }
 
 /** `$$CURRENT` in `scope`: a user variable named CURRENT when one is defined, else the frame's. */
@@ -142,6 +144,11 @@ function variableNamed(name: string, scope: GrammarScope): Evaluator {
   const slot = scope.lookup(name);
   if (slot !== undefined) return (frame) => frame.vars[slot];
   if (name === 'CURRENT') return currentOf(scope);
+  if (name === 'CLUSTER_TIME') {
+    // Standalone: no logical clock. mongod refuses the reference once the command is parsed
+    // (ExpressionContext::initializeReferencedSystemVariables), before any document is read.
+    throw new CommandError(10071200, "Builtin variable '$$CLUSTER_TIME' is not available");
+  }
   const builtin = BUILTIN_VARIABLES.get(name);
   if (builtin !== undefined) {
     if (DOCUMENT_VARIABLES.has(name)) scope.readsDocument();

@@ -136,9 +136,9 @@ function parseGenericExpression(ctx: ParseContext, parts: string[], obj: Documen
   if (ctx.type !== undefined && ctx.type !== 'inclusion' && !isMeta) {
     throw new CommandError(31252, 'Cannot use expression other than $meta in exclusion projection');
   }
-  if (isMeta) throw new CommandError('NotImplemented', '$meta is not supported by Mayfly yet');
-  ctx.type = 'inclusion';
   const ev = ctx.scope.parse(obj);
+  // $meta is allowed in both kinds of projection and does not make one an inclusion.
+  if (!isMeta) ctx.type = 'inclusion';
   addNodeAtPath(parent, parts, { kind: 'expr', ev });
   return true;
 }

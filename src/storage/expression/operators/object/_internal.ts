@@ -24,6 +24,8 @@ function constantOperand(raw: unknown): unknown {
   if (Array.isArray(raw)) return NOT_CONSTANT;
   if (!isDocument(raw)) return raw;
   const keys = Object.keys(raw);
+  // `{}` parses as a constant (an empty object); any other object is an expression.
+  if (keys.length === 0) return raw;
   return keys.length === 1 && (keys[0] === '$literal' || keys[0] === '$const') ? raw[keys[0]] : NOT_CONSTANT;
 }
 
@@ -43,6 +45,7 @@ function constantFieldName(name: string, raw: unknown): string {
   if (typeof value !== 'string') {
     throw new CommandError(4161107, `${name} requires 'field' to evaluate to type String, but got ${typeName(value)}`);
   }
+  if (value.includes('\0')) throw new CommandError(9534700, `${name}: 'field' cannot contain an embedded null byte`);
   return value;
 }
 

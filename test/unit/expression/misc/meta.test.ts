@@ -1,0 +1,18 @@
+/** `$meta`: the argument checked when parsed; no Mayfly stage produces metadata, so it reads as missing. */
+import { describe } from 'vitest';
+import { parseErrorTable, valueTable } from '../set/harness.js';
+
+describe('$meta', () => {
+  valueTable([
+    ['searchScore without a search stage', { $meta: 'searchScore' }, undefined],
+    ['randVal without $sample', { $meta: 'randVal' }, undefined],
+    ['indexKey without an index scan', { $meta: 'indexKey' }, undefined],
+  ]);
+  parseErrorTable([
+    ['a non-string', { $meta: 1 }, 17307, '$meta only supports string arguments'],
+    ['an expression', { $meta: { $concat: ['text', 'Score'] } }, 17307, '$meta only supports string arguments'],
+    ['an unknown name', { $meta: 'bogus' }, 17308, 'Unsupported argument to $meta: bogus'],
+    ['a field path is a name like any other', { $meta: '$a' }, 17308, 'Unsupported argument to $meta: $a'],
+    ['textScore without text search', { $meta: 'textScore' }, 40218, 'query requires text score metadata, but it is not available'],
+  ]);
+});
