@@ -166,8 +166,9 @@ class Translator {
   /** Whether the last class member `classCodePoint` read was a class escape. */
   private lastMemberWasClassEscape = false;
 
+  /** PCRE2's reason alone, as mongod's 51111 gives it (`errorMessage(re->error())`, no offset). */
   private fail(message: string): never {
-    throw new PcreError(`${message} at offset ${this.pos}`);
+    throw new PcreError(message);
   }
 
   /**
