@@ -299,8 +299,8 @@ export class MinMaxState implements Accumulator {
 
 /**
  * mongod 8.2's `$group` (SBE) renders a MinKey or MaxKey result of `$first`, `$last`, `$min`,
- * `$max` (and the elements of `$addToSet`) as the document `{"": MinKey}`; the recorded cases
- * show it, and its expressions do not.
+ * `$max` (and the elements of `$addToSet`) as the document `{"": MinKey}` when another stage
+ * follows it; the recorded cases show it, and its expressions do not.
  */
 export function keyBoundAsDocument(v: unknown): unknown {
   const t = v !== null && typeof v === 'object' ? bsonTypeOf(v) : null;

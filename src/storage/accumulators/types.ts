@@ -45,8 +45,9 @@ export interface AccumulatorDefinition {
    */
   parseArguments?(spec: unknown, form?: 'group' | 'expression'): AccumulatorArguments;
   /**
-   * What `$group` outputs for `result` when it differs (mongod 8.2's SBE `$group` renders a
-   * MinKey/MaxKey result of `$first`, `$last`, `$min`, `$max`, `$addToSet` as `{"": MinKey}`).
+   * What `$group` hands a following stage for `result` when it differs (mongod 8.2's SBE
+   * `$group` renders a MinKey/MaxKey result of `$first`, `$last`, `$min`, `$max`, `$addToSet`
+   * as `{"": MinKey}` then; a `$group` that ends the pipeline returns it as it is).
    */
   groupOutput?(result: unknown): unknown;
 }

@@ -37,13 +37,13 @@ const NOT_ALLOWED_IN: Readonly<Record<'facet' | 'lookup' | 'unionWith', (name: s
 
 /**
  * Parses a pipeline in `ctx` for `place`, with mongod's order of checks: the stage documents'
- * shape (14, 40323) and names (40324), then what mongod knows of every stage before parsing any
- * (the catalogue: a first-only stage elsewhere is 40602, a last-only one 40601), then each
- * stage's specification (238 for a stage Mayfly does not implement yet, after the checks below
- * that need no parse; in a `$facet`, a first- or last-only stage is 40600 even then), then what
- * needs the parsed stages: `{aggregate: 1}` needs a first stage that reads no collection (73), a
- * first stage that only `{aggregate: 1}` may start with, over a collection, is 73 too, and the
- * sub-pipelines' rules (40600, 51047, 31441) come before that last one.
+ * shape (14, 40323) and names (40324), then each stage's specification (238 for a stage Mayfly
+ * does not implement yet, after the checks below that need no parse; in a `$facet`, a first- or
+ * last-only stage is 40600 even then), then what needs the parsed stages: `{aggregate: 1}` needs
+ * a first stage that reads no collection (73), then where each stage may stand (the catalogue: a
+ * first-only stage elsewhere is 40602, a last-only one 40601), then the sub-pipelines' rules
+ * (40600, 51047, 31441), and a first stage that only `{aggregate: 1}` may start with, over a
+ * collection, is 73 too.
  * A pipeline update parses what it can first (an unknown stage is 40324 there too), then refuses
  * any stage not allowed in an update (InvalidOptions), implemented or not.
  */
@@ -64,10 +64,14 @@ export function parsePipeline(stages: readonly unknown[], ctx: PipelineParseCont
       throw new CommandError('InvalidNamespace', `{aggregate: 1} is not valid for '${names[0]}'; a collection is required.`);
     }
   };
-  facts.forEach(({ position }, i) => {
-    if (position === 'first' && i > 0) throw new CommandError(40602, `${names[i]} is only valid as the first stage in a pipeline`);
-    if (position === 'last' && i !== names.length - 1) throw new CommandError(40601, `${names[i]} can only be the final stage in the pipeline`);
-  });
+  // Where each stage may stand (the catalogue's facts): checked once the stages are parsed and
+  // `{aggregate: 1}`'s first stage is checked, as mongod's validateCommon; before a stage Mayfly lacks.
+  const checkPositions = (): void => {
+    facts.forEach(({ position }, i) => {
+      if (position === 'first' && i > 0) throw new CommandError(40602, `${names[i]} is only valid as the first stage in a pipeline`);
+      if (position === 'last' && i !== names.length - 1) throw new CommandError(40601, `${names[i]} can only be the final stage in the pipeline`);
+    });
+  };
   const parsed: ParsedStage[] = names.map((name, i) => {
     const definition = stageNamed(name);
     if (definition === undefined) {
@@ -75,12 +79,15 @@ export function parsePipeline(stages: readonly unknown[], ctx: PipelineParseCont
       // refuses it there, whether Mayfly implements it yet or not.
       if (place === 'facet' && facts[i]!.position !== 'any') throw NOT_ALLOWED_IN.facet(name);
       checkCollectionless();
+      checkPositions();
       throw new CommandError('NotImplemented', `${name} is not supported by Mayfly yet`);
     }
     const stage = stages[i] as Document;
     return { name, stage, definition, instance: definition.parse(stage[name], ctx) };
   });
   checkCollectionless();
+  checkPositions();
+  for (let i = 0; i < parsed.length - 1; i++) parsed[i]!.instance.followed?.();
   if (place === 'facet' || place === 'lookup' || place === 'unionWith') {
     for (const { name, definition } of parsed) if (!definition.constraints.allowedIn[place]) throw NOT_ALLOWED_IN[place](name);
   }

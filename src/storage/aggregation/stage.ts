@@ -64,6 +64,11 @@ export interface ParsedPipeline {
 /** A parsed stage: a lazy transform (one generator, so a cursor can stop after a batch). */
 export interface StageInstance {
   run(input: Iterable<Document>): Iterable<Document>;
+  /**
+   * Told by the parser when another stage follows this one in its pipeline: mongod 8.2 renders
+   * some values of a `$group` that feeds another stage differently (see group.ts).
+   */
+  followed?(): void;
 }
 
 /** One stage: a file of `stages/`, one entry of `stages/index.ts`. */

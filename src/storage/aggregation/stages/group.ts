@@ -90,7 +90,14 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
     const n = a.n === undefined ? undefined : a.n(expressions.frame(isDocument(id) ? id : {}));
     return a.definition.create(collator, false, { n, compare: a.compare, settings: a.settings });
   };
+  // mongod 8.2 (SBE) hands a `$group`'s MinKey/MaxKey results to a following stage as
+  // `{"": MinKey}` (the recorded cases: `$min` over MinKey is MinKey when `$group` is last, and
+  // `{"": MinKey}` under a `$project`); `groupOutput` says which accumulators do it.
+  let followed = false;
   return {
+    followed() {
+      followed = true;
+    },
     *run(input) {
       const groups = new Map<string, { id: unknown; states: Accumulator[] }>();
       for (const doc of input) {
@@ -110,7 +117,7 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
         const out: Document = { _id: g.id };
         for (let i = 0; i < accs.length; i++) {
           const r = g.states[i]!.result();
-          const output = accs[i]!.definition.groupOutput;
+          const output = followed ? accs[i]!.definition.groupOutput : undefined;
           out[accs[i]!.field] = r === MISSING ? null : output === undefined ? r : output(r);
         }
         yield out;
