@@ -11,8 +11,8 @@ import { NO_VARIABLES, evaluateCommandLet, withConstants } from '../../../src/st
 import { compileQuery } from '../../../src/storage/query/compile_query.js';
 import { compileUpdate } from '../../../src/storage/update/compile_update.js';
 import { expectCommandError, expectExact } from '../aggregation/helpers.js';
+import { NOW } from './helpers.js';
 
-const NOW = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
 const RUNTIME = { now: NOW, collator: null };
 const let_ = (doc: unknown) => evaluateCommandLet(doc, RUNTIME);
 

@@ -1,12 +1,12 @@
 /** `$firstN`, `$lastN`, `$maxN`, `$minN` as expressions (ExpressionFromAccumulatorN). */
 import { describe } from 'vitest';
 import { Long } from '../../../../src/bson/library.js';
-import { errorTable, table } from './helpers.js';
+import { errorRowsWithDoc, valueRowsWithDoc } from '../helpers.js';
 
 const DOC = { a: [10, 30, null, 20, 40], n: 2, s: 'x' };
 
 describe('$firstN, $lastN, $maxN, $minN expressions', () => {
-  table([
+  valueRowsWithDoc([
     ['$firstN', { $firstN: { n: 2, input: '$a' } }, DOC, [10, 30]],
     ['$lastN keeps null elements', { $lastN: { n: 3, input: '$a' } }, DOC, [null, 20, 40]],
     ['$maxN ignores null', { $maxN: { n: 2, input: '$a' } }, DOC, [40, 30]],
@@ -15,7 +15,7 @@ describe('$firstN, $lastN, $maxN, $minN expressions', () => {
     ['n as a Long beyond the length', { $lastN: { n: Long.fromNumber(9), input: [1, 2] } }, DOC, [1, 2]],
     ['an empty array', { $maxN: { n: 1, input: [] } }, DOC, []],
   ]);
-  errorTable([
+  errorRowsWithDoc([
     ['input not an array', { $firstN: { n: 1, input: '$s' } }, DOC, 5788200, 'Input must be an array'],
     ['input missing from the document', { $minN: { n: 1, input: '$nope' } }, DOC, 5788200, 'Input must be an array'],
     ['n zero', { $lastN: { n: 0, input: '$a' } }, DOC, 5787908, "'n' must be greater than 0, found 0"],

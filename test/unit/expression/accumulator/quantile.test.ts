@@ -1,10 +1,10 @@
 /** `$median` and `$percentile` as expressions (ExpressionFromAccumulatorQuantile). */
 import { describe } from 'vitest';
 import { Double } from '../../../../src/bson/library.js';
-import { errorTable, table } from './helpers.js';
+import { errorRowsWithDoc, valueRowsWithDoc } from '../helpers.js';
 
 describe('$median and $percentile expressions', () => {
-  table([
+  valueRowsWithDoc([
     ['$median of an array', { $median: { input: '$a', method: 'approximate' } }, { a: [30, 10, 20] }, new Double(20)],
     ['$median of a scalar', { $median: { input: 5, method: 'approximate' } }, {}, new Double(5)],
     ['$median without numbers', { $median: { input: '$a', method: 'approximate' } }, { a: ['x'] }, null],
@@ -14,7 +14,7 @@ describe('$median and $percentile expressions', () => {
     ['$percentile continuous of an array', { $percentile: { input: [1, 2, 3, 4], p: [0.5], method: 'continuous' } }, {}, [new Double(2.5)]],
     ['$percentile of an empty array: nulls', { $percentile: { input: [], p: [0.5, 0.6], method: 'discrete' } }, {}, [null, null]],
   ]);
-  errorTable([
+  errorRowsWithDoc([
     ['$percentile p not an array', { $percentile: { input: '$a', p: 0.5, method: 'approximate' } }, {}, 7750301, "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: 0.5"],
     ['$median method not a string', { $median: { input: '$a', method: 1 } }, {}, 14, "BSON field '$median.method' is the wrong type 'int', expected type 'string'"],
     ['$median unknown method', { $median: { input: '$a', method: 'exact' } }, {}, 2, "Currently only 'approximate', 'discrete', and 'continuous' can be used as percentile 'method'."],

@@ -1,10 +1,10 @@
 /** `$stdDevPop` and `$stdDevSamp` as expressions: over one array argument, or the arguments. */
 import { describe } from 'vitest';
 import { Double } from '../../../../src/bson/library.js';
-import { table } from './helpers.js';
+import { valueRowsWithDoc } from '../helpers.js';
 
 describe('$stdDevPop and $stdDevSamp expressions', () => {
-  table([
+  valueRowsWithDoc([
     ['$stdDevPop of an array', { $stdDevPop: '$a' }, { a: [10, 20, 30] }, 8.16496580927726],
     ['$stdDevSamp of the arguments', { $stdDevSamp: [10, 20, 30] }, {}, new Double(10)],
     ['non-numbers ignored', { $stdDevSamp: '$a' }, { a: [10, 'x', null, 30, 20] }, new Double(10)],

@@ -5,42 +5,37 @@
  */
 import { describe, it } from 'vitest';
 import { Decimal128, Long, type Document } from '../../../../src/bson/library.js';
-import { ExpressionContext } from '../../../../src/storage/expression/context.js';
-import { expectCommandError, expectExact } from '../../aggregation/helpers.js';
+import { expectCommandError } from '../../aggregation/helpers.js';
+import { evaluate, valueRows } from '../helpers.js';
 
 const T = Date.UTC(2026, 0, 1);
 const DOC: Document = { _id: 1, d: new Date(T) };
-const evaluate = (expr: unknown) => new ExpressionContext({ now: new Date(0) }).compile(expr)(DOC);
-
-function table(rows: Array<[string, unknown, unknown]>): void {
-  for (const [name, expr, expected] of rows) it(name, () => expectExact({ v: evaluate(expr) }, { v: expected }));
-}
 
 describe('$add with a date', () => {
-  table([
+  valueRows([
     ['an Int32 offset', { $add: ['$d', 5] }, new Date(T + 5)],
     ['-0.5 ms rounds away from zero to -1', { $add: ['$d', -0.5] }, new Date(T - 1)],
     ['0.5 ms rounds away from zero to 1', { $add: ['$d', 0.5] }, new Date(T + 1)],
     ['a decimal 1.5 ms rounds to 2', { $add: ['$d', Decimal128.fromString('1.5')] }, new Date(T + 2)],
-  ]);
-  it('NaN overflows', () => expectCommandError(() => evaluate({ $add: ['$d', NaN] }), 15, 'date overflow in $add'));
+  ], DOC);
+  it('NaN overflows', () => expectCommandError(() => evaluate({ $add: ['$d', NaN] }, DOC), 15, 'date overflow in $add'));
   it('two dates', () =>
-    expectCommandError(() => evaluate({ $add: ['$d', '$d'] }), 16612, 'only one date allowed in an $add expression'));
+    expectCommandError(() => evaluate({ $add: ['$d', '$d'] }, DOC), 16612, 'only one date allowed in an $add expression'));
 });
 
 describe('$subtract with a date', () => {
-  table([
+  valueRows([
     ['2.5 ms rounds up to 3', { $subtract: ['$d', 2.5] }, new Date(T - 3)],
     ['-2.5 ms rounds down to -3', { $subtract: ['$d', -2.5] }, new Date(T + 3)],
     ['a decimal 1.5 ms rounds to 2', { $subtract: ['$d', Decimal128.fromString('1.5')] }, new Date(T - 2)],
     ['an Int64 offset', { $subtract: ['$d', Long.fromNumber(1000)] }, new Date(T - 1000)],
     ['a date minus a date is an Int64', { $subtract: ['$d', new Date(T - 7)] }, Long.fromNumber(7)],
-  ]);
-  it('NaN overflows', () => expectCommandError(() => evaluate({ $subtract: ['$d', NaN] }), 15, 'date overflow in $subtract'));
+  ], DOC);
+  it('NaN overflows', () => expectCommandError(() => evaluate({ $subtract: ['$d', NaN] }, DOC), 15, 'date overflow in $subtract'));
   it('Infinity overflows', () =>
-    expectCommandError(() => evaluate({ $subtract: ['$d', Infinity] }), 15, 'date overflow in $subtract'));
+    expectCommandError(() => evaluate({ $subtract: ['$d', Infinity] }, DOC), 15, 'date overflow in $subtract'));
   it('a decimal NaN overflows', () =>
-    expectCommandError(() => evaluate({ $subtract: ['$d', Decimal128.fromString('NaN')] }), 15, 'date overflow in $subtract'));
+    expectCommandError(() => evaluate({ $subtract: ['$d', Decimal128.fromString('NaN')] }, DOC), 15, 'date overflow in $subtract'));
   it('a string from a date', () =>
-    expectCommandError(() => evaluate({ $subtract: ['$d', 'x'] }), 14, "can't $subtract string from Date"));
+    expectCommandError(() => evaluate({ $subtract: ['$d', 'x'] }, DOC), 14, "can't $subtract string from Date"));
 });

@@ -3,25 +3,15 @@
  * IEEE 754-2008 does, places in [-20, 100], and mongod's codes (manual pages and the recorded
  * mongod 8.2 conformance cases).
  */
-import { describe, it } from 'vitest';
+import { describe } from 'vitest';
 import { Decimal128, Double, Long, type Document } from '../../../../src/bson/library.js';
-import { ExpressionContext } from '../../../../src/storage/expression/context.js';
-import { expectCommandError, expectExact } from '../../aggregation/helpers.js';
+import { errorRows, valueRows } from '../helpers.js';
 
 const DOC: Document = { _id: 1, n: null };
 const dec = (s: string) => Decimal128.fromString(s);
-const evaluate = (expr: unknown) => new ExpressionContext({ now: new Date(0) }).compile(expr)(DOC);
-
-function table(rows: Array<[string, unknown, unknown]>): void {
-  for (const [name, expr, expected] of rows) it(name, () => expectExact({ v: evaluate(expr) }, { v: expected }));
-}
-
-function errors(rows: Array<[string, unknown, number, string]>): void {
-  for (const [name, expr, code, message] of rows) it(name, () => expectCommandError(() => evaluate(expr), code, message));
-}
 
 describe('$ceil and $floor', () => {
-  table([
+  valueRows([
     ['ceil of a double', { $ceil: 1.2 }, new Double(2)],
     ['ceil of a negative double', { $ceil: -1.2 }, new Double(-1)],
     ['ceil of -0.5 is -0', { $ceil: -0.5 }, -0],
@@ -36,15 +26,15 @@ describe('$ceil and $floor', () => {
     ['floor of a double infinity is the infinity', { $floor: Infinity }, Infinity],
     ['floor of null is null', { $floor: '$n' }, null],
     ['floor of missing is null', { $floor: '$nope' }, null],
-  ]);
-  errors([
+  ], DOC);
+  errorRows([
     ['ceil of a string', { $ceil: 'a' }, 28765, '$ceil only supports numeric types, not string'],
     ['floor of two arguments', { $floor: [1, 2] }, 16020, 'Expression $floor takes exactly 1 arguments. 2 were passed in.'],
-  ]);
+  ], DOC);
 });
 
 describe('$round', () => {
-  table([
+  valueRows([
     ['19.25 at 1 place (half to even)', { $round: [19.25, 1] }, 19.2],
     ['28.73 at 1 place', { $round: [28.73, 1] }, 28.7],
     ['-45.39 at 1 place', { $round: [-45.39, 1] }, -45.4],
@@ -66,8 +56,8 @@ describe('$round', () => {
     ['NaN is NaN', { $round: [NaN, 2] }, NaN],
     ['a null number is null', { $round: ['$n', 2] }, null],
     ['a null place is null', { $round: [1.5, '$n'] }, null],
-  ]);
-  errors([
+  ], DOC);
+  errorRows([
     ['a string', { $round: ['a', 1] }, 51081, '$round only supports numeric types, not string'],
     ['place 101', { $round: [1.5, 101] }, 51083, 'cannot apply $round with precision value 101 value must be in [-20, 100]'],
     ['place -21', { $round: [1.5, -21] }, 51083, 'cannot apply $round with precision value -21 value must be in [-20, 100]'],
@@ -84,11 +74,11 @@ describe('$round', () => {
       51080,
       'invalid conversion from Decimal128 result in $round resulting from arguments: [9223372036854775807, -19]',
     ],
-  ]);
+  ], DOC);
 });
 
 describe('$trunc', () => {
-  table([
+  valueRows([
     ['19.25 at 1 place', { $trunc: [19.25, 1] }, 19.2],
     ['-45.39 at 1 place', { $trunc: [-45.39, 1] }, -45.3],
     ['a double to an integer', { $trunc: 7.9 }, new Double(7)],
@@ -97,9 +87,9 @@ describe('$trunc', () => {
     ['a decimal at 2 places', { $trunc: [dec('-1.2399'), 2] }, dec('-1.23')],
     ['a decimal at 100 places is unchanged', { $trunc: [dec('1.123456789012345678901234567890123'), 100] }, dec('1.123456789012345678901234567890123')],
     ['null is null', { $trunc: null }, null],
-  ]);
-  errors([
+  ], DOC);
+  errorRows([
     ['an object', { $trunc: {} }, 51081, '$trunc only supports numeric types, not object'],
     ['place 101', { $trunc: [1.5, 101] }, 51083, 'cannot apply $trunc with precision value 101 value must be in [-20, 100]'],
-  ]);
+  ], DOC);
 });

@@ -1,12 +1,12 @@
 /** `$arrayElemAt`, `$first`, `$last` as array expressions (ExpressionArrayElemAt/First/Last). */
 import { describe, expect, it } from 'vitest';
 import { Decimal128, Double, Long } from '../../../../src/bson/library.js';
-import { errorTable, evaluate, valueTable } from './harness.js';
+import { errorRows, evaluate, valueRows } from '../helpers.js';
 
 const DOC = { arr: [10, 'b', { c: 1 }], empty: [], n: null, i: 5 };
 
 describe('$arrayElemAt', () => {
-  valueTable(
+  valueRows(
     [
       ['index 0', { $arrayElemAt: ['$arr', 0] }, 10],
       ['last by -1', { $arrayElemAt: ['$arr', -1] }, { c: 1 }],
@@ -24,7 +24,7 @@ describe('$arrayElemAt', () => {
   it('out of range (either end) is missing', () => {
     expect([evaluate({ $arrayElemAt: ['$arr', 3] }, DOC), evaluate({ $arrayElemAt: ['$arr', -4] }, DOC)]).toEqual([undefined, undefined]);
   });
-  errorTable(
+  errorRows(
     [
       ['a non-array', { $arrayElemAt: ['$i', 0] }, 28689, "$arrayElemAt's first argument must be an array, but is int"],
       ['a string index', { $arrayElemAt: ['$arr', 'x'] }, 28690, "$arrayElemAt's second argument must be a numeric value, but is string"],
@@ -37,7 +37,7 @@ describe('$arrayElemAt', () => {
 });
 
 describe('$first and $last', () => {
-  valueTable(
+  valueRows(
     [
       ['$first', { $first: '$arr' }, 10],
       ['$last', { $last: '$arr' }, { c: 1 }],
@@ -50,7 +50,7 @@ describe('$first and $last', () => {
   it('of an empty array is missing', () => {
     expect([evaluate({ $first: '$empty' }, DOC), evaluate({ $last: '$empty' }, DOC)]).toEqual([undefined, undefined]);
   });
-  errorTable(
+  errorRows(
     [
       ['$first of a number', { $first: '$i' }, 28689, "$first's argument must be an array, but is int"],
       ['$last of a string', { $last: 'abc' }, 28689, "$last's argument must be an array, but is string"],

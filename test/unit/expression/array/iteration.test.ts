@@ -1,12 +1,12 @@
 /** `$filter`, `$map`, `$reduce`: variables bound per element through child scopes. */
 import { describe, expect, it } from 'vitest';
 import { Double, Long } from '../../../../src/bson/library.js';
-import { errorTable, evaluate, parseErrorTable, valueTable } from './harness.js';
+import { errorRows, evaluate, parseErrorRows, valueRows } from '../helpers.js';
 
 const DOC = { arr: [1, 2, 3, 4], docs: [{ v: 1 }, { v: 5 }], n: null, s: 'x', e: [] };
 
 describe('$filter', () => {
-  valueTable(
+  valueRows(
     [
       ['with $$this', { $filter: { input: '$arr', cond: { $gt: ['$$this', 2] } } }, [3, 4]],
       ['with as', { $filter: { input: '$docs', as: 'd', cond: { $gte: ['$$d.v', 5] } } }, [{ v: 5 }]],
@@ -27,7 +27,7 @@ describe('$filter', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a non-array input', { $filter: { input: '$s', cond: true } }, 28651, 'input to $filter must be an array not string'],
       ['a fractional limit', { $filter: { input: '$arr', cond: true, limit: 1.5 } }, 327391, '$filter: limit must be represented as a 32-bit integral value: 1.5'],
@@ -37,7 +37,7 @@ describe('$filter', () => {
     ],
     DOC,
   );
-  parseErrorTable([
+  parseErrorRows([
     ['not an object', { $filter: [1] }, 28646, '$filter only supports an object as its argument'],
     ['an unknown field', { $filter: { input: [], cond: true, x: 1 } }, 28647, 'Unrecognized parameter to $filter: x'],
     ['no input', { $filter: { cond: true } }, 28648, "Missing 'input' parameter to $filter"],
@@ -49,7 +49,7 @@ describe('$filter', () => {
 });
 
 describe('$map', () => {
-  valueTable(
+  valueRows(
     [
       ['with $$this', { $map: { input: '$arr', in: { $multiply: ['$$this', 2] } } }, [2, 4, 6, 8]],
       ['with as', { $map: { input: '$docs', as: 'd', in: '$$d.v' } }, [1, 5]],
@@ -66,8 +66,8 @@ describe('$map', () => {
     ],
     DOC,
   );
-  errorTable([['a non-array input', { $map: { input: '$s', in: 1 } }, 16883, 'input to $map must be an array not string']], DOC);
-  parseErrorTable([
+  errorRows([['a non-array input', { $map: { input: '$s', in: 1 } }, 16883, 'input to $map must be an array not string']], DOC);
+  parseErrorRows([
     ['not an object', { $map: 1 }, 16878, '$map only supports an object as its argument'],
     ['an unknown field', { $map: { input: [], in: 1, x: 1 } }, 16879, 'Unrecognized parameter to $map: x'],
     ['no input', { $map: { in: 1 } }, 16880, "Missing 'input' parameter to $map"],
@@ -77,7 +77,7 @@ describe('$map', () => {
 });
 
 describe('$reduce', () => {
-  valueTable(
+  valueRows(
     [
       ['a sum', { $reduce: { input: '$arr', initialValue: 0, in: { $add: ['$$value', '$$this'] } } }, 10],
       ['concatenation', { $reduce: { input: ['a', 'b', 'c'], initialValue: '', in: { $concat: ['$$value', '$$this'] } } }, 'abc'],
@@ -96,8 +96,8 @@ describe('$reduce', () => {
   it('a missing result is missing', () => {
     expect(evaluate({ $reduce: { input: [1], initialValue: 0, in: '$nope' } }, DOC)).toBe(undefined);
   });
-  errorTable([['a non-array input', { $reduce: { input: '$s', initialValue: 0, in: 1 } }, 40080, "$reduce requires that 'input' be an array, found: \"x\""]], DOC);
-  parseErrorTable([
+  errorRows([['a non-array input', { $reduce: { input: '$s', initialValue: 0, in: 1 } }, 40080, "$reduce requires that 'input' be an array, found: \"x\""]], DOC);
+  parseErrorRows([
     ['not an object', { $reduce: 'x' }, 40075, '$reduce requires an object as an argument, found: string'],
     ['an unknown field', { $reduce: { input: [], initialValue: 0, in: 1, as: 'x' } }, 40076, '$reduce found an unknown argument: as'],
     ['no input', { $reduce: { initialValue: 0, in: 1 } }, 40077, "$reduce requires 'input' to be specified"],

@@ -1,12 +1,12 @@
 /** `$objectToArray` and `$arrayToObject` (ExpressionObjectToArray / ExpressionArrayToObject). */
 import { describe } from 'vitest';
 import { Double } from '../../../../src/bson/library.js';
-import { errorTable, valueTable } from './harness.js';
+import { errorRows, valueRows } from '../helpers.js';
 
 const DOC = { o: { a: 1, b: { c: 'x' } }, n: null, s: 's', i: 3 };
 
 describe('$objectToArray', () => {
-  valueTable(
+  valueRows(
     [
       ['fields in order as {k, v}', { $objectToArray: '$o' }, [{ k: 'a', v: 1 }, { k: 'b', v: { c: 'x' } }]],
       ['an empty document', { $objectToArray: { $literal: {} } }, []],
@@ -15,7 +15,7 @@ describe('$objectToArray', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a string', { $objectToArray: '$s' }, 40390, '$objectToArray requires a document input, found: string'],
       ['an array', { $objectToArray: [[1]] }, 40390, '$objectToArray requires a document input, found: array'],
@@ -25,7 +25,7 @@ describe('$objectToArray', () => {
 });
 
 describe('$arrayToObject', () => {
-  valueTable(
+  valueRows(
     [
       ['[k, v] pairs', { $arrayToObject: { $literal: [['a', 1], ['b', new Double(2)]] } }, { a: 1, b: new Double(2) }],
       ['{k, v} documents', { $arrayToObject: { $literal: [{ k: 'a', v: 1 }, { v: 2, k: 'b' }] } }, { a: 1, b: 2 }],
@@ -38,7 +38,7 @@ describe('$arrayToObject', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a string', { $arrayToObject: '$s' }, 40386, '$arrayToObject requires an array input, found: string'],
       ['a first element neither array nor document', { $arrayToObject: { $literal: [1, 2] } }, 40398, 'Unrecognised input type format for $arrayToObject: int'],

@@ -3,12 +3,12 @@ import { describe, it } from 'vitest';
 import { Decimal128, Double, Long } from '../../../../src/bson/library.js';
 import { Collator } from '../../../../src/storage/values/collator.js';
 import { expectExact } from '../../aggregation/helpers.js';
-import { errorTable, evaluate, valueTable } from './harness.js';
+import { errorRows, evaluate, valueRows } from '../helpers.js';
 
 const DOC = { arr: [1, 'a', 2, 'a', null], n: null, s: 'x' };
 
 describe('$in', () => {
-  valueTable(
+  valueRows(
     [
       ['found', { $in: [2, '$arr'] }, true],
       ['numbers of other types are equal', { $in: [Long.fromNumber(2), '$arr'] }, true],
@@ -18,7 +18,7 @@ describe('$in', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a null array', { $in: [1, '$n'] }, 40081, '$in requires an array as a second argument, found: null'],
       ['a missing array', { $in: [1, '$nope'] }, 40081, '$in requires an array as a second argument, found: missing'],
@@ -31,7 +31,7 @@ describe('$in', () => {
 });
 
 describe('$indexOfArray', () => {
-  valueTable(
+  valueRows(
     [
       ['the first match', { $indexOfArray: ['$arr', 'a'] }, 1],
       ['not found is -1', { $indexOfArray: ['$arr', 'z'] }, -1],
@@ -49,7 +49,7 @@ describe('$indexOfArray', () => {
   it('compares strings under the collation', () => {
     expectExact(evaluate({ $indexOfArray: ['$arr', 'A'] }, DOC, new Collator({ locale: 'en', strength: 2 })), 1);
   });
-  errorTable(
+  errorRows(
     [
       ['a non-array', { $indexOfArray: ['$s', 1] }, 40090, '$indexOfArray requires an array as a first argument, found: string'],
       [

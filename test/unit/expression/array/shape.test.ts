@@ -1,12 +1,12 @@
 /** `$isArray`, `$concatArrays`, `$reverseArray`, `$size`: one-array operators. */
 import { describe } from 'vitest';
 import { Long } from '../../../../src/bson/library.js';
-import { errorTable, valueTable } from './harness.js';
+import { errorRows, valueRows } from '../helpers.js';
 
 const DOC = { a: [1, 2], b: [3], e: [], n: null, s: 'x', o: { k: 1 }, nested: [[1, 2], [3]] };
 
 describe('$isArray', () => {
-  valueTable(
+  valueRows(
     [
       ['an array field', { $isArray: '$a' }, true],
       ['an array in the argument list', { $isArray: [[1, 2]] }, true],
@@ -18,11 +18,11 @@ describe('$isArray', () => {
     ],
     DOC,
   );
-  errorTable([['two arguments', { $isArray: [1, 2] }, 16020, 'Expression $isArray takes exactly 1 arguments. 2 were passed in.']], DOC);
+  errorRows([['two arguments', { $isArray: [1, 2] }, 16020, 'Expression $isArray takes exactly 1 arguments. 2 were passed in.']], DOC);
 });
 
 describe('$concatArrays', () => {
-  valueTable(
+  valueRows(
     [
       ['two arrays', { $concatArrays: ['$a', '$b'] }, [1, 2, 3]],
       ['nested arrays are not flattened', { $concatArrays: ['$nested', [[4]]] }, [[1, 2], [3], [4]]],
@@ -35,7 +35,7 @@ describe('$concatArrays', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a string', { $concatArrays: ['$a', '$s'] }, 28664, '$concatArrays only supports arrays, not string'],
       ['a document', { $concatArrays: ['$o'] }, 28664, '$concatArrays only supports arrays, not object'],
@@ -45,7 +45,7 @@ describe('$concatArrays', () => {
 });
 
 describe('$reverseArray', () => {
-  valueTable(
+  valueRows(
     [
       ['reversed', { $reverseArray: { $literal: [1, 'b', [3]] } }, [[3], 'b', 1]],
       ['empty', { $reverseArray: '$e' }, []],
@@ -54,7 +54,7 @@ describe('$reverseArray', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a string', { $reverseArray: '$s' }, 34435, 'The argument to $reverseArray must be an array, but was of type: string'],
       ['an Int64', { $reverseArray: Long.fromNumber(1) }, 34435, 'The argument to $reverseArray must be an array, but was of type: long'],
@@ -64,14 +64,14 @@ describe('$reverseArray', () => {
 });
 
 describe('$size', () => {
-  valueTable(
+  valueRows(
     [
       ['an array', { $size: '$a' }, 2],
       ['empty', { $size: '$e' }, 0],
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['null', { $size: '$n' }, 17124, 'The argument to $size must be an array, but was of type: null'],
       ['missing', { $size: '$nope' }, 17124, 'The argument to $size must be an array, but was of type: missing'],

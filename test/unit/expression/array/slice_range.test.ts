@@ -1,12 +1,12 @@
 /** `$slice` and `$range` (ExpressionSlice, ExpressionRange). */
 import { describe } from 'vitest';
 import { Decimal128, Double, Long } from '../../../../src/bson/library.js';
-import { errorTable, valueTable } from './harness.js';
+import { errorRows, valueRows } from '../helpers.js';
 
 const DOC = { arr: [1, 2, 3, 4, 5], n: null, s: 'x' };
 
 describe('$slice', () => {
-  valueTable(
+  valueRows(
     [
       ['the first n', { $slice: ['$arr', 2] }, [1, 2]],
       ['the last n', { $slice: ['$arr', -2] }, [4, 5]],
@@ -25,7 +25,7 @@ describe('$slice', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a non-array', { $slice: ['$s', 1] }, 28724, 'First argument to $slice must be an array, but is of type: string'],
       ['a string count', { $slice: ['$arr', 'a'] }, 28725, 'Second argument to $slice must be a numeric value, but is of type: string'],
@@ -41,7 +41,7 @@ describe('$slice', () => {
 });
 
 describe('$range', () => {
-  valueTable(
+  valueRows(
     [
       ['up by one', { $range: [0, 4] }, [0, 1, 2, 3]],
       ['up by a step', { $range: [0, 10, 3] }, [0, 3, 6, 9]],
@@ -54,7 +54,7 @@ describe('$range', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a null start', { $range: ['$n', 5] }, 34443, '$range requires a numeric starting value, found value of type: null'],
       ['a fractional start', { $range: [1.5, 5] }, 34444, '$range requires a starting value that can be represented as a 32-bit integer, found value: 1.5'],

@@ -2,12 +2,12 @@
 import { describe } from 'vitest';
 import { Decimal128, Double, Long, MaxKey, MinKey } from '../../../../src/bson/library.js';
 import { Collator } from '../../../../src/storage/values/collator.js';
-import { errorTable, parseErrorTable, valueTable } from './harness.js';
+import { errorRows, parseErrorRows, valueRows } from '../helpers.js';
 
 const DOC = { a: [1, 2, 3], b: ['x', 'y'], n: null, s: 'str' };
 
 describe('$zip', () => {
-  valueTable(
+  valueRows(
     [
       ['as long as the shortest', { $zip: { inputs: ['$a', '$b'] } }, [[1, 'x'], [2, 'y']]],
       ['the longest, padded with null', { $zip: { inputs: ['$a', '$b'], useLongestLength: true } }, [[1, 'x'], [2, 'y'], [3, null]]],
@@ -20,8 +20,8 @@ describe('$zip', () => {
     ],
     DOC,
   );
-  errorTable([['a non-array input', { $zip: { inputs: ['$a', '$s'] } }, 34468, '$zip found a non-array expression in input: "str"']], DOC);
-  parseErrorTable([
+  errorRows([['a non-array input', { $zip: { inputs: ['$a', '$s'] } }, 34468, '$zip found a non-array expression in input: "str"']], DOC);
+  parseErrorRows([
     ['not an object', { $zip: [[1]] }, 34460, '$zip only supports an object as an argument, found array'],
     ['inputs not an array', { $zip: { inputs: '$a' } }, 34461, 'inputs must be an array of expressions, found string'],
     ['defaults not an array', { $zip: { inputs: [[1]], useLongestLength: true, defaults: 1 } }, 34462, 'defaults must be an array of expressions, found int'],
@@ -34,7 +34,7 @@ describe('$zip', () => {
 });
 
 describe('$sortArray', () => {
-  valueTable(
+  valueRows(
     [
       ['numbers ascending across types', { $sortArray: { input: { $literal: [3, new Double(1.5), Long.fromNumber(2), Decimal128.fromString('0.5')] }, sortBy: 1 } }, [Decimal128.fromString('0.5'), new Double(1.5), Long.fromNumber(2), 3]],
       ['descending', { $sortArray: { input: '$a', sortBy: -1 } }, [3, 2, 1]],
@@ -57,11 +57,11 @@ describe('$sortArray', () => {
     DOC,
   );
   describe('under a case-insensitive collation', () => {
-    valueTable([['strings compare by the collation', { $sortArray: { input: { $literal: ['b', 'A', 'a', 'B'] }, sortBy: 1 } }, ['A', 'a', 'b', 'B']]], {}, new Collator({ locale: 'en', strength: 2 }));
+    valueRows([['strings compare by the collation', { $sortArray: { input: { $literal: ['b', 'A', 'a', 'B'] }, sortBy: 1 } }, ['A', 'a', 'b', 'B']]], {}, new Collator({ locale: 'en', strength: 2 }));
   });
-  valueTable([['without a collation, by bytes', { $sortArray: { input: { $literal: ['b', 'A', 'a', 'B'] }, sortBy: 1 } }, ['A', 'B', 'a', 'b']]]);
-  errorTable([['a non-array input', { $sortArray: { input: '$s', sortBy: 1 } }, 2942504, 'The input argument to $sortArray must be an array, but was of type: string']], DOC);
-  parseErrorTable([
+  valueRows([['without a collation, by bytes', { $sortArray: { input: { $literal: ['b', 'A', 'a', 'B'] }, sortBy: 1 } }, ['A', 'B', 'a', 'b']]]);
+  errorRows([['a non-array input', { $sortArray: { input: '$s', sortBy: 1 } }, 2942504, 'The input argument to $sortArray must be an array, but was of type: string']], DOC);
+  parseErrorRows([
     ['not an object', { $sortArray: [[1], 1] }, 2942500, '$sortArray requires an object as an argument, found: array'],
     ['an unknown field', { $sortArray: { input: [], sortBy: 1, x: 1 } }, 2942501, '$sortArray found an unknown argument: x'],
     ['no input', { $sortArray: { sortBy: 1 } }, 2942502, "$sortArray requires 'input' to be specified"],

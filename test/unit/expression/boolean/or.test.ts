@@ -1,11 +1,11 @@
 /** `$or`: truthiness, and mongod's folding of constant arguments (a truthy constant wins unevaluated). */
 import { describe } from 'vitest';
-import { errorTable, valueTable } from '../set/harness.js';
+import { errorRows, valueRows } from '../helpers.js';
 
 const DOC = { x: 0, f: false, t: 'yes' };
 
 describe('$or', () => {
-  valueTable(
+  valueRows(
     [
       ['no argument', { $or: [] }, false],
       ['a truthy field', { $or: ['$f', '$t'] }, true],
@@ -15,5 +15,5 @@ describe('$or', () => {
     ],
     DOC,
   );
-  errorTable([['a non-constant argument is evaluated in order', { $or: [{ $divide: [1, '$x'] }, '$t'] }, 2, "can't $divide by zero"]], DOC);
+  errorRows([['a non-constant argument is evaluated in order', { $or: [{ $divide: [1, '$x'] }, '$t'] }, 2, "can't $divide by zero"]], DOC);
 });

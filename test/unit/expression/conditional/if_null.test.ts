@@ -1,11 +1,11 @@
 /** `$ifNull`: the first non-nullish argument; constant arguments are folded (evaluated) when parsed. */
 import { describe } from 'vitest';
-import { errorTable, parseErrorTable, valueTable } from '../set/harness.js';
+import { errorRows, parseErrorRows, valueRows } from '../helpers.js';
 
 const DOC = { a: 1, n: null };
 
 describe('$ifNull', () => {
-  valueTable(
+  valueRows(
     [
       ['the first non-null', { $ifNull: ['$n', '$nope', '$a'] }, 1],
       ['the replacement as it is, even null', { $ifNull: ['$n', null] }, null],
@@ -14,6 +14,6 @@ describe('$ifNull', () => {
     ],
     DOC,
   );
-  errorTable([['one argument', { $ifNull: ['$a'] }, 1257300, '$ifNull needs at least two arguments, had: 1']], DOC);
-  parseErrorTable([['an unreached constant argument still errors', { $ifNull: ['$a', { $divide: [1, 0] }, 'default'] }, 2, "can't $divide by zero"]]);
+  errorRows([['one argument', { $ifNull: ['$a'] }, 1257300, '$ifNull needs at least two arguments, had: 1']], DOC);
+  parseErrorRows([['an unreached constant argument still errors', { $ifNull: ['$a', { $divide: [1, 0] }, 'default'] }, 2, "can't $divide by zero"]]);
 });

@@ -1,11 +1,11 @@
 /** `$switch`: the first truthy branch's `then`, else `default`; mongod 8.2's parse and run errors. */
 import { describe } from 'vitest';
-import { errorTable, parseErrorTable, valueTable } from '../set/harness.js';
+import { errorRows, parseErrorRows, valueRows } from '../helpers.js';
 
 const DOC = { x: 5, s: 'a', z: 0 };
 
 describe('$switch', () => {
-  valueTable(
+  valueRows(
     [
       ['the first truthy branch', { $switch: { branches: [{ case: { $gt: ['$x', 9] }, then: 'big' }, { case: { $gt: ['$x', 1] }, then: 'mid' }] } }, 'mid'],
       ['default when none matches', { $switch: { branches: [{ case: '$z', then: 1 }], default: 'd' } }, 'd'],
@@ -16,11 +16,11 @@ describe('$switch', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [['no match and no default at run time', { $switch: { branches: [{ case: '$z', then: 1 }] } }, 40066, '$switch could not find a matching branch for an input, and no default was specified.']],
     DOC,
   );
-  parseErrorTable([
+  parseErrorRows([
     ['a non-object argument', { $switch: [1] }, 40060, '$switch requires an object as an argument, found: array'],
     ['branches not an array', { $switch: { branches: { case: true, then: 1 } } }, 40061, "$switch expected an array for 'branches', found: object"],
     ['a branch not an object', { $switch: { branches: [null] } }, 40062, '$switch expected each branch to be an object, found: null'],
@@ -39,11 +39,11 @@ describe('$switch', () => {
 });
 
 describe('$switch: what the optimizer folds', () => {
-  valueTable([
+  valueRows([
     ['a later branch after a constant true case is not evaluated', { $switch: { branches: [{ case: true, then: 'ok' }, { case: { $gt: [{ $divide: [1, 0] }, 0] }, then: 'x' }] } }, 'ok'],
     ['the then of a constant false case is not evaluated', { $switch: { branches: [{ case: false, then: { $divide: [1, 0] } }], default: 'ok' } }, 'ok'],
   ]);
-  parseErrorTable([
+  parseErrorRows([
     ['a constant default is evaluated even when a branch always matches', { $switch: { branches: [{ case: true, then: 'ok' }], default: { $divide: [1, 0] } } }, 2, "can't $divide by zero"],
   ]);
 });

@@ -5,7 +5,8 @@
  */
 import { describe } from 'vitest';
 import { Decimal128, Double, Long, ObjectId, Timestamp } from '../../../../src/bson/library.js';
-import { errorTable, parseErrorTable, utc, valueTable } from './helpers.js';
+import { errorRowsWithDoc, parseErrorRows, valueRowsWithDoc } from '../helpers.js';
+import { utc } from './utc.js';
 
 const add = (startDate: unknown, unit: unknown, amount: unknown, timezone?: unknown) => ({
   $dateAdd: timezone === undefined ? { startDate, unit, amount } : { startDate, unit, amount, timezone },
@@ -15,7 +16,7 @@ const sub = (startDate: unknown, unit: unknown, amount: unknown, timezone?: unkn
 });
 
 describe('$dateAdd: units', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['a day', add('$d', 'day', 1), { d: utc(2000, 1, 1, 12) }, utc(2000, 1, 2, 12)],
     ['a negative number of days', add('$d', 'day', -1), { d: utc(1970, 1, 1) }, utc(1969, 12, 31)],
     ['two weeks', add('$d', 'week', 2), { d: utc(2021, 1, 1) }, utc(2021, 1, 15)],
@@ -38,7 +39,7 @@ describe('$dateAdd: units', () => {
 });
 
 describe('$dateAdd: amount and startDate types', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['an Int64 amount', add('$d', 'day', Long.fromNumber(2)), { d: utc(2021, 1, 1) }, utc(2021, 1, 3)],
     ['an integral double amount', add('$d', 'day', new Double(2)), { d: utc(2021, 1, 1) }, utc(2021, 1, 3)],
     ['an integral Decimal128 amount', add('$d', 'day', Decimal128.fromString('2.000')), { d: utc(2021, 1, 1) }, utc(2021, 1, 3)],
@@ -51,7 +52,7 @@ describe('$dateAdd: amount and startDate types', () => {
 });
 
 describe('$dateAdd: time zones', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['an hour across the New York fall-back is elapsed time', add('$d', 'hour', 1, 'America/New_York'), { d: utc(2020, 11, 1, 5, 50, 2) }, utc(2020, 11, 1, 6, 50, 2)],
     ['a day across the New York spring-forward keeps the wall clock', add('$d', 'day', 1, 'America/New_York'), { d: utc(2020, 3, 7, 12) }, utc(2020, 3, 8, 11)],
     ['a day across the Paris fall-back keeps the wall clock', add('$d', 'day', 1, 'Europe/Paris'), { d: utc(2020, 10, 24, 10) }, utc(2020, 10, 25, 11)],
@@ -66,7 +67,7 @@ describe('$dateAdd: time zones', () => {
 });
 
 describe('$dateAdd and $dateSubtract: null and missing', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['a null startDate', add('$d', 'day', 1), { d: null }, null],
     ['a missing startDate', add('$nope', 'day', 1), {}, null],
     ['a null unit', add('$d', null, 1), { d: utc(2021, 1, 1) }, null],
@@ -79,7 +80,7 @@ describe('$dateAdd and $dateSubtract: null and missing', () => {
 });
 
 describe('$dateSubtract', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['a day', sub('$d', 'day', 1), { d: utc(2000, 1, 2, 12) }, utc(2000, 1, 1, 12)],
     ['Mar 31 - 1 month is Feb 28', sub('$d', 'month', 1), { d: utc(2021, 3, 31) }, utc(2021, 2, 28)],
     ['a negative amount adds', sub('$d', 'week', -1), { d: utc(2021, 1, 1) }, utc(2021, 1, 8)],
@@ -89,24 +90,24 @@ describe('$dateSubtract', () => {
 });
 
 describe('$dateAdd and $dateSubtract: errors', () => {
-  parseErrorTable([
-    ['not an object', { $dateAdd: 1 }, 5166400, '$dateAdd expects an object as its argument'],
-    ['an array', { $dateSubtract: [1, 2] }, 5166400, '$dateSubtract expects an object as its argument'],
+  parseErrorRows([
+    ['parse: not an object', { $dateAdd: 1 }, 5166400, '$dateAdd expects an object as its argument'],
+    ['parse: an array', { $dateSubtract: [1, 2] }, 5166400, '$dateSubtract expects an object as its argument'],
     [
-      'an unknown argument',
+      'parse: an unknown argument',
       { $dateAdd: { startDate: '$d', unit: 'day', amount: 1, foo: 1 } },
       5166401,
       'Unrecognized argument to $dateAdd: foo. Expected arguments are startDate, unit, amount, and optionally timezone.',
     ],
-    ['no amount', { $dateAdd: { startDate: '$d', unit: 'day' } }, 5166402, '$dateAdd requires startDate, unit, and amount to be present'],
-    ['an empty object', { $dateSubtract: {} }, 5166402, '$dateSubtract requires startDate, unit, and amount to be present'],
-    ['a constant unknown unit, before any document', add('$d', 'days', 1), 9, "$dateAdd parameter 'unit' value parsing failed :: caused by :: unknown time unit value: days"],
-    ['a constant unit of the wrong case', sub('$d', 'Day', 1), 9, "$dateSubtract parameter 'unit' value parsing failed :: caused by :: unknown time unit value: Day"],
-    ['a constant non-string unit', add('$d', 1, 1), 5439013, "$dateAdd requires 'unit' to be a string, but got int"],
-    ['a constant unknown time zone', add('$d', 'day', 1, 'Invalid/Zone'), 40485, 'unrecognized time zone identifier: "Invalid/Zone"'],
-    ['all constants with a bad start date', add('2021-01-01', 'day', 1), 5166403, '$dateAdd requires startDate to be convertible to a date'],
+    ['parse: no amount', { $dateAdd: { startDate: '$d', unit: 'day' } }, 5166402, '$dateAdd requires startDate, unit, and amount to be present'],
+    ['parse: an empty object', { $dateSubtract: {} }, 5166402, '$dateSubtract requires startDate, unit, and amount to be present'],
+    ['parse: a constant unknown unit, before any document', add('$d', 'days', 1), 9, "$dateAdd parameter 'unit' value parsing failed :: caused by :: unknown time unit value: days"],
+    ['parse: a constant unit of the wrong case', sub('$d', 'Day', 1), 9, "$dateSubtract parameter 'unit' value parsing failed :: caused by :: unknown time unit value: Day"],
+    ['parse: a constant non-string unit', add('$d', 1, 1), 5439013, "$dateAdd requires 'unit' to be a string, but got int"],
+    ['parse: a constant unknown time zone', add('$d', 'day', 1, 'Invalid/Zone'), 40485, 'unrecognized time zone identifier: "Invalid/Zone"'],
+    ['parse: all constants with a bad start date', add('2021-01-01', 'day', 1), 5166403, '$dateAdd requires startDate to be convertible to a date'],
   ]);
-  errorTable([
+  errorRowsWithDoc([
     ['a string startDate', add('$d', 'day', 1), { d: '2021-01-01' }, 5166403, '$dateAdd requires startDate to be convertible to a date'],
     ['a number startDate', sub('$d', 'day', 1), { d: 12345 }, 5166403, '$dateSubtract requires startDate to be convertible to a date'],
     ['an array of dates', add('$d', 'day', 1), { d: [utc(2021, 1, 1)] }, 5166403, '$dateAdd requires startDate to be convertible to a date'],

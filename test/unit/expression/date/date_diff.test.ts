@@ -5,7 +5,8 @@
  */
 import { describe } from 'vitest';
 import { Long, ObjectId, Timestamp } from '../../../../src/bson/library.js';
-import { errorTable, parseErrorTable, utc, valueTable } from './helpers.js';
+import { errorRowsWithDoc, parseErrorRows, valueRowsWithDoc } from '../helpers.js';
+import { utc } from './utc.js';
 
 const diff = (startDate: unknown, endDate: unknown, unit: unknown, more: Record<string, unknown> = {}) => ({
   $dateDiff: { startDate, endDate, unit, ...more },
@@ -13,7 +14,7 @@ const diff = (startDate: unknown, endDate: unknown, unit: unknown, more: Record<
 const long = (n: number) => Long.fromNumber(n);
 
 describe('$dateDiff: units', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['days in a leap winter (the manual)', diff('$s', '$e', 'day'), { s: utc(2020, 1, 1), e: utc(2020, 3, 1) }, long(60)],
     ['one minute over a year end is a year', diff('$s', '$e', 'year'), { s: utc(2020, 12, 31, 23, 59), e: utc(2021, 1, 1) }, long(1)],
     ['the same year is zero', diff('$s', '$e', 'year'), { s: utc(2024, 1, 1), e: utc(2024, 12, 31, 23, 59, 59) }, long(0)],
@@ -38,7 +39,7 @@ describe('$dateDiff: units', () => {
 });
 
 describe('$dateDiff: date-like values and time zones', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['ObjectIds', diff('$s', '$e', 'day'), { s: new ObjectId('65920080' + '0000000000000000'), e: new ObjectId('65998980' + '0000000000000000') }, long(5)],
     ['a Timestamp', diff('$s', '$e', 'hour'), { s: new Timestamp({ t: 1704067200, i: 1 }), e: utc(2024, 1, 1, 5) }, long(5)],
     ['a day boundary in UTC', diff('$s', '$e', 'day'), { s: utc(2021, 1, 1, 23), e: utc(2021, 1, 2, 1) }, long(1)],
@@ -52,7 +53,7 @@ describe('$dateDiff: date-like values and time zones', () => {
 });
 
 describe('$dateDiff: null and missing', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['a null startDate', diff('$s', utc(2021, 1, 1), 'day'), { s: null }, null],
     ['a missing endDate', diff(utc(2021, 1, 1), '$e', 'day'), {}, null],
     ['a null unit', diff('$s', '$s', null), { s: utc(2021, 1, 1) }, null],
@@ -64,24 +65,24 @@ describe('$dateDiff: null and missing', () => {
 });
 
 describe('$dateDiff: errors', () => {
-  parseErrorTable([
-    ['a string', { $dateDiff: 'x' }, 5166301, '$dateDiff only supports an object as its argument'],
-    ['an unknown argument', { $dateDiff: { startDate: '$s', endDate: '$e', unit: 'day', foo: 1 } }, 5166302, 'Unrecognized argument to $dateDiff: foo'],
-    ['no startDate', { $dateDiff: { endDate: '$e', unit: 'day' } }, 5166303, "Missing 'startDate' parameter to $dateDiff"],
-    ['no endDate', { $dateDiff: { startDate: '$s', unit: 'day' } }, 5166304, "Missing 'endDate' parameter to $dateDiff"],
-    ['no unit', { $dateDiff: { startDate: '$s', endDate: '$e' } }, 5166305, "Missing 'unit' parameter to $dateDiff"],
-    ['a constant unknown unit', diff('$s', '$e', 'days'), 9, "$dateDiff parameter 'unit' value parsing failed :: caused by :: unknown time unit value: days"],
-    ['a constant non-string unit', diff('$s', '$e', 7), 5439013, "$dateDiff requires 'unit' to be a string, but got int"],
-    ['a constant unknown startOfWeek', diff('$s', '$e', 'week', { startOfWeek: 'notaday' }), 5439016, "$dateDiff parameter 'startOfWeek' value cannot be recognized as a day of a week: notaday"],
-    ['a constant non-string startOfWeek', diff('$s', '$e', 'week', { startOfWeek: 1 }), 5439015, "$dateDiff requires 'startOfWeek' to be a string, but got int"],
+  parseErrorRows([
+    ['parse: a string', { $dateDiff: 'x' }, 5166301, '$dateDiff only supports an object as its argument'],
+    ['parse: an unknown argument', { $dateDiff: { startDate: '$s', endDate: '$e', unit: 'day', foo: 1 } }, 5166302, 'Unrecognized argument to $dateDiff: foo'],
+    ['parse: no startDate', { $dateDiff: { endDate: '$e', unit: 'day' } }, 5166303, "Missing 'startDate' parameter to $dateDiff"],
+    ['parse: no endDate', { $dateDiff: { startDate: '$s', unit: 'day' } }, 5166304, "Missing 'endDate' parameter to $dateDiff"],
+    ['parse: no unit', { $dateDiff: { startDate: '$s', endDate: '$e' } }, 5166305, "Missing 'unit' parameter to $dateDiff"],
+    ['parse: a constant unknown unit', diff('$s', '$e', 'days'), 9, "$dateDiff parameter 'unit' value parsing failed :: caused by :: unknown time unit value: days"],
+    ['parse: a constant non-string unit', diff('$s', '$e', 7), 5439013, "$dateDiff requires 'unit' to be a string, but got int"],
+    ['parse: a constant unknown startOfWeek', diff('$s', '$e', 'week', { startOfWeek: 'notaday' }), 5439016, "$dateDiff parameter 'startOfWeek' value cannot be recognized as a day of a week: notaday"],
+    ['parse: a constant non-string startOfWeek', diff('$s', '$e', 'week', { startOfWeek: 1 }), 5439015, "$dateDiff requires 'startOfWeek' to be a string, but got int"],
     [
-      'a constant unknown time zone',
+      'parse: a constant unknown time zone',
       diff('$s', '$e', 'day', { timezone: 'Mars/Olympus' }),
       40485,
       '$dateDiff parameter \'timezone\' value parsing failed :: caused by :: unrecognized time zone identifier: "Mars/Olympus"',
     ],
   ]);
-  errorTable([
+  errorRowsWithDoc([
     ['a string startDate', diff('$s', utc(2021, 1, 1), 'day'), { s: '2021-01-01' }, 5166307, "$dateDiff requires 'startDate' to be a date, but got string"],
     ['an array endDate', diff(utc(2021, 1, 1), '$e', 'day'), { e: [utc(2021, 1, 2)] }, 5166307, "$dateDiff requires 'endDate' to be a date, but got array"],
     ['a unit from the document', diff('$s', '$s', '$u'), { s: utc(2021, 1, 1), u: 'Day' }, 9, "$dateDiff parameter 'unit' value parsing failed :: caused by :: unknown time unit value: Day"],

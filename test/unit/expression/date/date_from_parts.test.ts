@@ -5,7 +5,7 @@
 import { describe, it } from 'vitest';
 import { Decimal128, Double, Long } from '../../../../src/bson/library.js';
 import { expectCommandError, expectExact } from '../../aggregation/helpers.js';
-import { compile, evaluateField } from './helpers.js';
+import { compile, evaluateField } from '../helpers.js';
 
 const utc = (...p: [number, number, number?, number?, number?, number?, number?]) => new Date(Date.UTC(...p));
 

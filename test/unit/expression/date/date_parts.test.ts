@@ -6,7 +6,7 @@
 import { describe, it } from 'vitest';
 import { Long, ObjectId, Timestamp } from '../../../../src/bson/library.js';
 import { expectCommandError, expectExact } from '../../aggregation/helpers.js';
-import { compile, evaluateField } from './helpers.js';
+import { compile, evaluateField } from '../helpers.js';
 
 // Saturday 2024-06-15T14:30:45.123Z: day 167 of a leap year, ISO 2024-W24-6, week 23 from Sunday.
 const D = new Date(Date.UTC(2024, 5, 15, 14, 30, 45, 123));

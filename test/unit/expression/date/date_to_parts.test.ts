@@ -1,7 +1,7 @@
 /** `$dateToParts`: calendar and ISO 8601 parts as Int32s, zones, and mongod 8.2's errors. */
 import { describe, it } from 'vitest';
 import { expectCommandError, expectExact } from '../../aggregation/helpers.js';
-import { compile, evaluateField } from './helpers.js';
+import { compile, evaluateField } from '../helpers.js';
 
 const DOC = { d: new Date(Date.UTC(2021, 0, 1, 14, 30, 45, 123)) }; // Friday, ISO 2020-W53-5
 

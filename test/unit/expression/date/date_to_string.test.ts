@@ -1,7 +1,7 @@
 /** `$dateToString`: every specifier, the default formats, zones, onNull, and mongod 8.2's errors. */
 import { describe, it } from 'vitest';
 import { expectCommandError, expectExact } from '../../aggregation/helpers.js';
-import { compile, evaluateField } from './helpers.js';
+import { compile, evaluateField } from '../helpers.js';
 
 // Saturday 2024-06-15T14:30:45.123Z: day 167, ISO 2024-W24-6, week 23 from Sunday.
 const DOC = { d: new Date(Date.UTC(2024, 5, 15, 14, 30, 45, 123)), early: new Date(Date.UTC(2024, 0, 5, 1, 2, 3, 4)) };

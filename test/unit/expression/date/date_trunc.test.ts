@@ -5,13 +5,14 @@
  */
 import { describe } from 'vitest';
 import { Decimal128, Long, ObjectId, Timestamp } from '../../../../src/bson/library.js';
-import { errorTable, parseErrorTable, utc, valueTable } from './helpers.js';
+import { errorRowsWithDoc, parseErrorRows, valueRowsWithDoc } from '../helpers.js';
+import { utc } from './utc.js';
 
 const trunc = (date: unknown, unit: unknown, more: Record<string, unknown> = {}) => ({ $dateTrunc: { date, unit, ...more } });
 const D = utc(2021, 3, 20, 11, 30, 5, 123);
 
 describe('$dateTrunc: units and bins', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['a Sunday week by default (the manual)', trunc('$d', 'week'), { d: D }, utc(2021, 3, 14)],
     ['a Monday week', trunc('$d', 'week', { startOfWeek: 'monday' }), { d: D }, utc(2021, 3, 15)],
     ['a Friday week, abbreviated and capitalised', trunc('$d', 'week', { startOfWeek: 'Fri' }), { d: D }, utc(2021, 3, 19)],
@@ -41,7 +42,7 @@ describe('$dateTrunc: units and bins', () => {
 });
 
 describe('$dateTrunc: time zones', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['the local midnight at +05:30', trunc('$d', 'day', { timezone: '+05:30' }), { d: utc(2021, 3, 20, 20) }, utc(2021, 3, 20, 18, 30)],
     ['hours on the +05:30 clock', trunc('$d', 'hour', { timezone: '+05:30' }), { d: utc(2021, 3, 20, 11, 45) }, utc(2021, 3, 20, 11, 30)],
     ['the New York midnight before its spring-forward', trunc('$d', 'day', { timezone: 'America/New_York' }), { d: utc(2021, 3, 14, 12) }, utc(2021, 3, 14, 5)],
@@ -51,7 +52,7 @@ describe('$dateTrunc: time zones', () => {
 });
 
 describe('$dateTrunc: null and missing', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['a null date', trunc('$d', 'day'), { d: null }, null],
     ['a missing date', trunc('$nope', 'day'), {}, null],
     ['a null unit', trunc('$d', null), { d: D }, null],
@@ -65,34 +66,34 @@ describe('$dateTrunc: null and missing', () => {
 });
 
 describe('$dateTrunc: errors', () => {
-  parseErrorTable([
-    ['a number', { $dateTrunc: 1 }, 5439007, '$dateTrunc only supports an object as its argument'],
+  parseErrorRows([
+    ['parse: a number', { $dateTrunc: 1 }, 5439007, '$dateTrunc only supports an object as its argument'],
     [
-      'an unknown argument',
+      'parse: an unknown argument',
       { $dateTrunc: { date: '$d', unit: 'day', foo: 1 } },
       5439008,
       'Unrecognized argument to $dateTrunc: foo. Expected arguments are date, unit, and optionally, binSize, timezone, startOfWeek',
     ],
-    ['no date', { $dateTrunc: { unit: 'day' } }, 5439009, "Missing 'date' parameter to $dateTrunc"],
-    ['no unit', { $dateTrunc: { date: '$d' } }, 5439010, "Missing 'unit' parameter to $dateTrunc"],
-    ['a constant unknown unit', trunc('$d', 'weeks'), 9, "$dateTrunc parameter 'unit' value parsing failed :: caused by :: unknown time unit value: weeks"],
-    ['a constant non-string unit', trunc('$d', ['day']), 5439013, "$dateTrunc requires 'unit' to be a string, but got array"],
-    ['a fractional binSize', trunc('$d', 'day', { binSize: 0.5 }), 5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '0.5' of type double"],
-    ['a string binSize', trunc('$d', 'day', { binSize: '2' }), 5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '\"2\"' of type string"],
-    ['a zero binSize', trunc('$d', 'day', { binSize: 0 }), 5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value 0"],
-    ['a negative binSize', trunc('$d', 'day', { binSize: -1 }), 5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value -1"],
-    ['a constant unknown startOfWeek', trunc('$d', 'week', { startOfWeek: 'notaday' }), 5439016, "$dateTrunc parameter 'startOfWeek' value cannot be recognized as a day of a week: notaday"],
-    ['an empty startOfWeek', trunc('$d', 'week', { startOfWeek: '' }), 5439016, "$dateTrunc parameter 'startOfWeek' value cannot be recognized as a day of a week: "],
-    ['a constant non-string startOfWeek', trunc('$d', 'week', { startOfWeek: true }), 5439015, "$dateTrunc requires 'startOfWeek' to be a string, but got bool"],
+    ['parse: no date', { $dateTrunc: { unit: 'day' } }, 5439009, "Missing 'date' parameter to $dateTrunc"],
+    ['parse: no unit', { $dateTrunc: { date: '$d' } }, 5439010, "Missing 'unit' parameter to $dateTrunc"],
+    ['parse: a constant unknown unit', trunc('$d', 'weeks'), 9, "$dateTrunc parameter 'unit' value parsing failed :: caused by :: unknown time unit value: weeks"],
+    ['parse: a constant non-string unit', trunc('$d', ['day']), 5439013, "$dateTrunc requires 'unit' to be a string, but got array"],
+    ['parse: a fractional binSize', trunc('$d', 'day', { binSize: 0.5 }), 5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '0.5' of type double"],
+    ['parse: a string binSize', trunc('$d', 'day', { binSize: '2' }), 5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '\"2\"' of type string"],
+    ['parse: a zero binSize', trunc('$d', 'day', { binSize: 0 }), 5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value 0"],
+    ['parse: a negative binSize', trunc('$d', 'day', { binSize: -1 }), 5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value -1"],
+    ['parse: a constant unknown startOfWeek', trunc('$d', 'week', { startOfWeek: 'notaday' }), 5439016, "$dateTrunc parameter 'startOfWeek' value cannot be recognized as a day of a week: notaday"],
+    ['parse: an empty startOfWeek', trunc('$d', 'week', { startOfWeek: '' }), 5439016, "$dateTrunc parameter 'startOfWeek' value cannot be recognized as a day of a week: "],
+    ['parse: a constant non-string startOfWeek', trunc('$d', 'week', { startOfWeek: true }), 5439015, "$dateTrunc requires 'startOfWeek' to be a string, but got bool"],
     [
-      'a constant unknown time zone',
+      'parse: a constant unknown time zone',
       trunc('$d', 'day', { timezone: 'Invalid/Zone' }),
       40485,
       '$dateTrunc parameter \'timezone\' value parsing failed :: caused by :: unrecognized time zone identifier: "Invalid/Zone"',
     ],
-    ['all constants with a bad date', trunc(false, 'day'), 5166307, "$dateTrunc requires 'date' to be a date, but got bool"],
+    ['parse: all constants with a bad date', trunc(false, 'day'), 5166307, "$dateTrunc requires 'date' to be a date, but got bool"],
   ]);
-  errorTable([
+  errorRowsWithDoc([
     ['a boolean date', trunc('$d', 'day'), { d: false }, 5166307, "$dateTrunc requires 'date' to be a date, but got bool"],
     ['an array of dates', trunc('$d', 'day'), { d: [D] }, 5166307, "$dateTrunc requires 'date' to be a date, but got array"],
     ['a binSize from the document', trunc('$d', 'day', { binSize: '$b' }), { d: D, b: 1.5 }, 5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '1.5' of type double"],

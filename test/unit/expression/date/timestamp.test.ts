@@ -5,10 +5,11 @@
  */
 import { describe } from 'vitest';
 import { Long, Timestamp } from '../../../../src/bson/library.js';
-import { errorTable, parseErrorTable, utc, valueTable } from './helpers.js';
+import { errorRowsWithDoc, parseErrorRows, valueRowsWithDoc } from '../helpers.js';
+import { utc } from './utc.js';
 
 describe('$tsSecond and $tsIncrement', () => {
-  valueTable([
+  valueRowsWithDoc([
     ['the seconds', { $tsSecond: '$t' }, { t: new Timestamp({ t: 1622731060, i: 10 }) }, Long.fromNumber(1622731060)],
     ['the increment', { $tsIncrement: '$t' }, { t: new Timestamp({ t: 1622731060, i: 10 }) }, Long.fromNumber(10)],
     ['the largest seconds are unsigned', { $tsSecond: '$t' }, { t: new Timestamp({ t: 4294967295, i: 1 }) }, Long.fromNumber(4294967295)],
@@ -18,14 +19,14 @@ describe('$tsSecond and $tsIncrement', () => {
     ['null', { $tsSecond: null }, {}, null],
     ['missing', { $tsIncrement: '$nope' }, {}, null],
   ]);
-  errorTable([
+  errorRowsWithDoc([
     ['$tsSecond of a date', { $tsSecond: '$d' }, { d: utc(2021, 1, 1) }, 5687301, ' Argument to $tsSecond must be a timestamp, but is date'],
     ['$tsSecond of a number', { $tsSecond: 1 }, {}, 5687301, ' Argument to $tsSecond must be a timestamp, but is int'],
     ['$tsIncrement of a string', { $tsIncrement: '$s' }, { s: 'x' }, 5687302, ' Argument to $tsIncrement must be a timestamp, but is string'],
     ['$tsIncrement of an Int64', { $tsIncrement: '$l' }, { l: Long.fromNumber(5) }, 5687302, ' Argument to $tsIncrement must be a timestamp, but is long'],
   ]);
-  parseErrorTable([
-    ['$tsSecond of two arguments', { $tsSecond: [1, 2] }, 16020, 'Expression $tsSecond takes exactly 1 arguments. 2 were passed in.'],
-    ['$tsIncrement of none', { $tsIncrement: [] }, 16020, 'Expression $tsIncrement takes exactly 1 arguments. 0 were passed in.'],
+  parseErrorRows([
+    ['parse: $tsSecond of two arguments', { $tsSecond: [1, 2] }, 16020, 'Expression $tsSecond takes exactly 1 arguments. 2 were passed in.'],
+    ['parse: $tsIncrement of none', { $tsIncrement: [] }, 16020, 'Expression $tsIncrement takes exactly 1 arguments. 0 were passed in.'],
   ]);
 });

@@ -1,14 +1,14 @@
 /** `$meta`: the argument checked when parsed; no Mayfly stage produces metadata, so it reads as missing. */
 import { describe } from 'vitest';
-import { parseErrorTable, valueTable } from '../set/harness.js';
+import { parseErrorRows, valueRows } from '../helpers.js';
 
 describe('$meta', () => {
-  valueTable([
+  valueRows([
     ['searchScore without a search stage', { $meta: 'searchScore' }, undefined],
     ['randVal without $sample', { $meta: 'randVal' }, undefined],
     ['indexKey without an index scan', { $meta: 'indexKey' }, undefined],
   ]);
-  parseErrorTable([
+  parseErrorRows([
     ['a non-string', { $meta: 1 }, 17307, '$meta only supports string arguments'],
     ['an expression', { $meta: { $concat: ['text', 'Score'] } }, 17307, '$meta only supports string arguments'],
     ['an unknown name', { $meta: 'bogus' }, 17308, 'Unsupported argument to $meta: bogus'],

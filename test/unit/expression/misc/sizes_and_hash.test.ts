@@ -1,12 +1,12 @@
 /** `$bsonSize`, `$binarySize` and `$toHashedIndexKey` (the hashed index's Int64 of a value). */
 import { describe } from 'vitest';
 import { Binary, Double, Long } from '../../../../src/bson/library.js';
-import { errorTable, parseErrorTable, valueTable } from '../set/harness.js';
+import { errorRows, parseErrorRows, valueRows } from '../helpers.js';
 
 const DOC = { d: { name: 'test' }, bin: new Binary(Buffer.from('hello')), s: 'héllo', i: 1, n: null };
 
 describe('$bsonSize', () => {
-  valueTable(
+  valueRows(
     [
       ['a document', { $bsonSize: '$d' }, 20],
       ['the empty document', { $bsonSize: {} }, 5],
@@ -15,12 +15,12 @@ describe('$bsonSize', () => {
     ],
     DOC,
   );
-  errorTable([['an array', { $bsonSize: [[1]] }, 31393, '$bsonSize requires a document input, found: array']], DOC);
-  parseErrorTable([['two arguments', { $bsonSize: [{}, {}] }, 16020, 'Expression $bsonSize takes exactly 1 arguments. 2 were passed in.']]);
+  errorRows([['an array', { $bsonSize: [[1]] }, 31393, '$bsonSize requires a document input, found: array']], DOC);
+  parseErrorRows([['two arguments', { $bsonSize: [{}, {}] }, 16020, 'Expression $bsonSize takes exactly 1 arguments. 2 were passed in.']]);
 });
 
 describe('$binarySize', () => {
-  valueTable(
+  valueRows(
     [
       ['BinData', { $binarySize: '$bin' }, 5],
       ['a string counts UTF-8 bytes', { $binarySize: '$s' }, 6],
@@ -29,11 +29,11 @@ describe('$binarySize', () => {
     ],
     DOC,
   );
-  errorTable([['an int', { $binarySize: '$i' }, 51276, '$binarySize requires a string or BinData argument, found: int']], DOC);
+  errorRows([['an int', { $binarySize: '$i' }, 51276, '$binarySize requires a string or BinData argument, found: int']], DOC);
 });
 
 describe('$toHashedIndexKey', () => {
-  valueTable(
+  valueRows(
     [
       // The value the MongoDB manual shows for this string.
       ['a string', { $toHashedIndexKey: 'string to hash' }, Long.fromString('763543691661428748')],

@@ -1,12 +1,12 @@
 /** `$mergeObjects` as an expression: later fields replace earlier ones in place; arrays merge their elements. */
 import { describe } from 'vitest';
 import { Long } from '../../../../src/bson/library.js';
-import { errorTable, valueTable } from '../set/harness.js';
+import { errorRows, valueRows } from '../helpers.js';
 
 const DOC = { a: { x: 1, y: 2 }, b: { y: Long.fromNumber(3), z: 4 }, arr: [{ p: 1 }, null, { q: 2 }], n: null, i: 7 };
 
 describe('$mergeObjects', () => {
-  valueTable(
+  valueRows(
     [
       ['a later value replaces in place', { $mergeObjects: ['$a', '$b'] }, { x: 1, y: Long.fromNumber(3), z: 4 }],
       ['null and missing are skipped', { $mergeObjects: ['$n', '$a', '$nope'] }, { x: 1, y: 2 }],
@@ -18,7 +18,7 @@ describe('$mergeObjects', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['an int', { $mergeObjects: ['$a', '$i'] }, 40400, '$mergeObjects requires object inputs, but input 7 is of type int'],
       ['an empty array', { $mergeObjects: [[], { a: 1 }] }, 40400, '$mergeObjects requires object inputs, but input [] is of type array'],

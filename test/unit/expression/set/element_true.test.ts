@@ -1,12 +1,12 @@
 /** `$allElementsTrue` and `$anyElementTrue`: aggregation truthiness of an array's elements. */
 import { describe } from 'vitest';
 import { Decimal128, Long } from '../../../../src/bson/library.js';
-import { errorTable, parseErrorTable, valueTable } from './harness.js';
+import { errorRows, parseErrorRows, valueRows } from '../helpers.js';
 
 const DOC = { t: [1, 'x', true], f: [0, null, false], n: null, i: 1 };
 
 describe('$allElementsTrue', () => {
-  valueTable(
+  valueRows(
     [
       ['all truthy', { $allElementsTrue: ['$t'] }, true],
       ['one falsy', { $allElementsTrue: [[1, 0]] }, false],
@@ -17,18 +17,18 @@ describe('$allElementsTrue', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['null', { $allElementsTrue: ['$n'] }, 17040, "$allElementsTrue's argument must be an array, but is null"],
       ['missing', { $allElementsTrue: '$nope' }, 17040, "$allElementsTrue's argument must be an array, but is missing"],
     ],
     DOC,
   );
-  parseErrorTable([['two arguments', { $allElementsTrue: [[1], [2]] }, 16020, 'Expression $allElementsTrue takes exactly 1 arguments. 2 were passed in.']]);
+  parseErrorRows([['two arguments', { $allElementsTrue: [[1], [2]] }, 16020, 'Expression $allElementsTrue takes exactly 1 arguments. 2 were passed in.']]);
 });
 
 describe('$anyElementTrue', () => {
-  valueTable(
+  valueRows(
     [
       ['one truthy', { $anyElementTrue: [[0, 2]] }, true],
       ['all falsy', { $anyElementTrue: ['$f'] }, false],
@@ -36,6 +36,6 @@ describe('$anyElementTrue', () => {
     ],
     DOC,
   );
-  errorTable([['an int', { $anyElementTrue: ['$i'] }, 17041, "$anyElementTrue's argument must be an array, but is int"]], DOC);
-  parseErrorTable([['no argument', { $anyElementTrue: [] }, 16020, 'Expression $anyElementTrue takes exactly 1 arguments. 0 were passed in.']]);
+  errorRows([['an int', { $anyElementTrue: ['$i'] }, 17041, "$anyElementTrue's argument must be an array, but is int"]], DOC);
+  parseErrorRows([['no argument', { $anyElementTrue: [] }, 16020, 'Expression $anyElementTrue takes exactly 1 arguments. 0 were passed in.']]);
 });

@@ -6,12 +6,12 @@
  */
 import { describe } from 'vitest';
 import { Decimal128, Double, Int32, Long } from '../../../../src/bson/library.js';
-import { collation, errorTable, parseErrorTable, valueTable } from './harness.js';
+import { collation, errorRows, parseErrorRows, valueRows } from '../helpers.js';
 
 const DOC = { a: [1, 2, 2, 3], b: [2, 3, 4], n: null, i: 5, s: 'x', strs: ['b', 'A', 'a'] };
 
 describe('$setUnion', () => {
-  valueTable(
+  valueRows(
     [
       ['distinct values, sorted', { $setUnion: [[3, 1, 1], [2, 1]] }, [1, 2, 3]],
       ['mixed types in BSON order', { $setUnion: [['x', 1, null, true], [{ a: 1 }]] }, [null, 1, 'x', { a: 1 }, true]],
@@ -26,14 +26,14 @@ describe('$setUnion', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [['a non-array', { $setUnion: ['$a', '$i'] }, 17043, 'All operands of $setUnion must be arrays. One argument is of type: int']],
     DOC,
   );
 });
 
 describe('$setIntersection', () => {
-  valueTable(
+  valueRows(
     [
       ['common values, sorted', { $setIntersection: [[3, 2, 1, 2], [2, 3, 5]] }, [2, 3]],
       ['int and long: the int of the first', { $setIntersection: [[1], [Long.fromNumber(1)]] }, [1]],
@@ -46,7 +46,7 @@ describe('$setIntersection', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a non-array', { $setIntersection: ['$a', '$s'] }, 17047, 'All operands of $setIntersection must be arrays. One argument is of type: string'],
       ['a non-array before a null', { $setIntersection: ['$i', null] }, 17047, 'All operands of $setIntersection must be arrays. One argument is of type: int'],
@@ -56,7 +56,7 @@ describe('$setIntersection', () => {
 });
 
 describe('$setDifference', () => {
-  valueTable(
+  valueRows(
     [
       ['the first array order, duplicates dropped', { $setDifference: [[3, 1, 3, 2, 1], [2]] }, [3, 1]],
       ['field paths', { $setDifference: ['$a', '$b'] }, [1]],
@@ -66,18 +66,18 @@ describe('$setDifference', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a non-array first', { $setDifference: ['$i', [1]] }, 17048, 'both operands of $setDifference must be arrays. First argument is of type: int'],
       ['a non-array second', { $setDifference: [[1], '$s'] }, 17049, 'both operands of $setDifference must be arrays. Second argument is of type: string'],
     ],
     DOC,
   );
-  parseErrorTable([['one argument', { $setDifference: [[1]] }, 16020, 'Expression $setDifference takes exactly 2 arguments. 1 were passed in.']]);
+  parseErrorRows([['one argument', { $setDifference: [[1]] }, 16020, 'Expression $setDifference takes exactly 2 arguments. 1 were passed in.']]);
 });
 
 describe('$setEquals', () => {
-  valueTable(
+  valueRows(
     [
       ['same values, duplicates ignored', { $setEquals: [[1, 2, 2], [2, 1]] }, true],
       ['different values', { $setEquals: [[1, 2], [1]] }, false],
@@ -88,14 +88,14 @@ describe('$setEquals', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a null field', { $setEquals: ['$n', [1]] }, 17044, 'All operands of $setEquals must be arrays. 1-th argument is of type: null'],
       ['a missing field second', { $setEquals: [[1], '$nope'] }, 17044, 'All operands of $setEquals must be arrays. 2-th argument is of type: missing'],
     ],
     DOC,
   );
-  parseErrorTable([
+  parseErrorRows([
     ['one argument', { $setEquals: [[1]] }, 17045, '$setEquals needs at least two arguments had: 1'],
     ['a constant null', { $setEquals: [[1], null] }, 5887502, 'All operands of $setEquals must be arrays. 2-th argument is of type: null'],
     ['a constant object, even beside a field path', { $setEquals: ['$a', { a: 1 }] }, 5887502, 'All operands of $setEquals must be arrays. 2-th argument is of type: object'],
@@ -103,7 +103,7 @@ describe('$setEquals', () => {
 });
 
 describe('$setIsSubset', () => {
-  valueTable(
+  valueRows(
     [
       ['a subset', { $setIsSubset: [[1, 1, 2], [2, 1, 3]] }, true],
       ['not a subset', { $setIsSubset: ['$b', '$a'] }, false],
@@ -111,19 +111,19 @@ describe('$setIsSubset', () => {
     ],
     DOC,
   );
-  errorTable(
+  errorRows(
     [
       ['a null first (checked before the second)', { $setIsSubset: [null, null] }, 17046, 'both operands of $setIsSubset must be arrays. First argument is of type: null'],
       ['a missing second', { $setIsSubset: [[1], '$nope'] }, 17042, 'both operands of $setIsSubset must be arrays. Second argument is of type: missing'],
     ],
     DOC,
   );
-  parseErrorTable([['three arguments', { $setIsSubset: [[1], [2], [3]] }, 16020, 'Expression $setIsSubset takes exactly 2 arguments. 3 were passed in.']]);
+  parseErrorRows([['three arguments', { $setIsSubset: [[1], [2], [3]] }, 16020, 'Expression $setIsSubset takes exactly 2 arguments. 3 were passed in.']]);
 });
 
 describe('the collation', () => {
   const ci = collation({ locale: 'en', strength: 2 });
-  valueTable(
+  valueRows(
     [
       ['$setUnion: equal strings once (the first kept)', { $setUnion: ['$strs'] }, ['A', 'b']],
       ['$setEquals: case ignored', { $setEquals: [['a', 'B'], ['b', 'A']] }, true],

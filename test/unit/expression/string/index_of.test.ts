@@ -2,10 +2,11 @@
  * `$indexOfBytes` and `$indexOfCP` (mongod 8.2): UTF-8 byte and code point offsets, the optional
  * start and end (exactly Int32, not negative), null for a null or missing string.
  */
+import { describe } from 'vitest';
 import { Decimal128, Double, Long } from '../../../../src/bson/library.js';
-import { errors, values } from './helpers.js';
+import { errorRows, valueRows } from '../helpers.js';
 
-values('$indexOfBytes', [
+describe('$indexOfBytes', () => valueRows([
   ['found', { $indexOfBytes: ['hello', 'l'] }, 2],
   ['not found', { $indexOfBytes: ['hello', 'z'] }, -1],
   ['byte offsets count UTF-8', { $indexOfBytes: ['café!', '!'] }, 5],
@@ -23,9 +24,9 @@ values('$indexOfBytes', [
   ['an integral double start', { $indexOfBytes: ['hello', 'l', new Double(3)] }, 3],
   ['an integral Decimal128 start', { $indexOfBytes: ['hello', 'l', Decimal128.fromString('3')] }, 3],
   ['-0.0 is the start 0 (an Int32 answer)', { $indexOfBytes: ['hello', '', -0] }, 0],
-]);
+]));
 
-errors('$indexOfBytes errors', [
+describe('$indexOfBytes errors', () => errorRows([
   ['one argument', { $indexOfBytes: ['a'] }, 28667, 'Expression $indexOfBytes takes at least 2 arguments, and at most 4, but 1 were passed in.'],
   ['five arguments', { $indexOfBytes: ['a', 'b', 0, 1, 2] }, 28667, 'Expression $indexOfBytes takes at least 2 arguments, and at most 4, but 5 were passed in.'],
   ['a non-string string', { $indexOfBytes: [1, 'a'] }, 40091, '$indexOfBytes requires a string as the first argument, found: int'],
@@ -35,9 +36,9 @@ errors('$indexOfBytes errors', [
   ['a string start', { $indexOfBytes: ['a', 'a', 'x'] }, 40096, '$indexOfBytesrequires an integral starting index, found a value of type: string, with value: "x"'],
   ['a negative start', { $indexOfBytes: ['a', 'a', -1] }, 40097, '$indexOfBytes requires a nonnegative starting index, found: -1'],
   ['a negative end', { $indexOfBytes: ['a', 'a', 0, -2] }, 40097, '$indexOfBytes requires a nonnegative ending index, found: -2'],
-]);
+]));
 
-values('$indexOfCP', [
+describe('$indexOfCP', () => valueRows([
   ['found', { $indexOfCP: ['hello', 'l'] }, 2],
   ['code points', { $indexOfCP: ['café!', '!'] }, 4],
   ['an emoji is one code point', { $indexOfCP: ['😀😀x', 'x'] }, 2],
@@ -49,11 +50,11 @@ values('$indexOfCP', [
   ['the empty substring: an empty range finds nothing', { $indexOfCP: ['hello', '', 2, 2] }, -1],
   ['the empty substring in the empty string', { $indexOfCP: ['', ''] }, 0],
   ['null string', { $indexOfCP: [null, 'a'] }, null],
-]);
+]));
 
-errors('$indexOfCP errors', [
+describe('$indexOfCP errors', () => errorRows([
   ['a non-string string', { $indexOfCP: [true, 'a'] }, 40093, '$indexOfCP requires a string as the first argument, found: bool'],
   ['a non-string substring', { $indexOfCP: ['a', 1] }, 40094, '$indexOfCP requires a string as the second argument, found: int'],
   ['a fractional end', { $indexOfCP: ['a', 'a', 0, 0.5] }, 40096, '$indexOfCPrequires an integral ending index, found a value of type: double, with value: 0.5'],
   ['a negative start', { $indexOfCP: ['a', 'a', Long.fromNumber(-3)] }, 40097, '$indexOfCP requires a nonnegative starting index, found: -3'],
-]);
+]));

@@ -8,7 +8,7 @@ import { BSONRegExp } from '../../../../src/bson/library.js';
 import { newPipelineContext } from '../../../../src/storage/aggregation/pipeline_context.js';
 import { compilePipeline } from '../../../../src/storage/aggregation/pipeline.js';
 import { expectExact } from '../../aggregation/helpers.js';
-import { errors, evaluate, values } from './helpers.js';
+import { errorRows, evaluate, valueRows } from '../helpers.js';
 
 const find = (input: unknown, regex: unknown, options?: unknown) =>
   ({ $regexFind: options === undefined ? { input, regex } : { input, regex, options } });
@@ -18,7 +18,7 @@ const match = (input: unknown, regex: unknown, options?: unknown) =>
   ({ $regexMatch: options === undefined ? { input, regex } : { input, regex, options } });
 const m = (text: string, idx: number, captures: unknown[] = []) => ({ match: text, idx, captures });
 
-values('$regexFind', [
+describe('$regexFind', () => valueRows([
   ['the first match', find('hello world', 'o'), m('o', 4)],
   ['no match is null', find('hello', 'z'), null],
   ['captures, in order', find('John Smith', '(\\w+) (\\w+)'), m('John Smith', 0, ['John', 'Smith'])],
@@ -37,9 +37,9 @@ values('$regexFind', [
   ['the empty regex matches at 0', find('abc', ''), m('', 0)],
   ['named groups (?P<name>) are captures', find('abc123', '(?P<word>[a-z]+)(?P<num>[0-9]+)'), m('abc123', 0, ['abc', '123'])],
   ['a lookahead capture', find('foobar', 'foo(?=(bar))'), m('foo', 0, ['bar'])],
-]);
+]));
 
-values('$regexFindAll', [
+describe('$regexFindAll', () => valueRows([
   ['every match, not overlapping', all('aaa', 'aa'), [m('aa', 0)]],
   ['with captures', all('a1 b2', '([a-z])([0-9])'), [m('a1', 0, ['a', '1']), m('b2', 3, ['b', '2'])]],
   ['empty matches advance one code point, none at the very end', all('ab', 'x*'), [m('', 0), m('', 1)]],
@@ -50,18 +50,18 @@ values('$regexFindAll', [
   ['null input is the empty array', all(null, 'a'), []],
   ['null regex is the empty array', all('abc', null), []],
   ['no match is the empty array', all('abc', 'z'), []],
-]);
+]));
 
-values('$regexMatch', [
+describe('$regexMatch', () => valueRows([
   ['a match', match('hello', '^h'), true],
   ['no match', match('hello', '^e'), false],
   ['null input is false', match(null, 'a'), false],
   ['null regex is false', match('a', null), false],
   ['options from a constant $literal', match('A', 'a', { $literal: 'i' }), true],
   ['a regex from a field', { $regexMatch: { input: 'abc', regex: '$r' } }, true],
-], { r: 'b' });
+], { r: 'b' }));
 
-values('PCRE semantics', [
+describe('PCRE semantics', () => valueRows([
   ['$ matches before a final newline', match('abc\n', 'c$'), true],
   ['$ without m does not match before an inner newline', match('abc\nd', 'c$'), false],
   ['$ with m matches before an inner newline', match('abc\nd', 'c$', 'm'), true],
@@ -128,9 +128,9 @@ values('PCRE semantics', [
   ['\\G: no match away from it', find('ba', '\\Ga'), null],
   ['\\G after flags is still the start', all('aab', '(?i)\\GA'), [m('a', 0), m('a', 1)]],
   ['a hyphen after a class escape at the end of a class is a literal', match('-', '[\\w-]'), true],
-]);
+]));
 
-errors('argument errors', [
+describe('argument errors', () => errorRows([
   ['not an object', { $regexFind: 'abc' }, 51103, '$regexFind expects an object of named arguments but found: string'],
   ['an unknown argument', { $regexMatch: { input: 'a', regex: 'a', flags: 'i' } }, 31024, '$regexMatch found an unknown argument: flags'],
   ['no input', { $regexFindAll: { regex: 'a' } }, 31022, "$regexFindAll requires 'input' parameter"],
@@ -146,7 +146,7 @@ errors('argument errors', [
   ['an unknown option of a BSON regex', find('a', new BSONRegExp('a', 'l')), 51108, '$regexFind invalid flag in regex options: l'],
   ['a NUL in the pattern', find('a', 'a\0b'), 51109, '$regexFind: regular expression cannot contain an embedded null byte'],
   ['a NUL in the options', find('a', 'a', 'i\0'), 51110, '$regexFind: regular expression options cannot contain an embedded null byte'],
-], { n: 5, o: 'z' });
+], { n: 5, o: 'z' }));
 
 /** Invalid patterns: always 51111, whatever the reason's wording. */
 const INVALID_PATTERNS: Array<[string, string]> = [

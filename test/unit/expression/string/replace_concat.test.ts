@@ -3,11 +3,12 @@
  * find at code point boundaries, type checks before null; and the 16MB ceiling of a string
  * value (16493), for what an operator computes and for a constant.
  */
-import { errors, values } from './helpers.js';
+import { describe } from 'vitest';
+import { errorRows, valueRows } from '../helpers.js';
 
 const MB16 = 16 * 1024 * 1024;
 
-values('$replaceOne and $replaceAll', [
+describe('$replaceOne and $replaceAll', () => valueRows([
   ['the first occurrence', { $replaceOne: { input: 'a.a.a', find: '.', replacement: '-' } }, 'a-a.a'],
   ['every occurrence', { $replaceAll: { input: 'a.a.a', find: '.', replacement: '-' } }, 'a-a-a'],
   ['not found', { $replaceAll: { input: 'abc', find: 'z', replacement: '-' } }, 'abc'],
@@ -21,9 +22,9 @@ values('$replaceOne and $replaceAll', [
   ['null input', { $replaceOne: { input: null, find: 'a', replacement: 'b' } }, null],
   ['missing find', { $replaceAll: { input: 'a', find: '$nope', replacement: 'b' } }, null],
   ['null replacement', { $replaceAll: { input: 'a', find: 'a', replacement: null } }, null],
-]);
+]));
 
-errors('$replaceOne and $replaceAll errors', [
+describe('$replaceOne and $replaceAll errors', () => errorRows([
   ['not an object', { $replaceOne: 'a' }, 51751, '$replaceOne requires an object as an argument, found: string'],
   ['an unknown argument', { $replaceAll: { input: 'a', find: 'a', replacement: 'b', x: 1 } }, 51750, '$replaceAll found an unknown argument: x'],
   ['no input', { $replaceOne: { find: 'a', replacement: 'b' } }, 51749, "$replaceOne requires 'input' to be specified"],
@@ -33,20 +34,20 @@ errors('$replaceOne and $replaceAll errors', [
   ['a non-string find, even with a null input', { $replaceAll: { input: null, find: 2, replacement: 'b' } }, 10503901, "$replaceAll requires that 'find' be a string, found: 2"],
   ['a non-string replacement', { $replaceAll: { input: 'a', find: 'a', replacement: [1] } }, 10503902, "$replaceAll requires that 'replacement' be a string, found: [1]"],
   ['input is checked first', { $replaceAll: { input: 1, find: 2, replacement: 3 } }, 10503904, "$replaceAll requires that 'input' be a string, found: 1"],
-]);
+]));
 
-values('$concat', [
+describe('$concat', () => valueRows([
   ['strings joined', { $concat: ['a', 'b', 'c'] }, 'abc'],
   ['no argument is the empty string', { $concat: [] }, ''],
   ['null makes null', { $concat: ['a', null] }, null],
   ['missing makes null', { $concat: ['a', '$nope'] }, null],
   ['just under 16MB', { $strLenBytes: { $concat: ['a'.repeat(MB16 / 2), 'b'.repeat(MB16 / 2 - 1)] } }, MB16 - 1],
-]);
+]));
 
-errors('$concat errors and the 16MB ceiling', [
+describe('$concat errors and the 16MB ceiling', () => errorRows([
   ['a number', { $concat: ['a', 1] }, 16702, '$concat only supports strings, not int'],
   ['a computed string of 16MB', { $concat: ['a'.repeat(MB16 / 2), 'b'.repeat(MB16 / 2)] }, 16493, 'Tried to create string longer than 16MB'],
   ['16MB of 2-byte characters', { $concat: ['é'.repeat(MB16 / 4), 'é'.repeat(MB16 / 4)] }, 16493, 'Tried to create string longer than 16MB'],
   ['a 16MB constant, even in a branch not taken', { $cond: [true, 'x', 'a'.repeat(MB16)] }, 16493, 'Tried to create string longer than 16MB'],
   ['$replaceAll growing past 16MB', { $replaceAll: { input: 'a'.repeat(MB16 / 2), find: 'a', replacement: 'bb' } }, 16493, 'Tried to create string longer than 16MB'],
-]);
+]));

@@ -3,10 +3,11 @@
  * points), mongod 8.2: coerced strings, numeric indexes read as mongod's `coerceToLong` (doubles
  * truncated, Decimal128 rounded half to even) and `integral()` checks.
  */
+import { describe } from 'vitest';
 import { Decimal128, Double, Long } from '../../../../src/bson/library.js';
-import { errors, values } from './helpers.js';
+import { errorRows, valueRows } from '../helpers.js';
 
-values('$substrBytes', [
+describe('$substrBytes', () => valueRows([
   ['ASCII', { $substrBytes: ['hello', 1, 3] }, 'ell'],
   ['a negative length is the rest', { $substrBytes: ['hello', 2, -1] }, 'llo'],
   ['a length past the end stops at the end', { $substrBytes: ['hello', 3, 100] }, 'lo'],
@@ -20,9 +21,9 @@ values('$substrBytes', [
   ['null is the empty string', { $substrBytes: [null, 0, 1] }, ''],
   ['a number is coerced', { $substrBytes: [12345, 1, 2] }, '23'],
   ['$substr is the same operator', { $substr: ['hello', 0, 2] }, 'he'],
-]);
+]));
 
-errors('$substrBytes errors', [
+describe('$substrBytes errors', () => errorRows([
   ['a non-numeric start', { $substrBytes: ['hello', 'a', 1] }, 16034, '$substrBytes:  starting index must be a numeric type (is BSON type string)'],
   ['a null start', { $substrBytes: ['hello', null, 1] }, 16034, '$substrBytes:  starting index must be a numeric type (is BSON type null)'],
   ['a non-numeric length', { $substrBytes: ['hello', 0, true] }, 16035, '$substrBytes:  length must be a numeric type (is BSON type bool)'],
@@ -36,9 +37,9 @@ errors('$substrBytes errors', [
   ['a Decimal128 length rounding into a character', { $substrBytes: ['café', 0, Decimal128.fromString('3.5')] }, 28657, '$substrBytes:  Invalid range, ending index is in the middle of a UTF-8 character.'],
   ['a non-coercible string', { $substrBytes: [true, 0, 1] }, 16007, "can't convert from BSON type bool to String"],
   ['two arguments (named as $substrBytes)', { $substr: ['a', 1] }, 16020, 'Expression $substrBytes takes exactly 3 arguments. 2 were passed in.'],
-]);
+]));
 
-values('$substrCP', [
+describe('$substrCP', () => valueRows([
   ['ASCII', { $substrCP: ['hello', 1, 3] }, 'ell'],
   ['code points, not bytes', { $substrCP: ['café!', 3, 2] }, 'é!'],
   ['an emoji is one code point', { $substrCP: ['a😀b', 1, 1] }, '😀'],
@@ -49,9 +50,9 @@ values('$substrCP', [
   ['an Int64 within Int32', { $substrCP: ['hello', Long.fromNumber(4), 1] }, 'o'],
   ['null is the empty string', { $substrCP: ['$nope', 0, 2] }, ''],
   ['a zero count', { $substrCP: ['hello', 1, 0] }, ''],
-]);
+]));
 
-errors('$substrCP errors', [
+describe('$substrCP errors', () => errorRows([
   ['a non-numeric start', { $substrCP: ['hello', 'x', 1] }, 34450, '$substrCP: starting index must be a numeric type (is BSON type string)'],
   ['a fractional start', { $substrCP: ['hello', 1.5, 1] }, 34451, '$substrCP: starting index cannot be represented as a 32-bit integral value: 1.5'],
   ['a start beyond Int32', { $substrCP: ['hello', Long.fromNumber(2 ** 31), 1] }, 34451, '$substrCP: starting index cannot be represented as a 32-bit integral value: 2147483648'],
@@ -60,4 +61,4 @@ errors('$substrCP errors', [
   ['a negative count', { $substrCP: ['hello', 0, -1] }, 34454, '$substrCP: length must be a nonnegative integer.'],
   ['a negative start', { $substrCP: ['hello', -1, 1] }, 34455, '$substrCP: the starting index must be nonnegative integer.'],
   ['a negative count is reported before a negative start', { $substrCP: ['hello', -1, -1] }, 34454, '$substrCP: length must be a nonnegative integer.'],
-]);
+]));

@@ -7,15 +7,14 @@
 import { describe, it } from 'vitest';
 import { Binary, Double, Long, ObjectId, Timestamp } from '../../../../src/bson/library.js';
 import type { CommandError } from '../../../../src/errors/command_error.js';
-import { ExpressionContext } from '../../../../src/storage/expression/context.js';
 import { expectExact } from '../../aggregation/helpers.js';
-import { errors, table } from './_eval.js';
+import { compile, errorRows, valueRows } from '../helpers.js';
 
 const conv = (spec: Record<string, unknown>) => ({ $convert: spec });
 const bin = (hex: string, subtype = 0) => new Binary(Buffer.from(hex, 'hex'), subtype);
 
 describe('$convert: arguments and nullish values', () => {
-  table([
+  valueRows([
     ['to by name', conv({ input: '42', to: 'int' }), 42],
     ['to by BSON type number', conv({ input: 42, to: 2 }), '42'],
     ['to as a document', conv({ input: 42, to: { type: 'long' } }), Long.fromNumber(42)],
@@ -31,7 +30,7 @@ describe('$convert: arguments and nullish values', () => {
     ['false is not nullish', conv({ input: false, to: 'bool', onNull: 'n' }), false],
     ['an empty array is true', conv({ input: [], to: 'bool' }), true],
   ]);
-  errors([
+  errorRows([
     ['a non-object argument', { $convert: 'x' }, 9, '$convert expects an object of named arguments but found: string'],
     ['an array argument', { $convert: ['x'] }, 9, '$convert expects an object of named arguments but found: array'],
     ['an unknown argument', conv({ input: 1, to: 'int', Format: 'hex' }), 9, '$convert found an unknown argument: Format'],
@@ -50,7 +49,7 @@ describe('$convert: arguments and nullish values', () => {
 });
 
 describe('$convert: BinData', () => {
-  table([
+  valueRows([
     ['an Int32 as 4 little-endian bytes', conv({ input: 99, to: 'binData' }), bin('63000000')],
     ['an Int32 big-endian', conv({ input: 42, to: 'binData', byteOrder: 'big' }), bin('0000002a')],
     ['an Int64 as 8 bytes', conv({ input: Long.fromNumber(42), to: 'binData' }), bin('2a00000000000000')],
@@ -72,7 +71,7 @@ describe('$convert: BinData', () => {
     ['a BinData to string in utf8', conv({ input: bin('6869'), to: 'string', format: 'utf8' }), 'hi'],
     ['a BinData of the same subtype', conv({ input: bin('01', 5), to: { type: 'binData', subtype: 5 } }), bin('01', 5)],
   ]);
-  errors([
+  errorRows([
     ['a string without format', conv({ input: 'x', to: 'binData' }), 4341115, "Format must be speficied when converting from 'string' to 'binData'"],
     ['a BinData to string without format', conv({ input: bin('01'), to: 'string' }), 4341115, "Format must be speficied when converting from 'binData' to 'string'"],
     ['a format that is not a string', conv({ input: 'x', to: 'binData', format: 42 }), 4341114, "$convert requires that 'format' be a string, found: int with value 42"],
@@ -92,7 +91,7 @@ describe('$convert: BinData', () => {
 });
 
 describe('$toBool, $toObjectId, $toUUID', () => {
-  table([
+  valueRows([
     ['zero is false', { $toBool: 0 }, false],
     ['NaN is true', { $toBool: NaN }, true],
     ['any string is true', { $toBool: 'false' }, true],
@@ -100,7 +99,7 @@ describe('$toBool, $toObjectId, $toUUID', () => {
     ['24 hex digits', { $toObjectId: '507F1F77bcf86cd799439011' }, new ObjectId('507f1f77bcf86cd799439011')],
     ['a UUID string', { $toUUID: '12345678-1234-1234-1234-123456789012' }, bin('12345678123412341234123456789012', 4)],
   ]);
-  errors([
+  errorRows([
     ['a short string', { $toObjectId: 'abc' }, 241, "Failed to parse objectId 'abc' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found 3"],
     ['a non-hex character', { $toObjectId: 'z07f1f77bcf86cd799439011' }, 241, "Failed to parse objectId 'z07f1f77bcf86cd799439011' in $convert with no onError value: Invalid character found in hex string: z"],
     ['a number to ObjectId', { $toObjectId: 1 }, 241, 'Unsupported conversion from int to objectId in $convert with no onError value'],
@@ -108,7 +107,7 @@ describe('$toBool, $toObjectId, $toUUID', () => {
 });
 
 describe('$toDate', () => {
-  table([
+  valueRows([
     ['an Int64 is milliseconds', { $toDate: Long.fromNumber(86400000) }, new Date(86400000)],
     ['a double truncates', { $toDate: 1000.9 }, new Date(1000)],
     ['a string in UTC', { $toDate: '2024-06-15T12:30:45Z' }, new Date(Date.UTC(2024, 5, 15, 12, 30, 45))],
@@ -116,7 +115,7 @@ describe('$toDate', () => {
     ['an ObjectId by its signed seconds', { $toDate: new ObjectId('80000000' + '0'.repeat(16)) }, new Date(-2147483648000)],
     ['a Timestamp by its unsigned seconds', { $toDate: new Timestamp({ t: 4294967295, i: 1 }) }, new Date(4294967295000)],
   ]);
-  errors([
+  errorRows([
     ['an Int32', { $toDate: 1 }, 241, 'Unsupported conversion from int to date in $convert with no onError value'],
     ['a bool', { $toDate: true }, 241, 'Unsupported conversion from bool to date in $convert with no onError value'],
     ['NaN', { $toDate: NaN }, 241, 'Attempt to convert NaN value to integer type in $convert with no onError value'],
@@ -125,7 +124,7 @@ describe('$toDate', () => {
 
 describe('$convert: one parsed expression over several documents', () => {
   const run = (expr: unknown, docs: Array<Record<string, unknown>>) => {
-    const ev = new ExpressionContext({ now: new Date(0) }).compile(expr);
+    const ev = compile(expr);
     return docs.map((d) => {
       try {
         return ev(d);

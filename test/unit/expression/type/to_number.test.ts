@@ -1,16 +1,16 @@
 /**
- * `$toInt`, `$toLong`, `$toDouble`, `$toDecimal` and `$isNumber` (mongod 8.2's conversion table,
+ * `$toInt`, `$toLong`, `$toDouble`, `$toDecimal` and `$isNumber` (mongod 8.2's conversion valueRows,
  * the conformance cases of core/operator/expressions/type): truncation and range of integers,
  * the string grammars, bools, dates and BinData in either byte order.
  */
 import { describe } from 'vitest';
 import { Binary, Decimal128, Double, Long } from '../../../../src/bson/library.js';
-import { errors, table } from './_eval.js';
+import { errorRows, valueRows } from '../helpers.js';
 
 const bytes = (...b: number[]) => new Binary(Uint8Array.from(b), 0);
 
 describe('$toInt', () => {
-  table([
+  valueRows([
     ['an Int32 is itself', { $toInt: 42 }, 42],
     ['a double truncates toward zero', { $toInt: -2.9 }, -2],
     ['a Decimal128 truncates toward zero', { $toInt: Decimal128.fromString('7.99') }, 7],
@@ -27,7 +27,7 @@ describe('$toInt', () => {
     ['a 4-byte BinData little-endian', { $toInt: bytes(0x00, 0x00, 0x00, 0x80) }, -2147483648],
     ['an old-binary (subtype 2) BinData counts its inner length', { $toInt: new Binary(new Uint8Array(0), 2) }, 0],
   ]);
-  errors([
+  errorRows([
     ['a double out of range', { $toInt: 1e20 }, 241, 'Conversion would overflow target type in $convert with no onError value: 1.0e+20'],
     ['NaN', { $toInt: NaN }, 241, 'Attempt to convert NaN value to integer type in $convert with no onError value'],
     ['Infinity', { $toInt: Infinity }, 241, 'Attempt to convert infinity value to integer type in $convert with no onError value'],
@@ -46,7 +46,7 @@ describe('$toInt', () => {
 });
 
 describe('$toLong', () => {
-  table([
+  valueRows([
     ['an Int32 widens', { $toLong: 42 }, Long.fromNumber(42)],
     ['a date is its milliseconds', { $toLong: new Date(-1000) }, Long.fromNumber(-1000)],
     ['a double truncates', { $toLong: 2.5 }, Long.fromNumber(2)],
@@ -54,14 +54,14 @@ describe('$toLong', () => {
     ['an 8-byte BinData', { $toLong: bytes(1, 0, 0, 0, 0, 0, 0, 0) }, Long.fromNumber(1)],
     ['big-endian through $convert', { $convert: { input: bytes(0, 0, 0, 0, 0, 0, 0, 42), to: 'long', byteOrder: 'big' } }, Long.fromNumber(42)],
   ]);
-  errors([
+  errorRows([
     ['2^63 as a double', { $toLong: 9223372036854775808 }, 241, 'Conversion would overflow target type in $convert with no onError value: 9.223372036854776e+18'],
     ['a string beyond Int64', { $toLong: '9223372036854775808' }, 241, "Failed to parse number '9223372036854775808' in $convert with no onError value: Overflow"],
   ]);
 });
 
 describe('$toDouble', () => {
-  table([
+  valueRows([
     ['an Int32 becomes a Double', { $toDouble: 3 }, new Double(3)],
     ['a date is its milliseconds', { $toDouble: new Date(1500) }, new Double(1500)],
     ['false is 0', { $toDouble: false }, new Double(0)],
@@ -75,7 +75,7 @@ describe('$toDouble', () => {
     ['a hexadecimal integer', { $toDouble: '0X1P0' }, new Double(1)],
     ['an 8-byte BinData', { $toDouble: new Binary(Uint8Array.from([0, 0, 0, 0, 0, 0, 0x45, 0x40]), 0) }, new Double(42)],
   ]);
-  errors([
+  errorRows([
     ['a Decimal128 beyond the doubles', { $toDouble: Decimal128.fromString('1E+400') }, 241, 'Conversion would overflow target type in $convert with no onError value: 1E+400'],
     ['a Decimal128 below the doubles', { $toDouble: Decimal128.fromString('1E-400') }, 241, 'Conversion would overflow target type in $convert with no onError value: 1E-400'],
     ['"1e309" overflows', { $toDouble: '1e309' }, 241, "Failed to parse number '1e309' in $convert with no onError value: Out of range"],
@@ -86,7 +86,7 @@ describe('$toDouble', () => {
 });
 
 describe('$toDecimal', () => {
-  table([
+  valueRows([
     ['a double keeps 15 significant digits', { $toDecimal: 2.5 }, Decimal128.fromString('2.50000000000000')],
     ['a double rounds at 15 digits', { $toDecimal: 1.234567890123456 }, Decimal128.fromString('1.23456789012346')],
     ['an Int64 exactly', { $toDecimal: Long.fromString('9223372036854775807') }, Decimal128.fromString('9223372036854775807')],
@@ -96,7 +96,7 @@ describe('$toDecimal', () => {
     ['35 digits keep the first 34', { $toDecimal: '12345678901234567890123456789012345' }, Decimal128.fromString('1.234567890123456789012345678901234E+34')],
     ['"-NaN" keeps its sign', { $toDecimal: '-NaN' }, Decimal128.fromString('-NaN')],
   ]);
-  errors([
+  errorRows([
     ['a hexadecimal string', { $toDecimal: '0x4301' }, 241, "Failed to parse number '0x4301' in $convert with no onError value: Failed to parse string to decimal"],
     ['an exponent beyond Decimal128', { $toDecimal: '1E+6145' }, 241, "Failed to parse number '1E+6145' in $convert with no onError value: Failed to parse string to decimal"],
     ['an exponent below Decimal128', { $toDecimal: '1E-6177' }, 241, "Failed to parse number '1E-6177' in $convert with no onError value: Failed to parse string to decimal"],
@@ -104,7 +104,7 @@ describe('$toDecimal', () => {
 });
 
 describe('$isNumber', () => {
-  table([
+  valueRows([
     ['an Int32', { $isNumber: 1 }, true],
     ['an Int64', { $isNumber: Long.fromNumber(1) }, true],
     ['a Double', { $isNumber: 1.5 }, true],

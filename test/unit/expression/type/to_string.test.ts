@@ -5,10 +5,10 @@
  */
 import { describe } from 'vitest';
 import { Binary, Decimal128, Long, ObjectId } from '../../../../src/bson/library.js';
-import { errors, table } from './_eval.js';
+import { errorRows, valueRows } from '../helpers.js';
 
 describe('$toString', () => {
-  table([
+  valueRows([
     ['a fraction', { $toString: 3.14 }, '3.14'],
     ['a whole double has no point', { $toString: 3.0 }, '3'],
     ['negative zero', { $toString: -0 }, '-0'],
@@ -40,7 +40,7 @@ describe('$toString', () => {
     ['a string is itself', { $toString: 'x' }, 'x'],
     ['null is null', { $toString: null }, null],
   ]);
-  errors([
+  errorRows([
     ['a year past 9999', { $toString: new Date(253402300800000) }, 18537, 'Could not convert date to string: date component was outside the supported range of 0-9999: 10000'],
     ['an object', { $toString: { $literal: { a: 1 } } }, 241, 'Unsupported conversion from object to string in $convert with no onError value'],
     ['a regex', { $toString: /a/ }, 241, 'Unsupported conversion from regex to string in $convert with no onError value'],

@@ -1,11 +1,11 @@
 /** System variables and variable references: what mongod 8.2 answers on a standalone server. */
 import { describe } from 'vitest';
-import { parseErrorTable, valueTable } from '../set/harness.js';
+import { parseErrorRows, valueRows } from '../helpers.js';
 
 const DOC = { a: { b: 1 } };
 
 describe('system variables', () => {
-  valueTable(
+  valueRows(
     [
       ['$$ROOT', '$$ROOT', DOC],
       ['$$CURRENT.a.b', '$$CURRENT.a.b', 1],
@@ -15,7 +15,7 @@ describe('system variables', () => {
     ],
     DOC,
   );
-  parseErrorTable([
+  parseErrorRows([
     ['$$CLUSTER_TIME without a logical clock', '$$CLUSTER_TIME', 10071200, "Builtin variable '$$CLUSTER_TIME' is not available"],
     ['$$CLUSTER_TIME is refused even where $ifNull would replace it', { $ifNull: ['$$CLUSTER_TIME', 1] }, 10071200, "Builtin variable '$$CLUSTER_TIME' is not available"],
     ['an empty name before a path', '$$.a', 9, 'empty variable names are not allowed'],
