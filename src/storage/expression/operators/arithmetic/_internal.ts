@@ -101,6 +101,8 @@ function roundOrTruncValue(name: string, rounding: QuantizeRounding, v: unknown,
       return encodeDecimal(quantizeParts(p, exponent, rounding));
     }
     case 'double': {
+      const fast = roundDoubleFast(toDouble(v), Number(place), rounding);
+      if (fast !== undefined) return doubleOf(fast);
       const p = roundParts(doubleToExactParts(toDouble(v)), 34);
       if (p.kind === 'inf') return v;
       return doubleOf(partsToDouble(quantizeParts(p, exponent, rounding)));
@@ -130,6 +132,33 @@ function roundOrTruncValue(name: string, rounding: QuantizeRounding, v: unknown,
       return Number(BigInt.asIntN(32, out));
     }
   }
+}
+
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * A double rounded at `place` without the exact decimal route, when the answer cannot differ
+ * from it: `x·10^place` well inside 2^52 and clear of the boundary where the exact value (and so
+ * its 34-digit Decimal128) could fall on the other side (a tie for half-even, an integer for
+ * truncation). Then the integer is certain, and `n / 10^place` of two exact doubles is the
+ * double nearest to the decimal result, as mongod's conversion back gives. Undefined otherwise.
+ */
+function roundDoubleFast(x: number, place: number, rounding: QuantizeRounding): number | undefined {
+  if (place < 0 || place > 22 || (rounding !== 'halfEven' && rounding !== 'towardZero')) return undefined;
+  const scale = POWERS_OF_TEN[place]!;
+  const s = Math.abs(x) * scale;
+  if (!(s < 2 ** 52)) return undefined;
+  const whole = Math.floor(s);
+  const frac = s - whole;
+  let n: number;
+  if (rounding === 'halfEven') {
+    if (Math.abs(frac - 0.5) < 1e-6) return undefined;
+    n = frac > 0.5 ? whole + 1 : whole;
+  } else {
+    if (frac < 1e-6 || frac > 1 - 1e-6) return undefined;
+    n = whole;
+  }
+  return (x < 0 || Object.is(x, -0) ? -n : n) / scale;
 }
 
 function longOfBig(b: bigint): Long {

@@ -47,13 +47,11 @@ export function keySetOf(arr: readonly unknown[], collator: Collator | null): Va
 
 /** An ordered set: the distinct values (the first of equal ones) sorted as mongod's ValueSet. */
 export function orderedSetOf(values: readonly unknown[], collator: Collator | null): unknown[] {
-  const seen = new Set<string>();
+  // A stable sort puts equal values side by side, the first given first: keep the first of each run.
+  const sorted = [...values].sort((a, b) => compareValues(a, b, collator));
   const out: unknown[] = [];
-  for (const v of values) {
-    const key = collationKeyString(v, collator);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(v);
+  for (const v of sorted) {
+    if (out.length === 0 || compareValues(out[out.length - 1], v, collator) !== 0) out.push(v);
   }
-  return out.sort((a, b) => compareValues(a, b, collator));
+  return out;
 }

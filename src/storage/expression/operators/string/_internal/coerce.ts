@@ -71,9 +71,12 @@ export function codePointLength(s: string): number {
 
 const ASCII_LOWER = /[a-z]+/g;
 const ASCII_UPPER = /[A-Z]+/g;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** ASCII case mapping, as mongod's `$toUpper`/`$toLower`/`$strcasecmp` do (`str::toLower`). */
 export function mapAscii(s: string, upper: boolean): string {
-  // The runs replaced are ASCII letters only, whose JS case mapping is ASCII's.
+  // An ASCII string's JS case mapping is ASCII's.
+  if (!NON_ASCII.test(s)) return upper ? s.toUpperCase() : s.toLowerCase();
+  // Otherwise only the runs of ASCII letters are mapped.
   return upper ? s.replace(ASCII_LOWER, (m) => m.toUpperCase()) : s.replace(ASCII_UPPER, (m) => m.toLowerCase());
 }
