@@ -1,6 +1,6 @@
 /** `$facet` through the driver: one document of arrays, the sub-pipelines' restrictions. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
+import { startHarness, errorOf, seed, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
 let db: TestDb;
@@ -12,14 +12,9 @@ afterAll(async () => {
   await h.close();
 });
 
-async function seed(name: string, docs: Array<Record<string, unknown>>): Promise<void> {
-  await db.collection(name).drop().catch(() => undefined);
-  if (docs.length > 0) await db.collection(name).insertMany(docs);
-}
-
 describe('$facet', () => {
   it('runs every sub-pipeline over the same input', async () => {
-    await seed('facet_src', [{ _id: 1, c: 'a' }, { _id: 2, c: 'b' }, { _id: 3, c: 'a' }]);
+    await seed(db, 'facet_src', [{ _id: 1, c: 'a' }, { _id: 2, c: 'b' }, { _id: 3, c: 'a' }]);
     const out = await db.collection('facet_src').aggregate([{ $facet: { a: [{ $match: { c: 'a' } }, { $project: { _id: 1 } }], n: [{ $count: 'n' }] } }]).toArray();
     expect(out).toEqual([{ a: [{ _id: 1 }, { _id: 3 }], n: [{ n: 3 }] }]);
   });

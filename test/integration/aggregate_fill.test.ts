@@ -1,6 +1,6 @@
 /** `$fill` through the driver. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
+import { startHarness, errorOf, seed, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
 let db: TestDb;
@@ -12,14 +12,9 @@ afterAll(async () => {
   await h.close();
 });
 
-async function seed(name: string, docs: Array<Record<string, unknown>>): Promise<void> {
-  await db.collection(name).drop().catch(() => undefined);
-  if (docs.length > 0) await db.collection(name).insertMany(docs);
-}
-
 describe('$fill', () => {
   it('fills by locf and linear', async () => {
-    await seed('fill_src', [{ _id: 1, t: 0, v: 10 }, { _id: 2, t: 1, v: null }, { _id: 3, t: 2, v: 30 }]);
+    await seed(db, 'fill_src', [{ _id: 1, t: 0, v: 10 }, { _id: 2, t: 1, v: null }, { _id: 3, t: 2, v: 30 }]);
     const locf = await db.collection('fill_src').aggregate([{ $fill: { sortBy: { t: 1 }, output: { v: { method: 'locf' } } } }]).toArray();
     expect(locf).toEqual([{ _id: 1, t: 0, v: 10 }, { _id: 2, t: 1, v: 10 }, { _id: 3, t: 2, v: 30 }]);
     const linear = await db.collection('fill_src').aggregate([{ $fill: { sortBy: { t: 1 }, output: { v: { method: 'linear' } } } }]).toArray();

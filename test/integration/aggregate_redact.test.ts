@@ -1,6 +1,6 @@
 /** `$redact` through the driver: `$$DESCEND` into subdocuments and arrays, 17053. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
+import { startHarness, errorOf, seed, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
 let db: TestDb;
@@ -12,14 +12,9 @@ afterAll(async () => {
   await h.close();
 });
 
-async function seed(name: string, docs: Array<Record<string, unknown>>): Promise<void> {
-  await db.collection(name).drop().catch(() => undefined);
-  if (docs.length > 0) await db.collection(name).insertMany(docs);
-}
-
 describe('$redact', () => {
   it('descends, prunes and keeps', async () => {
-    await seed('redact_src', [{ _id: 1, l: 1, a: { l: 2 }, b: [{ l: 1, x: 1 }, { l: 5 }] }, { _id: 2, l: 9 }]);
+    await seed(db, 'redact_src', [{ _id: 1, l: 1, a: { l: 2 }, b: [{ l: 1, x: 1 }, { l: 5 }] }, { _id: 2, l: 9 }]);
     const out = await db.collection('redact_src').aggregate([{ $redact: { $cond: [{ $gt: [{ $ifNull: ['$l', 0] }, 1] }, '$$PRUNE', '$$DESCEND'] } }]).toArray();
     expect(out).toEqual([{ _id: 1, l: 1, b: [{ l: 1, x: 1 }] }]);
   });

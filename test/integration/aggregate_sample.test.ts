@@ -1,7 +1,7 @@
 /** `$sample` through the driver: sizes and errors. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Double } from 'mongodb';
-import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
+import { startHarness, errorOf, seed, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
 let db: TestDb;
@@ -13,14 +13,9 @@ afterAll(async () => {
   await h.close();
 });
 
-async function seed(name: string, docs: Array<Record<string, unknown>>): Promise<void> {
-  await db.collection(name).drop().catch(() => undefined);
-  if (docs.length > 0) await db.collection(name).insertMany(docs);
-}
-
 describe('$sample', () => {
   it('draws distinct documents, at most the input', async () => {
-    await seed('sample_src', Array.from({ length: 20 }, (_, i) => ({ _id: i })));
+    await seed(db, 'sample_src', Array.from({ length: 20 }, (_, i) => ({ _id: i })));
     const out = await db.collection('sample_src').aggregate([{ $sample: { size: 5 } }]).toArray();
     expect(new Set(out.map((d) => d._id)).size).toBe(5);
     expect(await db.collection('sample_src').aggregate([{ $sample: { size: new Double(100) } }, { $count: 'n' }]).toArray()).toEqual([{ n: 20 }]);

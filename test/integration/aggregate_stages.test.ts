@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Binary } from 'mongodb';
 import { createHash } from 'node:crypto';
-import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
+import { startHarness, errorOf, seed, type Harness, type TestDb } from './harness.js';
 
 let h: Harness;
 let db: TestDb;
@@ -17,15 +17,10 @@ afterAll(async () => {
   await h.close();
 });
 
-async function seed(name: string, docs: Array<Record<string, unknown>>): Promise<void> {
-  await db.collection(name).drop().catch(() => undefined);
-  if (docs.length > 0) await db.collection(name).insertMany(docs);
-}
-
 describe('$out', () => {
   it('replaces the target with the output and returns an exhausted empty cursor', async () => {
-    await seed('out_src', [{ _id: 1, x: 11 }, { _id: 2, x: 22 }, { _id: 3, x: 33 }]);
-    await seed('out_dst', [{ _id: 9, old: true }]);
+    await seed(db, 'out_src', [{ _id: 1, x: 11 }, { _id: 2, x: 22 }, { _id: 3, x: 33 }]);
+    await seed(db, 'out_dst', [{ _id: 9, old: true }]);
     await db.collection('out_dst').createIndex({ x: 1 }, { unique: true });
     const reply = await db.command({ aggregate: 'out_src', pipeline: [{ $match: { _id: { $gt: 1 } } }, { $out: 'out_dst' }], cursor: {} });
     expect(reply).toEqual({ cursor: { firstBatch: [], id: 0, ns: `${db.databaseName}.out_src` }, ok: 1 });
@@ -34,8 +29,8 @@ describe('$out', () => {
   });
 
   it('leaves the target untouched when the output breaks a unique index', async () => {
-    await seed('out_dup_src', [{ _id: 1, x: 5 }, { _id: 2, x: 5 }]);
-    await seed('out_dup_dst', [{ _id: 7, x: 1 }]);
+    await seed(db, 'out_dup_src', [{ _id: 1, x: 5 }, { _id: 2, x: 5 }]);
+    await seed(db, 'out_dup_dst', [{ _id: 7, x: 1 }]);
     await db.collection('out_dup_dst').createIndex({ x: 1 }, { unique: true });
     const err = await errorOf(() => db.collection('out_dup_src').aggregate([{ $out: 'out_dup_dst' }]).toArray());
     expect(err.code).toBe(11000);
@@ -44,7 +39,7 @@ describe('$out', () => {
   });
 
   it('accepts {db, coll} and creates the target even from no output', async () => {
-    await seed('out_none', [{ _id: 1 }]);
+    await seed(db, 'out_none', [{ _id: 1 }]);
     const other = h.client.db(`${db.databaseName}_other`);
     await db.collection('out_none').aggregate([{ $match: { _id: 2 } }, { $out: { db: other.databaseName, coll: 'target' } }]).toArray();
     expect((await other.listCollections().toArray()).map((c) => c.name)).toEqual(['target']);
@@ -64,8 +59,8 @@ describe('$out', () => {
 
 describe('$merge', () => {
   it('merges matched documents and inserts the others by default', async () => {
-    await seed('m_src', [{ _id: 1, a: 'new' }, { _id: 2, a: 'two' }]);
-    await seed('m_dst', [{ _id: 1, a: 'old', b: 'kept' }]);
+    await seed(db, 'm_src', [{ _id: 1, a: 'new' }, { _id: 2, a: 'two' }]);
+    await seed(db, 'm_dst', [{ _id: 1, a: 'old', b: 'kept' }]);
     await db.collection('m_src').aggregate([{ $merge: { into: 'm_dst' } }]).toArray();
     expect(await db.collection('m_dst').find().sort({ _id: 1 }).toArray()).toEqual([
       { _id: 1, a: 'new', b: 'kept' },
@@ -74,8 +69,8 @@ describe('$merge', () => {
   });
 
   it('replace, keepExisting and discard', async () => {
-    await seed('m_src2', [{ _id: 1, a: 'new' }, { _id: 2, a: 'two' }]);
-    await seed('m_dst2', [{ _id: 1, a: 'old', b: 'gone' }]);
+    await seed(db, 'm_src2', [{ _id: 1, a: 'new' }, { _id: 2, a: 'two' }]);
+    await seed(db, 'm_dst2', [{ _id: 1, a: 'old', b: 'gone' }]);
     await db.collection('m_src2').aggregate([{ $merge: { into: 'm_dst2', whenMatched: 'replace', whenNotMatched: 'discard' } }]).toArray();
     expect(await db.collection('m_dst2').find().toArray()).toEqual([{ _id: 1, a: 'new' }]);
     await db.collection('m_src2').aggregate([{ $merge: { into: 'm_dst2', whenMatched: 'keepExisting', whenNotMatched: 'insert' } }]).toArray();
@@ -105,7 +100,7 @@ describe('$merge', () => {
   });
 
   it('merges on a unique index other than _id', async () => {
-    await seed('m_on', [{ _id: 1, k: 'a', v: 1 }]);
+    await seed(db, 'm_on', [{ _id: 1, k: 'a', v: 1 }]);
     await db.collection('m_on').createIndex({ k: 1 }, { unique: true });
     await db.aggregate([{ $documents: [{ k: 'a', v: 2 }, { k: 'b', v: 3 }] }, { $merge: { into: 'm_on', on: 'k' } }]).toArray();
     const docs = await db.collection('m_on').find({}, { projection: { _id: 0 } }).sort({ k: 1 }).toArray();

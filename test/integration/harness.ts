@@ -90,3 +90,9 @@ export async function errorOf(fn: () => Promise<unknown>): Promise<{ code?: numb
   }
   throw new Error('expected an error, got success');
 }
+
+/** Drops collection `name` of `db` (if any) and inserts `docs` into it afresh. */
+export async function seed(db: Db, name: string, docs: Array<Record<string, unknown>>): Promise<void> {
+  await db.collection(name).drop().catch(() => undefined);
+  if (docs.length > 0) await db.collection(name).insertMany(docs);
+}
