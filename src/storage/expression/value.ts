@@ -4,7 +4,7 @@
  * constant expression. The absent value itself is `MISSING` of values/missing.ts.
  */
 import type { Document } from '../../bson/library.js';
-import type { Evaluator } from './types.js';
+import type { Evaluator, Frame } from './types.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { cloneValue } from '../values/clone.js';
 import { MISSING } from '../values/missing.js';
@@ -52,3 +52,14 @@ export function constant(value: unknown): Evaluator {
   if (typeof value === 'object' && value !== null) return () => cloneValue(value);
   return () => value;
 }
+
+/**
+ * What a constant operand is evaluated against when an operator folds it at parse time, as
+ * mongod's optimizer does: no document, no variable (a constant reads neither).
+ */
+export const CONSTANT_FRAME: Frame = Object.freeze({
+  root: Object.freeze({}) as Document,
+  current: Object.freeze({}),
+  vars: [],
+  runtime: { now: new Date(0), collator: null },
+});

@@ -28,7 +28,8 @@ export interface DateParts {
   millisecond: number;
 }
 
-const MS_PER_DAY = 86_400_000;
+/** Milliseconds in a day of the civil calendar (UTC days: no leap seconds). */
+export const MS_PER_DAY = 86_400_000;
 
 function fixedZone(id: string, offsetMs: number): TimeZone {
   return { id, fixed: true, offsetMs: () => offsetMs };
@@ -157,6 +158,19 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146_097 + doe - 719_468;
+}
+
+/**
+ * The day count of `year-month-day` moved by `months` (any sign), the day clamped to the end of
+ * the month reached (January 31 + 1 month is the last day of February), as `$dateAdd` and
+ * `$densify` move dates by months.
+ */
+export function addMonthsClamped(year: number, month: number, day: number, months: number): number {
+  const total = year * 12 + (month - 1) + months;
+  const y = Math.floor(total / 12);
+  const m = total - y * 12 + 1;
+  const monthDays = daysFromCivil(y, m + 1, 1) - daysFromCivil(y, m, 1);
+  return daysFromCivil(y, m, Math.min(day, monthDays));
 }
 
 /** The proleptic Gregorian date of a day count since 1970-01-01. */

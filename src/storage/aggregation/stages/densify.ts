@@ -22,7 +22,7 @@ import { collationKeyString } from '../../values/key_string.js';
 import { MISSING } from '../../values/missing.js';
 import { addNumbers, isNumber, safeNumberLong } from '../../values/numeric.js';
 import { isDocument } from '../../values/paths.js';
-import { civilFromDays, daysFromCivil } from '../../values/timezone.js';
+import { MS_PER_DAY, addMonthsClamped, civilFromDays } from '../../values/timezone.js';
 import { BLOCKING, type StageDefinition } from '../stage.js';
 import { valueAt, withValueAt } from './_internal/document_path.js';
 
@@ -62,14 +62,10 @@ function addUnits(date: Date, unit: Unit, n: number): Date {
   const fixed = FIXED_MS[unit];
   if (fixed !== undefined) return new Date(date.getTime() + n * fixed);
   const ms = date.getTime();
-  const days = Math.floor(ms / 86_400_000);
-  const timeOfDay = ms - days * 86_400_000;
+  const days = Math.floor(ms / MS_PER_DAY);
+  const timeOfDay = ms - days * MS_PER_DAY;
   const { year, month, day } = civilFromDays(days);
-  const total = year * 12 + (month - 1) + n * MONTHS[unit]!;
-  const y = Math.floor(total / 12);
-  const m = total - y * 12 + 1;
-  const last = civilFromDays(daysFromCivil(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1) - 1).day;
-  return new Date(daysFromCivil(y, m, Math.min(day, last)) * 86_400_000 + timeOfDay);
+  return new Date(addMonthsClamped(year, month, day, n * MONTHS[unit]!) * MS_PER_DAY + timeOfDay);
 }
 
 function parseRange(range: unknown): Pick<DensifySpec, 'step' | 'unit' | 'bounds'> {

@@ -7,6 +7,7 @@
 import { Code } from '../../../../bson/library.js';
 import { CommandError } from '../../../../errors/command_error.js';
 import { bsonTypeOf } from '../../../values/bson_type.js';
+import { constantOperand, isConstant } from '../../../values/constant_operand.js';
 import { isDocument } from '../../../values/paths.js';
 import type { ExpressionOperator } from '../../types.js';
 
@@ -16,10 +17,8 @@ export const functionOperator: ExpressionOperator = {
   parse(arg, scope) {
     if (!isDocument(arg)) throw new CommandError(31260, `$function requires an object as an argument, found: ${bsonTypeOf(arg)}`);
     if (!('body' in arg)) throw new CommandError(31261, 'The body function must be specified.');
-    const body = arg.body;
-    // A constant: anything but a field path, a variable or an operator object.
-    const constant = typeof body === 'string' ? !body.startsWith('$') : !(isDocument(body) && Object.keys(body)[0]?.startsWith('$')) && !Array.isArray(body);
-    if (!constant) throw new CommandError(31432, 'The body function must be a constant expression');
+    const body = constantOperand(arg.body);
+    if (!isConstant(body)) throw new CommandError(31432, 'The body function must be a constant expression');
     if (typeof body !== 'string' && !(body instanceof Code)) throw new CommandError(31262, 'The body function must evaluate to type string or code');
     if (!('args' in arg)) throw new CommandError(31263, 'The args field must be specified.');
     scope.parse(arg.args);

@@ -11,10 +11,12 @@
 import { CommandError } from '../../../../../errors/command_error.js';
 import { bsonTypeOf } from '../../../../values/bson_type.js';
 import { docValueToString } from '../../../../values/format.js';
-import { exactInt64 } from '../../../../values/numeric.js';
+import { constantOperand, isConstant } from '../../../../values/constant_operand.js';
+import { TWO_POW_63, exactInt64 } from '../../../../values/numeric.js';
 import { isDocument } from '../../../../values/paths.js';
-import { type TimeZone, civilFromDays, daysFromCivil } from '../../../../values/timezone.js';
-import type { Evaluator, Frame } from '../../../types.js';
+import { MS_PER_DAY, type TimeZone, addMonthsClamped, civilFromDays, daysFromCivil } from '../../../../values/timezone.js';
+import type { Evaluator } from '../../../types.js';
+import { CONSTANT_FRAME } from '../../../value.js';
 
 /** mongod's `TimeUnit`. */
 export type TimeUnit = 'year' | 'quarter' | 'month' | 'week' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond';
@@ -47,9 +49,6 @@ const DAYS_OF_WEEK: ReadonlyMap<string, DayOfWeek> = new Map([
 const MS_PER_SECOND = 1000;
 const MS_PER_MINUTE = 60_000;
 const MS_PER_HOUR = 3_600_000;
-const MS_PER_DAY = 86_400_000;
-/** 2^63: a millisecond count at or beyond it (either sign) does not fit a BSON date. */
-const TWO_POW_63 = 9223372036854775808;
 /** 2000-01-01T00:00:00Z, mongod's `kReferencePointInUTCMillis`. */
 const REFERENCE_POINT_UTC_MS = 946_684_800_000;
 /** Days from 1970-01-01 to 2000-01-01. */
@@ -189,11 +188,6 @@ const MAX_AMOUNT: Readonly<Record<Exclude<TimeUnit, 'millisecond'>, bigint>> = {
   second: MAX_DAYS * 24n * 60n * 60n,
 };
 
-/** The number of days of a civil month. */
-function daysInMonth(year: number, month: number): number {
-  return daysFromCivil(year, month + 1, 1) - daysFromCivil(year, month, 1);
-}
-
 /** A millisecond count as a BSON date, or 5166406 "dateAdd overflowed" when it does not fit. */
 function checkedDateAddResult(ms: number): number {
   if (!Number.isFinite(ms) || ms >= TWO_POW_63 || ms < -TWO_POW_63) throw new CommandError(5166406, 'dateAdd overflowed');
@@ -221,10 +215,7 @@ export function dateAdd(dateMs: number, unit: TimeUnit, amount: bigint, zone: Ti
   else if (unit === 'week') days = local.days + n * 7;
   else {
     const months = unit === 'year' ? n * 12 : unit === 'quarter' ? n * 3 : n;
-    const total = local.year * 12 + (local.month - 1) + months;
-    const year = Math.floor(total / 12);
-    const month = total - year * 12 + 1;
-    days = daysFromCivil(year, month, Math.min(local.day, daysInMonth(year, month)));
+    days = addMonthsClamped(local.year, local.month, local.day, months);
   }
   const wall = days * MS_PER_DAY + local.timeOfDayMs;
   if (!Number.isFinite(wall) || Math.abs(wall) >= TWO_POW_63) throw new CommandError(5166406, 'dateAdd overflowed');
@@ -343,23 +334,12 @@ export function truncateDate(dateMs: number, unit: TimeUnit, binSize: bigint, zo
 // ---------------------------------------------------------------------------------------------
 // The argument object.
 
-/** The frame constant arguments are evaluated in at parse time (they read nothing of it). */
-const CONSTANT_FRAME: Frame = { root: {}, current: {}, vars: [], runtime: { now: new Date(0), collator: null } };
-
 /**
  * True when an argument is a constant mongod folds at parse time: a literal (not a `$` string),
- * `$literal`, or an array or object literal of such.
+ * `$literal`/`$const`, or an array or object literal of such (`values/constant_operand.ts`).
  */
 export function isConstantArgument(arg: unknown): boolean {
-  if (typeof arg === 'string') return !arg.startsWith('$');
-  if (Array.isArray(arg)) return arg.every(isConstantArgument);
-  if (isDocument(arg)) {
-    const keys = Object.keys(arg);
-    if (keys.length === 1 && keys[0] === '$literal') return true;
-    if (keys.length > 0 && keys[0]!.startsWith('$')) return false;
-    return keys.every((k) => isConstantArgument(arg[k]));
-  }
-  return true;
+  return isConstant(constantOperand(arg));
 }
 
 /** The value of a constant argument's evaluator. */

@@ -6,6 +6,7 @@
 import { CommandError } from '../../../../../errors/command_error.js';
 import { ObjectId, Timestamp } from '../../../../../bson/library.js';
 import { bsonTypeOf } from '../../../../values/bson_type.js';
+import { constantOperand, isConstant } from '../../../../values/constant_operand.js';
 import { type TimeZone, UTC, timeZoneNamed } from '../../../../values/timezone.js';
 import type { Evaluator, Frame, ParseScope } from '../../../types.js';
 import { isNullish } from '../../../value.js';
@@ -46,10 +47,10 @@ export function timeZoneOf(v: unknown): TimeZone {
 export function parseTimeZoneArgument(arg: unknown, scope: ParseScope): (frame: Frame) => TimeZone | null {
   if (arg === undefined) return () => UTC;
   const evaluate: Evaluator = scope.parse(arg);
-  const isConstant = typeof arg !== 'object' || arg === null || arg instanceof Date;
-  if (isConstant && (typeof arg !== 'string' || !arg.startsWith('$'))) {
-    if (isNullish(arg)) return () => null;
-    const zone = timeZoneOf(arg);
+  const value = constantOperand(arg);
+  if (isConstant(value)) {
+    if (isNullish(value)) return () => null;
+    const zone = timeZoneOf(value);
     return () => zone;
   }
   return (frame) => {
