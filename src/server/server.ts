@@ -12,6 +12,7 @@ import { Catalog } from '../storage/catalog.js';
 import { CursorManager } from '../storage/cursors.js';
 import { Clock, type ClockMode } from '../ttl/clock.js';
 import { TtlEngine } from '../ttl/engine.js';
+import { LogicalClock } from './logical_clock.js';
 import { Connection } from './connection.js';
 import { ParameterTable } from './parameters.js';
 import { registerServerParameters } from './server_parameters.js';
@@ -56,6 +57,7 @@ export class Server implements ServerServices {
   };
   readonly startedAtMs: number;
   readonly ttl: TtlEngine;
+  readonly logicalClock: LogicalClock;
   readonly recentLog: string[] = [];
   private readonly listener: net.Server;
   private readonly connections = new Set<Connection>();
@@ -67,6 +69,7 @@ export class Server implements ServerServices {
   constructor(options: ServerOptions = {}) {
     this.clock = new Clock(options.clock ?? 'system');
     this.startedAtMs = this.clock.now();
+    this.logicalClock = new LogicalClock(this.clock);
     const recent = this.recentLog;
     const tee = new Writable({
       write(chunk: Buffer, _enc, cb) {

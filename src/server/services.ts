@@ -10,6 +10,7 @@ import type { Catalog } from '../storage/catalog.js';
 import type { CursorManager } from '../storage/cursors.js';
 import type { Clock } from '../ttl/clock.js';
 import type { TtlEngine } from '../ttl/engine.js';
+import type { LogicalClock } from './logical_clock.js';
 import type { ParameterTable } from './parameters.js';
 
 /** Which TTL flavour a TTL index on a field other than `_ts` gets (TTL.md). */
@@ -47,6 +48,8 @@ export interface ServerServices {
   readonly counters: ServerCounters;
   readonly startedAtMs: number;
   readonly ttl: TtlEngine;
+  /** Cluster time: ticks on every commit (WRITE_PATH.md). */
+  readonly logicalClock: LogicalClock;
   /** Recent log lines (for getLog 'global'), newest last. */
   readonly recentLog: readonly string[];
 }
