@@ -37,6 +37,8 @@ export interface ServerOptions {
   argv?: readonly string[];
   /** The parsed command line, for getCmdLineOpts. */
   parsed?: Document;
+  /** Present the server as the primary of a one-node replica set of this name (WRITE_PATH.md). */
+  replSet?: string;
 }
 
 const RECENT_LOG_LINES = 1024;
@@ -86,6 +88,7 @@ export class Server implements ServerServices {
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 27017,
       compat,
+      replSetName: options.replSet ?? null,
       argv: options.argv ?? [],
       parsed: options.parsed ?? { net: { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017 } },
     };

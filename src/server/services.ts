@@ -23,6 +23,8 @@ export interface ServerSettings {
   readonly host: string;
   readonly port: number;
   readonly compat: CompatMode;
+  /** The replica set this server is the one member (and primary) of; null: a standalone. */
+  readonly replSetName: string | null;
   /** The parsed command line, as `getCmdLineOpts` reports it. */
   readonly argv: readonly string[];
   readonly parsed: Document;
