@@ -11,9 +11,10 @@
 import { Server } from './server/server.js';
 import type { Clock } from './ttl/clock.js';
 import type { Document } from './bson/library.js';
+import { TlsConfigError } from './server/tls.js';
 import { checkServerOptions, listenErrorMessage, MayflyOptionError, type MayflyServerOptions } from './options.js';
 
-export type { CompatMode, ClockMode, LogLevel, MayflyServerOptions } from './options.js';
+export type { CompatMode, ClockMode, LogLevel, MayflyServerOptions, TlsMode, TlsOptions } from './options.js';
 export { MayflyOptionError } from './options.js';
 
 /** A running in-process Mayfly server. */
@@ -44,8 +45,10 @@ export class MayflyServer {
         clock: checked.clock ?? 'system',
         logLevel: checked.logLevel ?? 'silent',
         parameters: checked.parameters,
+        ...(checked.tls === undefined ? {} : { tls: checked.tls }),
       });
     } catch (err) {
+      if (err instanceof TlsConfigError) throw new MayflyOptionError(`${who}: ${err.message}`, { cause: err });
       // The server parameters are checked as the server sets them.
       throw new MayflyOptionError(`${who}: option 'parameters': ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }

@@ -9,8 +9,10 @@ import { CompatModes, type CompatMode } from './server/services.js';
 import { LogLevels, type LogLevel } from './logger.js';
 import { ClockModes, type ClockMode } from './ttl/clock.js';
 import { Server } from './server/server.js';
+import { TLS_OPTION_NAMES, type TlsOptions } from './server/tls.js';
 
 export { CompatModes, type CompatMode, LogLevels, type LogLevel, ClockModes, type ClockMode };
+export { TlsModes, type TlsMode, type TlsOptions } from './server/tls.js';
 
 /** Options of `MayflyServer.create()`. */
 export interface MayflyServerOptions {
@@ -26,10 +28,15 @@ export interface MayflyServerOptions {
   logLevel?: LogLevel;
   /** Startup values of server parameters, e.g. `{ ttlMonitorSleepSecs: 1 }`. */
   parameters?: Record<string, unknown>;
+  /**
+   * TLS, as mongod's `net.tls`: `{ mode: 'requireTLS', certificateKeyFile, caFile, ... }`;
+   * default off. The files are read and checked before the server starts.
+   */
+  tls?: TlsOptions;
 }
 
 /** The option names of `MayflyServer.create()`, in the order the messages list them. */
-export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'clock', 'logLevel', 'parameters'] as const;
+export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'clock', 'logLevel', 'parameters', 'tls'] as const;
 
 /** mongodb-memory-server's option names, answered with where the Mayfly equivalent is. */
 const MMS_OPTION_HINTS: Record<string, string> = {
@@ -84,7 +91,7 @@ export function checkServerOptions(options: unknown, who = 'MayflyServer.create(
       hint ? `${who}: ${hint}` : `${who}: unknown option '${name}'; the options are ${MAYFLY_SERVER_OPTION_NAMES.join(', ')}`,
     );
   }
-  const { port, host, compat, clock, logLevel, parameters } = options;
+  const { port, host, compat, clock, logLevel, parameters, tls } = options;
   if (port !== undefined && !isPort(port)) {
     throw new MayflyOptionError(`${who}: option 'port' must be an integer from 0 to 65535 (0 picks any free port), not ${describe(port)}`);
   }
@@ -98,7 +105,19 @@ export function checkServerOptions(options: unknown, who = 'MayflyServer.create(
     throw new MayflyOptionError(`${who}: option 'parameters' must be an object of server parameters such as { ttlMonitorSleepSecs: 1 }, not ${describe(parameters)}`);
   }
   if (parameters !== undefined) checkParameterNames(parameters, `${who}: option 'parameters': `);
+  if (tls !== undefined) checkTlsOptionNames(tls, who);
   return options as MayflyServerOptions;
+}
+
+/** `tls` must be an object of known TLS option names (their values are checked as the server reads the files). */
+function checkTlsOptionNames(tls: unknown, who: string): void {
+  if (!isPlainObject(tls)) {
+    throw new MayflyOptionError(`${who}: option 'tls' must be an object such as { mode: 'requireTLS', certificateKeyFile: 'server.pem', caFile: 'ca.pem' }, not ${describe(tls)}`);
+  }
+  for (const name of Object.keys(tls)) {
+    if ((TLS_OPTION_NAMES as readonly string[]).includes(name)) continue;
+    throw new MayflyOptionError(`${who}: unknown option 'tls.${name}'; the TLS options are ${TLS_OPTION_NAMES.join(', ')}`);
+  }
 }
 
 let startupNames: readonly string[] | undefined;

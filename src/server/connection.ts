@@ -29,6 +29,7 @@ export class Connection implements ConnectionState {
   readonly localAddress: string;
   clientMetadata: Document | null = null;
   compressors: string[] = [];
+  readonly tlsPeerSubject: string | null;
   readonly maxMessageBytes = MAX_MESSAGE_BYTES;
   private readonly server: ServerServices;
   private readonly socket: net.Socket;
@@ -39,12 +40,16 @@ export class Connection implements ConnectionState {
   private nextRequestId = 1;
   private readonly onClose: () => void;
 
-  /** Takes over `socket`. */
-  constructor(server: ServerServices, socket: net.Socket, id: number, onClose: () => void) {
+  /**
+   * Takes over `socket` (a `tls.TLSSocket` after a TLS handshake); `tlsPeerSubject` is the
+   * subject of its verified client certificate.
+   */
+  constructor(server: ServerServices, socket: net.Socket, id: number, onClose: () => void, tlsPeerSubject: string | null = null) {
     this.server = server;
     this.socket = socket;
     this.id = id;
     this.onClose = onClose;
+    this.tlsPeerSubject = tlsPeerSubject;
     this.remoteAddress = `${socket.remoteAddress}:${socket.remotePort}`;
     this.localAddress = `${socket.localAddress}:${socket.localPort}`;
     socket.setNoDelay(true);
@@ -57,6 +62,8 @@ export class Connection implements ConnectionState {
       server.logger.info({ connectionId: id, remote: this.remoteAddress }, 'connection ended');
       this.onClose();
     });
+    // A socket whose first bytes were read to tell TLS from plain was paused there.
+    socket.resume();
   }
 
   /** The compressors of `requested` this server supports, in the client's order. */

@@ -4,6 +4,7 @@
  * nothing.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import { Writable } from 'node:stream';
 import type { Document } from '../bson/library.js';
 import type { CompatMode, ServerCounters, ServerServices, ServerSettings } from './services.js';
@@ -16,6 +17,8 @@ import { LogicalClock } from './logical_clock.js';
 import { Connection } from './connection.js';
 import { ParameterTable } from './parameters.js';
 import { registerServerParameters } from './server_parameters.js';
+import { checkPeer, classifyFirstBytes, EMBEDDED_TLS_LABELS, loadTlsConfig, type TlsConfig, type TlsOptionLabels, type TlsOptions } from './tls.js';
+import { subjectNameOf } from '../auth/x509.js';
 
 /** Options of a server instance. */
 export interface ServerOptions {
@@ -39,6 +42,10 @@ export interface ServerOptions {
   parsed?: Document;
   /** Present the server as the primary of a one-node replica set of this name (WRITE_PATH.md). */
   replSet?: string;
+  /** TLS (`net.tls`); checked, files read, when the server is made: throws `TlsConfigError`. */
+  tls?: TlsOptions;
+  /** How messages about `tls` name its options (default: the embedding API's `tls.<name>`). */
+  tlsLabels?: TlsOptionLabels;
 }
 
 const RECENT_LOG_LINES = 1024;
@@ -66,6 +73,12 @@ export class Server implements ServerServices {
   private nextConnectionId = 1;
   private cursorTimer: NodeJS.Timeout | null = null;
   private address: { host: string; port: number } | null = null;
+  /** The TLS configuration; null: TLS disabled. */
+  readonly tlsConfig: TlsConfig | null;
+  /** Takes the TLS handshake of each connection whose first bytes are a TLS record (never listens). */
+  private readonly tlsServer: tls.Server | null = null;
+  /** Sockets still being sniffed, and those under a TLS socket (closed by `close`). */
+  private readonly pending = new Set<net.Socket>();
 
   /** A server that is not yet listening. */
   constructor(options: ServerOptions = {}) {
@@ -84,13 +97,15 @@ export class Server implements ServerServices {
     });
     this.logger = options.logger ?? createLogger(options.logLevel === 'silent' ? 'info' : (options.logLevel ?? 'info'), tee);
     const compat = options.compat ?? 'cosmos';
+    this.tlsConfig = loadTlsConfig(options.tls ?? {}, options.tlsLabels ?? EMBEDDED_TLS_LABELS, this.clock.now());
+    const net_ = { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017, ...(this.tlsConfig ? { tls: this.tlsConfig.cmdLine } : {}) };
     this.settings = {
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 27017,
       compat,
       replSetName: options.replSet ?? null,
       argv: options.argv ?? [],
-      parsed: options.parsed ?? { net: { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017 } },
+      parsed: options.parsed ?? { net: net_ },
     };
     const counters = this.counters;
     this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, logger: this.logger, compat, requestsReceived: () => counters.requests });
@@ -101,6 +116,13 @@ export class Server implements ServerServices {
       param.set(value);
     }
     this.listener = net.createServer((socket) => this.accept(socket));
+    if (this.tlsConfig !== null) {
+      this.tlsServer = tls.createServer(this.tlsConfig.serverOptions, (secure) => this.acceptTls(secure));
+      this.tlsServer.on('tlsClientError', (err, secure) => {
+        this.logger.info({ remote: `${secure.remoteAddress}:${secure.remotePort}`, err: err.message }, 'TLS handshake failed; connection closed');
+        secure.destroy();
+      });
+    }
     this.listener.on('error', (err) => this.logger.error({ err }, 'listener error'));
   }
 
@@ -142,6 +164,7 @@ export class Server implements ServerServices {
     this.cursorTimer = null;
     await this.ttl.stop();
     for (const conn of this.connections) conn.destroy();
+    for (const socket of this.pending) socket.destroy();
     await new Promise<void>((resolve) => {
       if (!this.listener.listening) return resolve();
       this.listener.close(() => resolve());
@@ -150,12 +173,68 @@ export class Server implements ServerServices {
     this.logger.info('server stopped');
   }
 
+  /**
+   * A new TCP connection: plain at once without TLS; with TLS, its first bytes say whether it
+   * speaks TLS (handed to the TLS server for the handshake) or plain messages (refused under
+   * requireTLS, as mongod does).
+   */
   private accept(socket: net.Socket): void {
+    const config = this.tlsConfig;
+    if (config === null || this.tlsServer === null) return this.open(socket, null);
+    const tlsServer = this.tlsServer;
+    const remote = `${socket.remoteAddress}:${socket.remotePort}`;
+    this.pending.add(socket);
+    socket.on('close', () => this.pending.delete(socket));
+    socket.on('error', (err) => this.logger.debug({ remote, err: err.message }, 'socket error before the first message'));
+    let seen: Buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      seen = seen.length === 0 ? chunk : Buffer.concat([seen, chunk]);
+      const kind = classifyFirstBytes(seen);
+      if (kind === 'more') return;
+      socket.off('data', onData);
+      socket.pause();
+      socket.unshift(seen);
+      if (kind === 'tls') {
+        tlsServer.emit('connection', socket);
+      } else if (config.mode === 'requireTLS') {
+        this.logger.info({ remote }, 'SSLHandshakeFailed: The server is configured to only allow SSL connections; connection closed');
+        socket.destroy();
+      } else {
+        this.pending.delete(socket);
+        this.open(socket, null);
+      }
+    };
+    socket.on('data', onData);
+  }
+
+  /** A finished TLS handshake: mongod's rules for the client certificate, then a connection. */
+  private acceptTls(secure: tls.TLSSocket): void {
+    const remote = `${secure.remoteAddress}:${secure.remotePort}`;
+    const verdict = checkPeer(secure, this.tlsConfig!);
+    if (!verdict.accept) {
+      this.logger.warn({ remote }, verdict.reason);
+      secure.destroy();
+      return;
+    }
+    if (verdict.warning !== undefined) this.logger.warn({ remote }, verdict.warning);
+    let subject: string | null = null;
+    if (verdict.certificate !== null) {
+      try {
+        subject = subjectNameOf(verdict.certificate);
+      } catch (err) {
+        // A certificate OpenSSL verified but whose subject this reader cannot parse: no X509 for it.
+        this.logger.warn({ remote, err: err instanceof Error ? err.message : String(err) }, 'cannot read the client certificate subject');
+      }
+    }
+    this.open(secure, subject);
+  }
+
+  private open(socket: net.Socket, tlsPeerSubject: string | null): void {
     const id = this.nextConnectionId++;
     const conn = new Connection(this, socket, id, () => {
       this.connections.delete(conn);
       this.counters.connectionsCurrent--;
-    });
+    }, tlsPeerSubject);
     this.connections.add(conn);
     this.counters.connectionsCurrent++;
     this.counters.connectionsTotal++;

@@ -64,6 +64,11 @@ export interface ConnectionState {
   clientMetadata: Document | null;
   /** Compressors agreed in the handshake. */
   compressors: string[];
+  /**
+   * The RFC 2253 subject of the client's verified TLS certificate (the MONGODB-X509 user name);
+   * null on a plain connection, or over TLS without a (valid) client certificate.
+   */
+  readonly tlsPeerSubject: string | null;
   /** The largest message the transport takes or sends (`maxMessageSizeBytes`). */
   readonly maxMessageBytes: number;
   /** The compressors of `requested` the transport supports, in the client's order. */

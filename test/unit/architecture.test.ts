@@ -33,6 +33,8 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['storage/versioned', 13, ['storage/versioned/']],
   ['ttl', 14, ['ttl/']],
   ['server', 15, ['server/']],
+  // Users and mechanisms: they read a connection's state, commands and the listener call them.
+  ['auth', 15.5, ['auth/']],
   ['commands', 16, ['commands/']],
   // The listener: the TCP server and its connections, above the commands they dispatch to.
   ['server/listener', 17, ['server/server.ts', 'server/connection.ts']],
