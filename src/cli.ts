@@ -9,6 +9,17 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { Server } from './server/server.js';
 import { checkParameterNames, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
+import { TlsConfigError, tlsCmdLine, TlsModes, type TlsMode, type TlsOptionLabels, type TlsOptions } from './server/tls.js';
+
+/** The TLS flags, by the option each sets (for the messages about a bad TLS configuration). */
+const TLS_FLAGS: TlsOptionLabels = {
+  mode: '--tls-mode',
+  certificateKeyFile: '--tls-cert-key-file',
+  certificateKeyFilePassword: '--tls-certificate-key-file-password',
+  caFile: '--tls-ca-file',
+  allowConnectionsWithoutCertificates: '--tls-allow-connections-without-certificates',
+  allowInvalidCertificates: '--tls-allow-invalid-certificates',
+};
 
 /** The exit code of a user mistake (as commander's usage errors, in most CLIs). */
 export const USAGE_EXIT_CODE = 2;
@@ -41,6 +52,15 @@ function onCommanderExit(err: CommanderError): never {
   usageError(`${err.message}${err.message.endsWith('.') ? '' : '.'} ${SEE_HELP}`);
 }
 
+/** `argv` with the value of a password flag replaced by `<password>`, as mongod's getCmdLineOpts shows it. */
+function redactPasswords(argv: readonly string[]): string[] {
+  const flag = TLS_FLAGS.certificateKeyFilePassword;
+  return argv.map((arg, i) => {
+    if (arg.startsWith(`${flag}=`)) return `${flag}=<password>`;
+    return i > 0 && argv[i - 1] === flag ? '<password>' : arg;
+  });
+}
+
 /** The CLI program (exported for tests). */
 export function buildProgram(): Command {
   return new Command('mayfly')
@@ -56,6 +76,12 @@ export function buildProgram(): Command {
     .addOption(new Option('--ttl-monitor-sleep-secs <n>', 'seconds between TTL passes (ttlMonitorSleepSecs)'))
     .addOption(new Option('--ttl-index-delete-target-docs <n>', 'documents per index per sub-pass (ttlIndexDeleteTargetDocs)'))
     .addOption(new Option('--ttl-index-delete-target-time-ms <n>', 'ms per index per sub-pass (ttlIndexDeleteTargetTimeMS)'))
+    .addOption(new Option('--tls-mode <mode>', "TLS: 'disabled', 'allowTLS'/'preferTLS' (TLS and plain on one port) or 'requireTLS'").choices(TlsModes))
+    .addOption(new Option('--tls-cert-key-file <file>', "PEM file with the server's certificate and private key"))
+    .addOption(new Option('--tls-certificate-key-file-password <password>', 'password of an encrypted key in --tls-cert-key-file'))
+    .addOption(new Option('--tls-ca-file <file>', 'PEM file of the CA that client certificates must chain to'))
+    .addOption(new Option('--tls-allow-connections-without-certificates', 'accept TLS clients that present no certificate'))
+    .addOption(new Option('--tls-allow-invalid-certificates', 'accept TLS clients whose certificate does not verify'))
     .addOption(new Option('--set-parameter <name=value>', 'set a server parameter at startup (repeatable)').argParser(collectParameter).default({}))
     .configureOutput({ outputError: () => {} }) // onCommanderExit writes the one line
     .exitOverride(onCommanderExit);
@@ -81,7 +107,21 @@ export async function main(argv: string[]): Promise<void> {
     ttlIndexDeleteTargetDocs?: string;
     ttlIndexDeleteTargetTimeMs?: string;
     setParameter: Record<string, unknown>;
+    tlsMode?: TlsMode;
+    tlsCertKeyFile?: string;
+    tlsCertificateKeyFilePassword?: string;
+    tlsCaFile?: string;
+    tlsAllowConnectionsWithoutCertificates?: boolean;
+    tlsAllowInvalidCertificates?: boolean;
   }>();
+  const tls: TlsOptions = {};
+  if (opts.tlsMode !== undefined) tls.mode = opts.tlsMode;
+  if (opts.tlsCertKeyFile !== undefined) tls.certificateKeyFile = opts.tlsCertKeyFile;
+  if (opts.tlsCertificateKeyFilePassword !== undefined) tls.certificateKeyFilePassword = opts.tlsCertificateKeyFilePassword;
+  if (opts.tlsCaFile !== undefined) tls.caFile = opts.tlsCaFile;
+  if (opts.tlsAllowConnectionsWithoutCertificates) tls.allowConnectionsWithoutCertificates = true;
+  if (opts.tlsAllowInvalidCertificates) tls.allowInvalidCertificates = true;
+  const netTls = tlsCmdLine(tls);
   const parameters: Record<string, unknown> = { ...opts.setParameter };
   /** The flag that gave each parameter, for the error about its value. */
   const flags: Record<string, string> = {};
@@ -104,10 +144,14 @@ export async function main(argv: string[]): Promise<void> {
       logLevel: opts.logLevel,
       clock: opts.clock,
       parameters,
-      argv: ['mayfly', ...argv.slice(2)],
-      parsed: { net: { bindIp: opts.host, port: opts.port }, mayfly: { compat: opts.compat, clock: opts.clock }, setParameter: parameters },
+      tls,
+      tlsLabels: TLS_FLAGS,
+      argv: ['mayfly', ...redactPasswords(argv.slice(2))],
+      parsed: { net: { bindIp: opts.host, port: opts.port, ...(netTls === undefined ? {} : { tls: netTls }) }, mayfly: { compat: opts.compat, clock: opts.clock }, setParameter: parameters },
     });
   } catch (err) {
+    // A TLS flag naming a missing file, a key that does not fit its certificate, ...
+    if (err instanceof TlsConfigError) return usageError(err.message);
     // A bad server parameter: an unknown name, or a bad value from a --ttl-* flag or --set-parameter.
     const message = err instanceof Error ? err.message : String(err);
     const name = /parameter (\w+)/.exec(message)?.[1];

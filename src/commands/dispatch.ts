@@ -72,7 +72,8 @@ function runDefinition(
 ): DispatchResult | Promise<DispatchResult> {
   const db = body.$db;
   if (typeof db !== 'string') throw new CommandError(40571, 'OP_MSG requests require a $db argument');
-  validateDbName(db);
+  // `$external`, where X509 (and LDAP) users live, is the one database name with a `$` a command may name.
+  if (db !== '$external') validateDbName(db);
   if (def.adminOnly && db !== 'admin') {
     throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
   }

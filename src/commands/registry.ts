@@ -14,6 +14,7 @@ import { listCollections } from './admin/list_collections.js';
 import { listDatabases } from './admin/list_databases.js';
 import { renameCollection } from './admin/rename_collection.js';
 import { setParameter } from './admin/set_parameter.js';
+import { authenticate } from './auth/authenticate.js';
 import { aggregate } from './crud/aggregate.js';
 import { bulkWrite } from './crud/bulk_write.js';
 import { count } from './crud/count.js';
@@ -55,6 +56,7 @@ import type { CommandDefinition } from './types.js';
 /** Every implemented command, sorted by name. */
 export const COMMANDS: readonly CommandDefinition[] = [
   aggregate,
+  authenticate,
   buildInfo,
   bulkWrite,
   collMod,

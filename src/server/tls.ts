@@ -157,6 +157,9 @@ export function loadTlsConfig(options: TlsOptions, labels: TlsOptionLabels, nowM
     throw new TlsConfigError(`${labels.certificateKeyFile}: ${keyFile} holds no private key (-----BEGIN PRIVATE KEY-----); put the key and the certificate in one PEM file`);
   }
   const passphrase = options.certificateKeyFilePassword;
+  if (passphrase === undefined && /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(keyText)) {
+    throw new TlsConfigError(`${labels.certificateKeyFile}: the private key in ${keyFile} is encrypted; give its password with ${labels.certificateKeyFilePassword}`);
+  }
   let key;
   try {
     key = createPrivateKey(passphrase === undefined ? { key: keyText, format: 'pem' } : { key: keyText, format: 'pem', passphrase });

@@ -30,6 +30,9 @@ export interface TestCertificates {
   /** A second client, its subject with characters RFC 2253 escapes; `escapedSubject`. */
   readonly escapedClientFile: string;
   readonly escapedSubject: string;
+  /** A client whose subject has a multi-valued RDN (OU and UID); `multiValuedSubject`. */
+  readonly multiValuedClientFile: string;
+  readonly multiValuedSubject: string;
   /** Another CA, which signed nothing the server trusts. */
   readonly otherCaFile: string;
   /** A client certificate signed by the other CA. */
@@ -66,6 +69,19 @@ function newLeaf(dir: string, ca: string, name: string, subject: string, extensi
   return file;
 }
 
+/** The subject of the certificate in PEM file `file` as openssl prints it with `-nameopt RFC2253`. */
+export function opensslSubject(file: string): string {
+  const out = execFileSync('openssl', ['x509', '-in', file, '-noout', '-subject', '-nameopt', 'RFC2253'], { encoding: 'utf8' });
+  return out.trim().replace(/^subject=/, '');
+}
+
+/** The DER bytes of the (first) certificate in PEM file `file`. */
+export function certificateDer(file: string): Buffer {
+  const pem = /-----BEGIN CERTIFICATE-----([\s\S]+?)-----END CERTIFICATE-----/.exec(readFileSync(file, 'utf8'));
+  if (pem === null) throw new Error(`no certificate in ${file}`);
+  return Buffer.from(pem[1]!.replace(/\s+/g, ''), 'base64');
+}
+
 /** Makes a fresh set of test certificates in a temporary directory. */
 export function makeTestCertificates(): TestCertificates {
   const dir = mkdtempSync(path.join(tmpdir(), 'mayfly-certs-'));
@@ -79,7 +95,8 @@ export function makeTestCertificates(): TestCertificates {
   writeFileSync(serverEncryptedFile, readFileSync(path.join(dir, 'server-encrypted.key'), 'utf8') + readFileSync(path.join(dir, 'server.crt'), 'utf8'));
   const clientExt = 'extendedKeyUsage=clientAuth\n';
   const clientFile = newLeaf(dir, 'ca', 'client', '/C=US/ST=New York/L=New York City/O=Mayfly/OU=Drivers/CN=client', clientExt);
-  const escapedClientFile = newLeaf(dir, 'ca', 'escaped', '/O=Smith\\, Jones & Co/OU=R+D/CN=#hash <tag>', clientExt);
+  const escapedClientFile = newLeaf(dir, 'ca', 'escaped', '/O=Smith\\, Jones & Co/OU=R\\+D/CN=#hash <tag> ', clientExt);
+  const multiValuedClientFile = newLeaf(dir, 'ca', 'multi', '/O=Mayfly/OU=Drivers+UID=u1/CN=m\\+v', clientExt, true);
   const otherClientFile = newLeaf(dir, 'other-ca', 'other-client', '/O=Elsewhere/CN=stranger', clientExt);
   return {
     dir,
@@ -90,7 +107,9 @@ export function makeTestCertificates(): TestCertificates {
     clientFile,
     clientSubject: 'CN=client,OU=Drivers,O=Mayfly,L=New York City,ST=New York,C=US',
     escapedClientFile,
-    escapedSubject: 'CN=\\#hash \\<tag\\>,OU=R\\+D,O=Smith\\, Jones & Co',
+    escapedSubject: 'CN=\\#hash \\<tag\\>\\ ,OU=R\\+D,O=Smith\\, Jones & Co',
+    multiValuedClientFile,
+    multiValuedSubject: 'CN=m\\+v,UID=u1+OU=Drivers,O=Mayfly',
     otherCaFile: path.join(dir, 'other-ca.crt'),
     otherClientFile,
     remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -6,6 +6,7 @@ import { type Document, MAX_BSON_OBJECT_BYTES } from '../../bson/library.js';
 import { MAX_WRITE_BATCH_SIZE } from '../crud/write_batch.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { CommandContext } from '../types.js';
+import { speculativeAuthenticate } from '../auth/authenticate.js';
 
 /** Wire version of MongoDB 8.0. */
 export const MAX_WIRE_VERSION = 25;
@@ -40,5 +41,10 @@ export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'is
     if (agreed.length > 0) reply.compression = agreed;
   }
   if (typeof cmd.saslSupportedMechs === 'string') reply.saslSupportedMechs = [];
+  const speculative = cmd.speculativeAuthenticate;
+  if (speculative !== null && typeof speculative === 'object' && !Array.isArray(speculative)) {
+    const answer = speculativeAuthenticate(ctx, speculative as Document);
+    if (answer !== undefined) reply.speculativeAuthenticate = answer;
+  }
   return reply;
 }
