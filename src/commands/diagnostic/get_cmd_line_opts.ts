@@ -5,7 +5,8 @@ import type { CommandDefinition } from '../types.js';
 export const getCmdLineOpts: CommandDefinition = {
   name: 'getCmdLineOpts',
   adminOnly: true,
-  args: 'lenient',
+  // mongod 8's IDL command: an unknown field is 40415.
+  args: {},
   help: 'get argv',
   run: (ctx) => ({ argv: [...ctx.server.settings.argv], parsed: ctx.server.settings.parsed }),
 };
