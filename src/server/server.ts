@@ -63,6 +63,7 @@ export class Server implements ServerServices {
     connectionsTotal: 0,
     requests: 0,
     opcounters: { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 },
+    tlsVersions: { '1.0': 0, '1.1': 0, '1.2': 0, '1.3': 0, unknown: 0 },
   };
   readonly startedAtMs: number;
   readonly ttl: TtlEngine;
@@ -217,6 +218,8 @@ export class Server implements ServerServices {
       return;
     }
     if (verdict.warning !== undefined) this.logger.warn({ remote }, verdict.warning);
+    const version = /^TLSv(1\.[0-3])$/.exec(secure.getProtocol() ?? '')?.[1] ?? (secure.getProtocol() === 'TLSv1' ? '1.0' : 'unknown');
+    this.counters.tlsVersions[version as keyof ServerCounters['tlsVersions']]++;
     let subject: string | null = null;
     if (verdict.certificate !== null) {
       try {

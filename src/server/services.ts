@@ -37,6 +37,8 @@ export interface ServerCounters {
   /** Requests received from clients (they pace the TTL reaper). */
   requests: number;
   opcounters: { insert: number; query: number; update: number; delete: number; getmore: number; command: number };
+  /** TLS connections accepted, by protocol version (serverStatus `transportSecurity`). */
+  tlsVersions: { '1.0': number; '1.1': number; '1.2': number; '1.3': number; unknown: number };
 }
 
 /** Everything of the server a command may use. */

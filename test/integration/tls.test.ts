@@ -6,6 +6,9 @@
  * files. The certificates are made at run time (test/support/certificates.ts).
  */
 import net from 'node:net';
+import { readFileSync } from 'node:fs';
+import tls from 'node:tls';
+import { Long } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient, MongoServerError, MongoServerSelectionError, type MongoClientOptions } from 'mongodb';
 import { MayflyOptionError, MayflyServer, type TlsOptions } from '../../src/index.js';
@@ -244,6 +247,29 @@ describe('MONGODB-X509', () => {
     expect(refused.isWritablePrimary).toBe(true);
     expect('speculativeAuthenticate' in refused).toBe(false);
     await client.close();
+  });
+});
+
+describe('serverStatus', () => {
+  it('transportSecurity counts TLS connections by protocol version', async () => {
+    const server = await MayflyServer.create({ tls: serverTls({ mode: 'preferTLS' }) });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const secure = tls.connect({ port: server.port, host: '127.0.0.1', ca: readFileSync(certs.caFile), cert: readFileSync(certs.clientFile), key: readFileSync(certs.clientFile), servername: 'localhost' }, () => {
+          expect(secure.getProtocol()).toBe('TLSv1.3');
+          secure.end();
+        });
+        secure.on('error', reject);
+        secure.on('close', () => resolve());
+        secure.resume();
+      });
+      const plain = new MongoClient(server.getUri(), FAIL_FAST);
+      const status = await plain.db('admin').command({ serverStatus: 1 }, { promoteLongs: false });
+      expect(status.transportSecurity).toEqual({ '1.0': Long.fromNumber(0), '1.1': Long.fromNumber(0), '1.2': Long.fromNumber(0), '1.3': Long.fromNumber(1), unknown: Long.fromNumber(0) });
+      await plain.close();
+    } finally {
+      await server.stop();
+    }
   });
 });
 

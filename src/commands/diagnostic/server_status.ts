@@ -41,6 +41,13 @@ export const serverStatus: CommandDefinition = {
         getmore: Long.fromNumber(ops.getmore),
         command: Long.fromNumber(ops.command),
       },
+      transportSecurity: {
+        '1.0': Long.fromNumber(c.tlsVersions['1.0']),
+        '1.1': Long.fromNumber(c.tlsVersions['1.1']),
+        '1.2': Long.fromNumber(c.tlsVersions['1.2']),
+        '1.3': Long.fromNumber(c.tlsVersions['1.3']),
+        unknown: Long.fromNumber(c.tlsVersions.unknown),
+      },
       mem: { bits: 64, resident: Math.round(mem.rss / (1024 * 1024)), virtual: Math.round(mem.rss / (1024 * 1024)), supported: true },
       metrics: {
         cursor: { open: { total: Long.fromNumber(server.cursors.size), noTimeout: Long.fromNumber(0) } },
