@@ -50,7 +50,7 @@ export interface TlsOptions {
   certificateKeyFile?: string;
   /** Password of an encrypted private key in `certificateKeyFile`. */
   certificateKeyFilePassword?: string;
-  /** PEM file of the CA certificates client certificates must chain to (default: the system's). */
+  /** PEM file of the CA certificates client certificates must chain to; required with TLS, as in mongod 8. */
   caFile?: string;
   /** Accept clients that present no certificate (they cannot use MONGODB-X509). */
   allowConnectionsWithoutCertificates?: boolean;
@@ -176,17 +176,20 @@ export function loadTlsConfig(options: TlsOptions, labels: TlsOptionLabels, nowM
     // mongod: "The provided SSL certificate is expired or not yet valid."
     throw new TlsConfigError(`${labels.certificateKeyFile}: the certificate in ${keyFile} is expired or not yet valid (valid from ${leaf!.validFrom} to ${leaf!.validTo})`);
   }
-  let ca: string | undefined;
-  if (options.caFile !== undefined) {
-    const caWhat = 'the CA certificates that client certificates chain to';
-    ca = readPem(options.caFile, labels.caFile, caWhat);
-    certificatesIn(ca, options.caFile, labels.caFile, caWhat);
+  if (options.caFile === undefined) {
+    // mongod 8 (SERVER-72839): "The use of TLS without specifying a chain of trust is no longer supported".
+    throw new TlsConfigError(
+      `${labels.mode} ${mode} needs a chain of trust for client certificates: give ${labels.caFile} <PEM file> (the CA that signs your client certificates; if clients have none, also give ${labels.allowConnectionsWithoutCertificates})`,
+    );
   }
+  const caWhat = 'the CA certificates that client certificates chain to';
+  const ca = readPem(options.caFile, labels.caFile, caWhat);
+  certificatesIn(ca, options.caFile, labels.caFile, caWhat);
   const serverOptions: tls.TlsOptions = {
     key: keyText,
     cert: keyText,
     ...(passphrase === undefined ? {} : { passphrase }),
-    ...(ca === undefined ? {} : { ca }),
+    ca,
     // mongod asks every client for a certificate and judges it itself (checkPeer).
     requestCert: true,
     rejectUnauthorized: false,

@@ -298,6 +298,7 @@ describe('configuration', () => {
       [{ mode: 'requireTLS', certificateKeyFile: certs.serverEncryptedFile, certificateKeyFilePassword: 'wrong' }, `${who}: option 'tls.certificateKeyFilePassword': the private key in ${certs.serverEncryptedFile} cannot be decrypted with the password given`],
       [{ mode: 'requireTLS', certificateKeyFile: certs.serverFile, caFile: certs.dir }, `${who}: option 'tls.caFile': ${certs.dir} is a directory; give the path of a PEM file with the CA certificates that client certificates chain to`],
       [{ mode: 'requireTLS', certificateKeyFile: certs.serverFile, allowInvalidCertificates: 'yes' }, `${who}: option 'tls.allowInvalidCertificates' must be true or false`],
+      [{ mode: 'requireTLS', certificateKeyFile: certs.serverFile }, `${who}: option 'tls.mode' requireTLS needs a chain of trust for client certificates: give option 'tls.caFile' <PEM file> (the CA that signs your client certificates; if clients have none, also give option 'tls.allowConnectionsWithoutCertificates')`],
       [{ mode: 'requireTLS', pemKeyFile: 'x' }, `${who}: unknown option 'tls.pemKeyFile'; the TLS options are mode, certificateKeyFile, certificateKeyFilePassword, caFile, allowConnectionsWithoutCertificates, allowInvalidCertificates`],
       ['requireTLS', `${who}: option 'tls' must be an object such as { mode: 'requireTLS', certificateKeyFile: 'server.pem', caFile: 'ca.pem' }, not "requireTLS"`],
     ];

@@ -80,10 +80,13 @@ describe('loadTlsConfig', () => {
   });
 
   test('an encrypted key opens with its password; the CLI names its flags', () => {
-    const config = loadTlsConfig({ mode: 'requireTLS', certificateKeyFile: certs.serverEncryptedFile, certificateKeyFilePassword: certs.serverKeyPassword }, EMBEDDED_TLS_LABELS, now)!;
+    const config = loadTlsConfig({ mode: 'requireTLS', certificateKeyFile: certs.serverEncryptedFile, certificateKeyFilePassword: certs.serverKeyPassword, caFile: certs.caFile }, EMBEDDED_TLS_LABELS, now)!;
     expect(config.serverOptions.passphrase).toBe(certs.serverKeyPassword);
     const labels = { ...EMBEDDED_TLS_LABELS, mode: '--tls-mode', certificateKeyFile: '--tls-cert-key-file' };
     expect(() => loadTlsConfig({ mode: 'requireTLS' }, labels, now)).toThrow("--tls-mode requireTLS needs the server's certificate and key: give --tls-cert-key-file <PEM file>");
+    expect(() => loadTlsConfig({ mode: 'requireTLS', certificateKeyFile: certs.serverFile }, EMBEDDED_TLS_LABELS, now)).toThrow(
+      "option 'tls.mode' requireTLS needs a chain of trust for client certificates: give option 'tls.caFile' <PEM file> (the CA that signs your client certificates; if clients have none, also give option 'tls.allowConnectionsWithoutCertificates')",
+    );
   });
 
   test('tlsCmdLine: undefined when disabled, the password redacted', () => {
