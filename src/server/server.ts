@@ -99,14 +99,14 @@ export class Server implements ServerServices {
     this.logger = options.logger ?? createLogger(options.logLevel === 'silent' ? 'info' : (options.logLevel ?? 'info'), tee);
     const compat = options.compat ?? 'cosmos';
     this.tlsConfig = loadTlsConfig(options.tls ?? {}, options.tlsLabels ?? EMBEDDED_TLS_LABELS, this.clock.now());
-    const net_ = { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017, ...(this.tlsConfig ? { tls: this.tlsConfig.cmdLine } : {}) };
+    const netSection = { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017, ...(this.tlsConfig ? { tls: this.tlsConfig.cmdLine } : {}) };
     this.settings = {
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 27017,
       compat,
       replSetName: options.replSet ?? null,
       argv: options.argv ?? [],
-      parsed: options.parsed ?? { net: net_ },
+      parsed: options.parsed ?? { net: netSection },
     };
     const counters = this.counters;
     this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, logger: this.logger, compat, requestsReceived: () => counters.requests });

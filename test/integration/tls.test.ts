@@ -82,6 +82,7 @@ describe('tls.mode', () => {
       const coll = client.db('tls').collection<{ _id: number; a: string }>('c');
       await coll.insertOne({ _id: 1, a: 'x' });
       expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, a: 'x' });
+      expect((await client.db('admin').command({ whatsmyuri: 1 })).you).toMatch(/^127\.0\.0\.1:\d+$/);
       await client.close();
       expect(await plainHello(server.port)).toEqual({ answered: 0, closed: true });
       const plainError = await pingError(new MongoClient(server.getUri(), FAIL_FAST));
