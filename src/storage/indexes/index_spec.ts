@@ -15,6 +15,7 @@ import { valuesEqual } from '../values/compare.js';
 import { compileFilter } from '../query/compile_filter.js';
 import { normaliseCollation, sameCollation } from './collation.js';
 import { pluginName } from './key_pattern.js';
+import { checkGeoIndexOptions } from '../geo/index_keys.js';
 import { checkPartialFilter, refuseSpecialFeatures } from './partial_filter.js';
 
 /** Index options mongod accepts in a spec (index_key_validate.cpp kAllowedFieldNames). */
@@ -270,6 +271,7 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
   }
   if (collation) out.collation = collation;
   if (plugin === 'text') out = fixTextSpec(out);
+  if (plugin === '2dsphere' || plugin === '2d') checkGeoIndexOptions(out, plugin);
   if (plugin === '2dsphere' && out['2dsphereIndexVersion'] === undefined) out['2dsphereIndexVersion'] = 3;
   return out;
 }
