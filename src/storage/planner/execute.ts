@@ -9,7 +9,7 @@ import { documentFields, recordSize, type StoredDocument } from '../record.js';
 import type { Collection } from '../collection.js';
 import { predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
 import type { NearQuery } from '../query/operators/geo.js';
-import { recordsByDistance, requireNearIndex } from '../geo/near_read.js';
+import { recordsByDistance, requireNearIndex } from './near.js';
 import { compileSort, sortFields } from '../query/sort.js';
 import { keyString } from '../values/key_string.js';
 import { IndexScanCursor } from './index_scan.js';

@@ -10,11 +10,11 @@
  */
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { nearIndexKindFits, byDistance, noNearIndex } from '../../geo/near_read.js';
+
 import { twoDRange } from '../../geo/index_keys.js';
 import { streamNumber } from '../../geo/geojson.js';
 import { compileFilter, predicateNear } from '../../query/compile_filter.js';
-import type { NearQuery } from '../../query/operators/geo.js';
+import { byDistance, nearIndexKindFits, noNearIndex, type NearQuery } from '../../query/operators/geo.js';
 import { parseFieldPath } from '../../expression/field_path.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { isNumber, toDouble, doubleOf } from '../../values/numeric.js';

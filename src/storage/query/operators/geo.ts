@@ -327,3 +327,33 @@ export function nearClause(near: NearQuery): Clause {
     return d !== null && d >= near.minDistance && d <= near.maxDistance;
   });
 }
+
+/** True when an index of kind `kind` ('2d' or '2dsphere') can answer `near` (QueryPlannerIXSelect). */
+export function nearIndexKindFits(kind: string, near: NearQuery): boolean {
+  if (kind === '2dsphere') return near.units !== 'flat';
+  if (kind === '2d') return near.units === 'flat' || !near.isWrapping;
+  return false;
+}
+
+/** mongod's error for a near query no index can answer (291). */
+export function noNearIndex(): CommandError {
+  return new CommandError('NoQueryExecutionPlans', 'error processing query: planner returned error :: caused by :: unable to find index for $geoNear query');
+}
+
+/** An item with its distance and the location measured. */
+export interface Measured<T> {
+  readonly item: T;
+  readonly distance: number;
+  readonly location: unknown;
+}
+
+/** The items whose document has a geometry within the query's distances, nearest first (ties in input order). */
+export function byDistance<T>(items: Iterable<T>, docOf: (item: T) => Document, near: NearQuery): Measured<T>[] {
+  const out: Measured<T>[] = [];
+  for (const item of items) {
+    const m = near.measure(docOf(item));
+    if (m !== null) out.push({ item, distance: m.distance, location: m.location });
+  }
+  out.sort((a, b) => a.distance - b.distance);
+  return out;
+}
