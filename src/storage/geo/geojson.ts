@@ -38,6 +38,8 @@ export interface GeoPolygon {
   readonly kind: 'polygon';
   readonly loops: readonly (readonly Vec3[])[];
   readonly big: boolean;
+  /** The shell's inside is more than a hemisphere (only a big polygon's can be). */
+  readonly wide: boolean;
 }
 
 /** A GeoJSON Multi* or GeometryCollection. */
@@ -120,7 +122,10 @@ export function parseFlatPoint(v: unknown, allowExtra: boolean): Point {
   if (els.length < 1 || !isNumber(els[0])) throw badGeo('Point must only contain numeric elements');
   if (els.length < 2 || !isNumber(els[1])) throw badGeo('Point must only contain numeric elements');
   if (!allowExtra && els.length > 2) throw badGeo('Point must only contain two numeric elements');
-  return { x: toDouble(els[0]), y: toDouble(els[1]) };
+  const x = toDouble(els[0]);
+  const y = toDouble(els[1]);
+  if (!Number.isFinite(x) || !Number.isFinite(y)) throw badGeo('Point coordinates must be finite numbers');
+  return { x, y };
 }
 
 /** A legacy coordinate pair as a point (projected onto the sphere when it is a valid lng/lat). */
@@ -232,9 +237,9 @@ function normalizeLoop(loop: Vec3[]): Vec3[] {
   return turningAngle(loop) < 0 ? loop.slice().reverse() : loop;
 }
 
-/** True when every point of `inner` is in or on `outer` and no edges cross. */
+/** True when every point of `inner` is strictly inside `outer` (a hole touching its shell is refused) and no edges cross. */
 function loopContainsLoop(outer: readonly Vec3[], inner: readonly Vec3[]): boolean {
-  for (const v of inner) if (distanceToLoop(v, outer) >= TOUCH_EPSILON && !leftOfLoop(v, outer, false)) return false;
+  for (const v of inner) if (distanceToLoop(v, outer) < TOUCH_EPSILON || !leftOfLoop(v, outer, false)) return false;
   return !loopsCross(outer, inner);
 }
 
@@ -270,7 +275,7 @@ function parsePolygonCoordinates(coords: unknown, validate: boolean): GeoPolygon
       }
     }
   }
-  return { kind: 'polygon', loops, big: false };
+  return { kind: 'polygon', loops, big: false, wide: false };
 }
 
 function parseBigPolygonCoordinates(coords: unknown): GeoPolygon {
@@ -279,7 +284,7 @@ function parseBigPolygonCoordinates(coords: unknown): GeoPolygon {
   const loop = parseRing(coords[0]);
   const problem = loopProblem(loop);
   if (problem !== null) throw badGeo(`Loop is not valid: ${formatValue(coords[0])} ${problem}`);
-  return { kind: 'polygon', loops: [loop], big: true };
+  return { kind: 'polygon', loops: [loop], big: true, wide: turningAngle(loop) < 0 };
 }
 
 /** The GeoJSON type `obj` names, or null (parseGeoJSONType). */
@@ -372,13 +377,8 @@ export function storedGeometryOrNull(v: unknown): Geometry | null {
 export function parseQueryPoint(v: unknown): GeoPoint {
   if (!isObjectLike(v)) throw badGeo(`Point must be an array or object, instead got type ${typeName(v)}`);
   if (Array.isArray(v) || isNumber(elementsOf(v)[0])) return legacyPoint(parseFlatPoint(v, false));
-  const type = (v as Document).type;
-  if (type !== 'Point') {
-    // mongod parses it as a GeoJSON point whatever its type says.
-    parseCrs(v as Document, false);
-    parseFlatPoint((v as Document).coordinates, true);
-    throw badGeo(`unknown GeoJSON type: ${formatValue(v)}`);
-  }
+  // parseGeoJSONPoint: a missing type is taken as Point; another type is refused.
+  if ('type' in v && (v as Document).type !== 'Point') throw badGeo(`unknown GeoJSON type: ${formatValue(v)}`);
   return parsePointObject(v as Document);
 }
 

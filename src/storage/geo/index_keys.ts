@@ -57,7 +57,8 @@ export function check2dsphereKeys(doc: Document, path: string): void {
   for (const v of valuesAt(doc, path)) {
     if (v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
     try {
-      parseStoredGeometry(v);
+      const g = parseStoredGeometry(v);
+      if (g.kind === 'polygon' && g.big) throw new CommandError('BadValue', "Can't parse geometry from element: a polygon with a strict winding order");
     } catch (err) {
       if (!(err instanceof CommandError)) throw err;
       throw new CommandError(16755, `Can't extract geo keys: ${formatValue(doc)}  ${err.message}`);

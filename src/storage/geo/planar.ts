@@ -50,6 +50,8 @@ export function circleContains(center: Point, radius: number, p: Point): boolean
  */
 export function polygonContains(points: readonly Point[], p: Point): boolean {
   const n = points.length;
+  // Points on the boundary (of a degenerate polygon too) are in.
+  for (let i = 0; i < n; i++) if (onSegment(points[i]!, points[(i + 1) % n]!, p)) return true;
   let crossings = 0;
   let p1 = points[0]!;
   for (let i = 1; i <= n; i++) {
@@ -62,4 +64,12 @@ export function polygonContains(points: readonly Point[], p: Point): boolean {
     p1 = p2;
   }
   return crossings % 2 === 1;
+}
+
+/** True when `p` lies on the segment `a`–`b` (its ends included). */
+export function onSegment(a: Point, b: Point, p: Point): boolean {
+  const cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+  const scale = Math.max(Math.abs(b.x - a.x), Math.abs(b.y - a.y), 1);
+  if (Math.abs(cross) > 1e-12 * scale * scale) return false;
+  return p.x >= Math.min(a.x, b.x) && p.x <= Math.max(a.x, b.x) && p.y >= Math.min(a.y, b.y) && p.y <= Math.max(a.y, b.y);
 }

@@ -48,7 +48,7 @@ function piecesOf(g: Geometry, out: Piece[] = []): Piece[] | null {
 export function polygonHoldsPoint(p: GeoPolygon, v: Vec3): boolean {
   const shell = p.loops[0]!;
   if (distanceToLoop(v, shell) < TOUCH_EPSILON) return true;
-  if (!leftOfLoop(v, shell, p.big)) return false;
+  if (!leftOfLoop(v, shell, p.wide)) return false;
   for (let i = 1; i < p.loops.length; i++) {
     const hole = p.loops[i]!;
     if (distanceToLoop(v, hole) >= TOUCH_EPSILON && leftOfLoop(v, hole, false)) return false;
@@ -102,9 +102,46 @@ function polygonHoldsPolygon(outer: GeoPolygon, inner: GeoPolygon): boolean {
   return true;
 }
 
+/** True when `v` is strictly inside polygon `p` (not on any of its boundaries). */
+function polygonInteriorHolds(p: GeoPolygon, v: Vec3): boolean {
+  for (const loop of p.loops) if (distanceToLoop(v, loop) < TOUCH_EPSILON) return false;
+  return polygonHoldsPoint(p, v);
+}
+
+/** A point inside a polygon's shell (the mean of its vertices, which is inside a convex shell), or null. */
+function innerPoint(p: GeoPolygon): Vec3 | null {
+  const shell = p.loops[0]!;
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  for (const v of shell) {
+    x += v[0];
+    y += v[1];
+    z += v[2];
+  }
+  const n = Math.hypot(x, y, z);
+  if (n === 0) return null;
+  const c: Vec3 = [x / n, y / n, z / n];
+  return polygonInteriorHolds(p, c) ? c : null;
+}
+
+/** Polygons intersect when their insides overlap: sharing only boundary points (a vertex, an edge) is not enough (S2's semi-open polygons). */
+function polygonsIntersect(a: GeoPolygon, b: GeoPolygon): boolean {
+  const edgesA = edgesOf({ kind: 'polygon', p: a });
+  const edgesB = edgesOf({ kind: 'polygon', p: b });
+  for (const [p, q] of edgesA) for (const [r, s] of edgesB) if (properCross(p, q, r, s)) return true;
+  for (const [p, q] of edgesA) if (polygonInteriorHolds(b, p) || polygonInteriorHolds(b, midpoint(p, q))) return true;
+  for (const [r, s] of edgesB) if (polygonInteriorHolds(a, r) || polygonInteriorHolds(a, midpoint(r, s))) return true;
+  const ca = innerPoint(a);
+  if (ca !== null && polygonHoldsPoint(b, ca)) return true;
+  const cb = innerPoint(b);
+  return cb !== null && polygonHoldsPoint(a, cb);
+}
+
 function piecesIntersect(a: Piece, b: Piece): boolean {
   if (a.kind === 'point') return pointTouches(a.v, b);
   if (b.kind === 'point') return pointTouches(b.v, a);
+  if (a.kind === 'polygon' && b.kind === 'polygon') return polygonsIntersect(a.p, b.p);
   const edgesA = edgesOf(a);
   const edgesB = edgesOf(b);
   for (const [p, q] of edgesA) for (const [r, s] of edgesB) if (edgesIntersect(p, q, r, s)) return true;

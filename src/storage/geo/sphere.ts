@@ -66,7 +66,7 @@ export function distanceToEdge(p: Vec3, a: Vec3, b: Vec3): number {
   const q: Vec3 = [p[0] - s * u[0], p[1] - s * u[1], p[2] - s * u[2]];
   // q's direction lies on the arc when it is between a and b as seen around the normal.
   if (norm(q) > 1e-15 && dot(cross(a, q), u) >= 0 && dot(cross(q, b), u) >= 0) {
-    return Math.abs(Math.asin(Math.max(-1, Math.min(1, s))));
+    return Math.atan2(Math.abs(s), norm(q));
   }
   return Math.min(angle(p, a), angle(p, b));
 }
@@ -154,11 +154,11 @@ export function distanceToPolyline(p: Vec3, line: readonly Vec3[]): number {
 }
 
 /**
- * True when `p` lies strictly in the region on the left of `loop`; `big` says whether that region
- * may be larger than a hemisphere (a strict-winding polygon), which decides the case where the loop
- * does not separate `p` from its antipode.
+ * True when `p` lies strictly in the region on the left of `loop`; `wide` says whether that region
+ * is larger than a hemisphere (a strict-winding polygon may be), which decides the case where the
+ * loop does not separate `p` from its antipode.
  */
-export function leftOfLoop(p: Vec3, loop: readonly Vec3[], big: boolean): boolean {
+export function leftOfLoop(p: Vec3, loop: readonly Vec3[], wide: boolean): boolean {
   const w = windingAround(p, loop);
-  return big ? w !== -1 : w === 1;
+  return wide ? w !== -1 : w === 1;
 }

@@ -243,6 +243,7 @@ export function compileFilter(filter: Document, options: FilterOptions = {}): Pr
     compileExpr: options.compileExpr,
     collator: options.collator ?? null,
   };
+  if ('$text' in filter && hasNear(filter)) throw new CommandError('BadValue', 'text and geoNear not allowed in same query');
   const parser = new FilterParser(ctx, options.nearAllowed ?? options.whereAllowed ?? true);
   const predicate = noteFields(parser.parseDocument(filter, ParseLevel.predicateTop), filterFields(filter));
   const nears = parser.nears;
@@ -253,6 +254,22 @@ export function compileFilter(filter: Document, options: FilterOptions = {}): Pr
     (predicate as NotedPredicate).near = nears[0]!.query;
   }
   return predicate;
+}
+
+/** True when a field of `filter` (or of its top-level `$and`) is a near query. */
+function hasNear(filter: Document): boolean {
+  for (const key in filter) {
+    const value = filter[key];
+    if (key === '$and' && Array.isArray(value)) {
+      if (value.some((c) => isDocument(c) && hasNear(c))) return true;
+    } else if (key.charCodeAt(0) !== 36 && isDocument(value)) {
+      for (const op in value) {
+        if (NEAR_OPERATORS.has(op)) return true;
+        break;
+      }
+    }
+  }
+  return false;
 }
 
 /** True for a filter that matches every document ({} or only $comment). */
@@ -427,7 +444,7 @@ class FilterParser implements SubParser {
       case '$geoWithin':
       case '$within':
       case '$geoIntersects':
-        return parseGeo(key, value);
+        return parseGeo(key, value, context);
       default:
         throw new CommandError('NotImplemented', `${key} is not supported by Mayfly`);
     }

@@ -137,6 +137,7 @@ export const geoNear: StageDefinition = {
       if (!OPTIONS.has(name)) throw new CommandError('BadValue', `Unknown argument to $geoNear: ${name}`);
     }
     const rawNear = options.near;
+    if (readsDocument(rawNear)) throw new CommandError(5860402, '$geoNear requires near argument to be a constant expression');
     if (!isDocument(rawNear) && !Array.isArray(rawNear)) {
       throw new CommandError(5860401, '$geoNear requires near argument to be a GeoJSON object or a legacy point(array)');
     }
@@ -217,7 +218,7 @@ export const geoNear: StageDefinition = {
         if (index.geo!.kind === '2d' && nearQuery.units === 'flat') {
           const { min, max } = twoDRange(index.spec);
           const { x, y } = nearQuery.centroid;
-          if (!(x >= min && x < max && y >= min && y < max)) {
+          if (!(x >= min && x <= max && y >= min && y <= max)) {
             throw new CommandError(16433, `point not in interval of [ ${streamNumber(min)}, ${streamNumber(max)} )`);
           }
         }

@@ -15,6 +15,8 @@ import {
   parseCap,
   parseCircle,
   parseFlatPolygon,
+  legacyPoint,
+  parseFlatPoint,
   parseGeoJson,
   parseQueryPoint,
   storedGeometryOrNull,
@@ -95,7 +97,8 @@ function parseSpecifier(key: string, v: unknown): Geometry {
     case '$centerSphere':
       return parseCap(v);
     default: {
-      if (Array.isArray(v)) throw badGeo(`unknown GeoJSON type: ${formatValue(v)}`);
+      // A legacy pair stands for a point ({$geometry: [x, y]} or {x, y}).
+      if (Array.isArray(v) || isNumber(elementsOf(v)[0])) return legacyPoint(parseFlatPoint(v, false));
       return parseGeoJson(v);
     }
   }
@@ -121,8 +124,16 @@ function isSpherical(g: Geometry): boolean {
   return g.kind !== 'box' && g.kind !== 'circle' && g.kind !== 'flatPolygon';
 }
 
-/** `{path: {$geoWithin|$within|$geoIntersects: value}}` as a clause over the path's values. */
-export function parseGeo(op: string, value: unknown): Clause {
+/**
+ * `{path: {$geoWithin|$within|$geoIntersects: value}}` as a clause over the path's values; `sub` is
+ * the whole operator document, in which a geo operator must stand alone (GeoExpression::parseQuery).
+ */
+export function parseGeo(op: string, value: unknown, sub: Document): Clause {
+  const keys = Object.keys(sub);
+  if (keys.length > 1) {
+    if (keys[0] !== op) throw badGeo(`invalid geo query predicate: ${formatValue(sub)}`);
+    throw badGeo(`can't parse extra field: ${formatElement(keys[1]!, sub[keys[1]!])}`);
+  }
   const query = parseGeoQuery(op, value);
   const within = op !== '$geoIntersects';
   return leaf((v) => {
