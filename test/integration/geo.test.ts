@@ -17,7 +17,7 @@ afterAll(async () => {
 
 const point = (x: number, y: number) => ({ type: 'Point', coordinates: [x, y] });
 
-async function places(name: string, index?: Record<string, string>) {
+async function places(name: string, index?: { [field: string]: '2d' | '2dsphere' }) {
   const coll = h.db.collection(name);
   await coll.drop().catch(() => undefined);
   if (index) await coll.createIndex(index);
@@ -101,7 +101,7 @@ describe('$geoNear', () => {
   it('mongod’s errors: first stage, index, options', async () => {
     const coll = await places('geonear_err');
     expect((await errorOf(() => coll.aggregate([{ $geoNear: { near: point(0, 0), distanceField: 'd' } }]).toArray())).code).toBe(27);
-    expect((await errorOf(() => coll.aggregate([{ $match: {} }, { $geoNear: { near: point(0, 0) } }]).toArray())).code).toBe(40602);
+    expect((await errorOf(() => coll.aggregate([{ $match: {} }, { $geoNear: { near: point(0, 0) } }]).toArray())).code).toBe(40603);
     expect((await errorOf(() => coll.aggregate([{ $geoNear: { distanceField: 'd' } }]).toArray())).code).toBe(5860400);
     expect((await errorOf(() => coll.aggregate([{ $geoNear: { near: point(0, 0), distanceField: 5 } }]).toArray())).code).toBe(16606);
     expect((await errorOf(() => coll.aggregate([{ $geoNear: { near: point(0, 0), maxDistance: -1 } }]).toArray())).code).toBe(2);

@@ -45,17 +45,17 @@ export function circleContains(center: Point, radius: number, p: Point): boolean
 
 /**
  * The crossing-count test of a point against a polygon (the ring closes itself), as mongod's
- * `Polygon::contains` answers it: a point on a vertical edge is in; on other edges it follows the
- * count.
+ * `Polygon::contains` answers it without tolerance: a vertex, a point of a horizontal edge and a
+ * point of a vertical edge are in; a point of another edge is in or out as the count falls.
  */
 export function polygonContains(points: readonly Point[], p: Point): boolean {
   const n = points.length;
-  // Points on the boundary (of a degenerate polygon too) are in.
-  for (let i = 0; i < n; i++) if (onSegment(points[i]!, points[(i + 1) % n]!, p)) return true;
   let crossings = 0;
   let p1 = points[0]!;
   for (let i = 1; i <= n; i++) {
     const p2 = points[i % n]!;
+    if ((p.x === p1.x && p.y === p1.y) || (p.x === p2.x && p.y === p2.y)) return true;
+    if (p1.y === p2.y && p.y === p1.y && p.x >= Math.min(p1.x, p2.x) && p.x <= Math.max(p1.x, p2.x)) return true;
     if (p.y > Math.min(p1.y, p2.y) && p.y <= Math.max(p1.y, p2.y) && p.x <= Math.max(p1.x, p2.x) && p1.y !== p2.y) {
       const xCross = ((p.y - p1.y) * (p2.x - p1.x)) / (p2.y - p1.y) + p1.x;
       if (p1.x === p2.x && p.x === p1.x) return true;
@@ -64,12 +64,4 @@ export function polygonContains(points: readonly Point[], p: Point): boolean {
     p1 = p2;
   }
   return crossings % 2 === 1;
-}
-
-/** True when `p` lies on the segment `a`–`b` (its ends included). */
-export function onSegment(a: Point, b: Point, p: Point): boolean {
-  const cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
-  const scale = Math.max(Math.abs(b.x - a.x), Math.abs(b.y - a.y), 1);
-  if (Math.abs(cross) > 1e-12 * scale * scale) return false;
-  return p.x >= Math.min(a.x, b.x) && p.x <= Math.max(a.x, b.x) && p.y >= Math.min(a.y, b.y) && p.y <= Math.max(a.y, b.y);
 }

@@ -66,7 +66,7 @@ export function distanceToEdge(p: Vec3, a: Vec3, b: Vec3): number {
   const q: Vec3 = [p[0] - s * u[0], p[1] - s * u[1], p[2] - s * u[2]];
   // q's direction lies on the arc when it is between a and b as seen around the normal.
   if (norm(q) > 1e-15 && dot(cross(a, q), u) >= 0 && dot(cross(q, b), u) >= 0) {
-    return Math.atan2(Math.abs(s), norm(q));
+    return angle(p, normalize(q));
   }
   return Math.min(angle(p, a), angle(p, b));
 }

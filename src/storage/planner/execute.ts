@@ -158,7 +158,7 @@ function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredD
   for (const rec of records) {
     if (node.direction === -1 && !coll.isLive(rec, now())) continue;
     node.docsExamined++;
-    if (!matches(rec)) {
+    if (!matches(rec) || (node.indexed !== undefined && !node.indexed(rec.doc))) {
       node.stats.needTime++;
       continue;
     }

@@ -1,6 +1,6 @@
 /** Flat geometry tables of the legacy shapes (src/storage/geo/planar.ts). */
 import { describe, expect, test } from 'vitest';
-import { boxContains, boxOf, circleContains, onSegment, planarDistance, polygonContains } from '../../../src/storage/geo/planar.js';
+import { boxContains, boxOf, circleContains, planarDistance, polygonContains } from '../../../src/storage/geo/planar.js';
 
 describe('$box', () => {
   const box = boxOf({ x: 10, y: 10 }, { x: 0, y: 0 });
@@ -55,8 +55,20 @@ describe('$polygon', () => {
     expect(polygonContains(flat, { x: 3, y: 0 })).toBe(true);
     expect(polygonContains(flat, { x: 3, y: 1 })).toBe(false);
   });
-  test('onSegment includes the ends only', () => {
-    expect(onSegment({ x: 0, y: 0 }, { x: 2, y: 2 }, { x: 2, y: 2 })).toBe(true);
-    expect(onSegment({ x: 0, y: 0 }, { x: 2, y: 2 }, { x: 3, y: 3 })).toBe(false);
+  test('a point of a diagonal edge falls as the crossing count does', () => {
+    const triangle = [
+      { x: 0, y: 0 },
+      { x: 10, y: 10 },
+      { x: 10, y: 0 },
+    ];
+    expect(polygonContains(triangle, { x: 5, y: 5 })).toBe(false);
+    expect(polygonContains(triangle, { x: 5, y: 1 })).toBe(true);
+    const bowtie = [
+      { x: 0, y: 0 },
+      { x: 10, y: 10 },
+      { x: 10, y: 0 },
+      { x: 0, y: 10 },
+    ];
+    expect([2, 5, 8].map((c) => polygonContains(bowtie, { x: c, y: c }))).toEqual([true, true, false]);
   });
 });
