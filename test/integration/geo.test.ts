@@ -86,6 +86,17 @@ describe('$geoNear', () => {
     expect(docs).toEqual([{ _id: 2, loc: point(1, 0), d: 111318.84502145034, at: point(1, 0) }]);
   });
 
+  it('$meta reads the distance and the point in a later stage', async () => {
+    const coll = h.db.collection('geonear');
+    const docs = await coll
+      .aggregate([{ $geoNear: { near: point(0, 0), distanceField: 'd', maxDistance: 200000 } }, { $project: { _id: 1, m: { $meta: 'geoNearDistance' }, p: { $meta: 'geoNearPoint' } } }])
+      .toArray();
+    expect(docs).toEqual([
+      { _id: 1, m: 0, p: point(0, 0) },
+      { _id: 2, m: 111318.84502145034, p: point(1, 0) },
+    ]);
+  });
+
   it('legacy pairs with a 2d index give flat distances, doubles times the multiplier', async () => {
     const coll = h.db.collection('geonear2d');
     await coll.drop().catch(() => undefined);

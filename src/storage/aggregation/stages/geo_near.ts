@@ -19,6 +19,7 @@ import { parseFieldPath } from '../../expression/field_path.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { isNumber, toDouble, doubleOf } from '../../values/numeric.js';
 import { isDocument } from '../../values/paths.js';
+import { setMetadata } from '../../values/metadata.js';
 import type { StageConstraints, StageDefinition, PipelineParseContext } from '../stage.js';
 
 /** Where `$geoNear` may stand: first, reading the collection itself. */
@@ -227,6 +228,8 @@ export const geoNear: StageDefinition = {
           let doc = m.item;
           if (distanceField !== null) doc = withField(doc, distanceField, doubleOf(m.distance * multiplier));
           if (includeLocs !== null) doc = withField(doc, includeLocs, m.location);
+          if (doc === m.item) doc = { ...doc };
+          setMetadata(doc, { geoNearDistance: doubleOf(m.distance * multiplier), geoNearPoint: m.location });
           yield doc;
         }
       },
