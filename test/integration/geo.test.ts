@@ -131,6 +131,20 @@ describe('2d and 2dsphere indexes', () => {
     expect(await coll.countDocuments()).toBe(1);
   });
 
+  it('a hint to a geo index reads the documents it holds (those with a location)', async () => {
+    const coll = await places('hinted', { loc: '2dsphere' });
+    expect(ids(await coll.find({}).hint('loc_2dsphere').sort({ _id: 1 }).toArray())).toEqual([1, 2, 3, 4]);
+    expect(await coll.countDocuments({}, { hint: 'loc_2dsphere' })).toBe(4);
+  });
+
+  it('writes with a near query need the index too, and take the nearest first', async () => {
+    const bare = await places('near_writes');
+    expect((await errorOf(() => bare.deleteMany({ loc: { $near: { $geometry: point(0, 0) } } }))).code).toBe(291);
+    const coll = await places('near_writes_indexed', { loc: '2dsphere' });
+    await coll.updateOne({ loc: { $near: { $geometry: point(4, 4) } } }, { $set: { nearest: true } });
+    expect(ids(await coll.find({ nearest: true }).toArray())).toEqual([3]);
+  });
+
   it('check the 2d range and options', async () => {
     const coll = h.db.collection('keys2d');
     await coll.drop().catch(() => undefined);
