@@ -42,7 +42,6 @@ describe('answered with 238 NotImplemented', () => {
 
   test.each([
     ['$text', { $text: { $search: 'x' } }, '$text is not supported by Mayfly yet'],
-    ['$near', { a: { $near: [0, 0] } }, '$near is not supported by Mayfly yet'],
   ])('queries: %s', async (_what, filter, errmsg) => {
     expect(await refusal({ find: 'c', filter })).toEqual([238, 'NotImplemented', errmsg]);
   });

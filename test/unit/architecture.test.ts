@@ -21,6 +21,7 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['storage/values', 2, ['storage/values/']],
   ['storage/record', 3, ['storage/record_format.ts', 'storage/record_table.ts', 'storage/record.ts']],
   ['storage/accumulators', 3, ['storage/accumulators/']],
+  ['storage/geo', 3, ['storage/geo/']],
   ['storage/expression', 4, ['storage/expression/']],
   ['storage/query', 5, ['storage/query/']],
   ['storage/projection', 6, ['storage/projection/']],

@@ -51,6 +51,7 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
         const coll = catalog.get(ctx.db, name);
         return coll !== undefined && coll.allIndexes().some((index) => index.fields[0] === path && index.queryable && !index.sparse && index.partialFilter === null && index.queryable);
       },
+      indexSpecs: (name) => catalog.get(ctx.db, name)?.indexSpecs(),
     },
     output: options.writes ? outputWriter(ctx, catalog, options.bypassValidation ?? false) : undefined,
     server: {

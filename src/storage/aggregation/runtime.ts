@@ -29,6 +29,8 @@ export interface CollectionReader {
   query(name: string, query: ForeignQuery): Iterable<Document>;
   /** True when collection `name` has an index (not hidden, not partial, not sparse) whose first field is `path`. */
   indexedOn(name: string, path: string): boolean;
+  /** The index specs of collection `name` as listIndexes shows them (`$geoNear` looks for its index); undefined when it does not exist. */
+  indexSpecs?(name: string): readonly Document[] | undefined;
 }
 
 /** A view as the stages reading another namespace see it. */

@@ -27,6 +27,7 @@ import { formatValue } from '../values/format.js';
 import type { StoredDocument } from '../record.js';
 import { BTree } from '../values/btree.js';
 import { KeyGenerator } from './key_generator.js';
+import { geoKeyCheck } from '../geo/index_keys.js';
 import { IndexKinds, parseKeyPattern, type IndexKind } from './key_pattern.js';
 
 /** The keys of one document in one index. */
@@ -130,6 +131,8 @@ export class Index {
    * under a partial filter.
    */
   readonly keyFields: readonly string[] | null;
+  /** The key checks of a 2d or 2dsphere index (it keeps no entries, but refuses what mongod cannot index). */
+  private readonly geoCheck: ((doc: Document) => void) | null;
 
   /** Builds an empty index from a validated spec (`{ v, key, name, ...options }`). */
   constructor(spec: Document, shared?: Index) {
@@ -151,8 +154,9 @@ export class Index {
     const systemTime = this.fields.length === 1 && this.fields[0] === SYSTEM_TIME_FIELD && 'expireAfterSeconds' in spec;
     this.entryless = systemTime || (this.kind !== IndexKinds.btree && this.kind !== IndexKinds.hashed);
     this.generator = this.entryless ? null : new KeyGenerator(this.fields, this.sparse);
+    this.geoCheck = systemTime ? null : geoKeyCheck(spec);
     this.topLevelFields = this.partialFilter ? null : new Set(this.fields.map((f) => f.split('.', 1)[0]!));
-    this.keyFields = this.generator === null ? [] : this.topLevelFields && [...this.topLevelFields];
+    this.keyFields = this.generator === null && this.geoCheck === null ? [] : this.topLevelFields && [...this.topLevelFields];
     this.compareKeys = keyComparator(this.directions, collator);
     this.signature = entrySignature(spec);
     if (shared && shared.signature === this.signature) {
@@ -198,7 +202,7 @@ export class Index {
    */
   dependsOn(changed: readonly string[] | null): boolean {
     if (changed === null || this.topLevelFields === null) return true;
-    if (this.generator === null) return false; // an entryless index has no entries to change
+    if (this.generator === null && this.geoCheck === null) return false; // an entryless index has no entries to change
     for (const field of changed) if (this.topLevelFields.has(field)) return true;
     return false;
   }
@@ -223,7 +227,10 @@ export class Index {
 
   /** The keys `doc` has in this index ([] when the index does not cover it). */
   keysOf(doc: Document): IndexKeys {
-    if (this.generator === null) return NO_KEYS;
+    if (this.generator === null) {
+      if (this.geoCheck !== null && (!this.partialFilter || this.partialFilter(doc))) this.geoCheck(doc);
+      return NO_KEYS;
+    }
     if (this.partialFilter && !this.partialFilter(doc)) return NO_KEYS;
     const generated = this.generator.keysOf(doc);
     if (this.kind === IndexKinds.hashed && generated.multikeyComponents) this.refuseHashedArray(generated.multikeyComponents);

@@ -10,11 +10,12 @@ import { CommandError } from '../../errors/command_error.js';
 import type { ErrorCodeName } from '../../errors/codes.js';
 import { formatValue } from '../values/format.js';
 import { bsonTypeOf } from '../values/bson_type.js';
-import { isNumber, toDouble } from '../values/numeric.js';
+import { doubleOf, isNumber, toDouble } from '../values/numeric.js';
 import { valuesEqual } from '../values/compare.js';
 import { compileFilter } from '../query/compile_filter.js';
 import { normaliseCollation, sameCollation } from './collation.js';
 import { pluginName } from './key_pattern.js';
+import { checkGeoIndexOptions } from '../geo/index_keys.js';
 import { checkPartialFilter, refuseSpecialFeatures } from './partial_filter.js';
 
 /** Index options mongod accepts in a spec (index_key_validate.cpp kAllowedFieldNames). */
@@ -270,6 +271,9 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
   }
   if (collation) out.collation = collation;
   if (plugin === 'text') out = fixTextSpec(out);
+  if (plugin === '2dsphere' || plugin === '2d') checkGeoIndexOptions(out, plugin);
+  // mongod keeps a 2d index's range as doubles.
+  if (plugin === '2d') for (const bound of ['min', 'max']) if (out[bound] !== undefined) out[bound] = doubleOf(toDouble(out[bound]));
   if (plugin === '2dsphere' && out['2dsphereIndexVersion'] === undefined) out['2dsphereIndexVersion'] = 3;
   return out;
 }

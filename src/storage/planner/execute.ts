@@ -7,7 +7,9 @@
  */
 import { documentFields, recordSize, type StoredDocument } from '../record.js';
 import type { Collection } from '../collection.js';
-import { predicateFields, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
+import { predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
+import type { NearQuery } from '../query/operators/geo.js';
+import { recordsByDistance, requireNearIndex } from './near.js';
 import { compileSort, sortFields } from '../query/sort.js';
 import { keyString } from '../values/key_string.js';
 import { IndexScanCursor } from './index_scan.js';
@@ -43,7 +45,42 @@ export function recordMatcher(predicate: Predicate): (rec: StoredDocument) => bo
 export function executePlan(plan: QueryPlan, ctx: ExecutionContext): IterableIterator<StoredDocument> {
   // An express plan reads its (at most a few) records at once: no generator chain.
   if (plan.root.stage === 'EXPRESS_IXSCAN') return express(plan.root, ctx).values();
+  const near = predicateNear(ctx.predicate);
+  if (near !== null) {
+    requireNearIndex(ctx.coll, near);
+    return runNear(plan.root, ctx, near);
+  }
   return run(plan.root, ctx);
+}
+
+/**
+ * A plan whose filter has a near query: its matches in order of distance (`../geo/near_read.ts`),
+ * then the plan's own sort (which, when given, orders them instead), skip and limit.
+ */
+function* runNear(root: PlanNode, ctx: ExecutionContext, near: NearQuery): Generator<StoredDocument> {
+  let node = root;
+  let skip = 0;
+  let limit = 0;
+  let sortNode: SortNode | null = null;
+  for (;;) {
+    if (node.stage === 'LIMIT') limit = limit === 0 ? node.amount : Math.min(limit, node.amount);
+    else if (node.stage === 'SKIP') skip += node.amount;
+    else if (node.stage === 'SORT') sortNode = node;
+    else if (node.stage !== 'PROJECTION_SIMPLE' && node.stage !== 'PROJECTION_DEFAULT') break;
+    node = node.input;
+  }
+  let ordered = recordsByDistance(run(node, ctx), near);
+  if (sortNode !== null) {
+    const compare = compileSort(sortNode.pattern, sortNode.collator);
+    ordered = ordered.slice().sort((a, b) => compare(a.doc, b.doc));
+  }
+  let handed = 0;
+  for (const rec of ordered.slice(skip)) {
+    if (limit > 0 && handed >= limit) return;
+    if (!ctx.coll.isLive(rec, ctx.now())) continue;
+    handed++;
+    yield rec;
+  }
 }
 
 /** Marks a stage as having reached its end (explain derives `works`/`needTime` from counters). */
@@ -121,7 +158,7 @@ function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredD
   for (const rec of records) {
     if (node.direction === -1 && !coll.isLive(rec, now())) continue;
     node.docsExamined++;
-    if (!matches(rec)) {
+    if (!matches(rec) || (node.indexed !== undefined && !node.indexed(rec.doc))) {
       node.stats.needTime++;
       continue;
     }

@@ -19,7 +19,7 @@ import { parseSortSpec, type SortKey } from '../query/sort.js';
 import { isNumber, toDouble } from '../values/numeric.js';
 import type { Collator } from '../values/collator.js';
 import { valuesEqual } from '../values/compare.js';
-import { isDocument } from '../values/paths.js';
+import { isDocument, MISSING, parsePath, walkPath } from '../values/paths.js';
 import { ALL_VALUES, intersect, isAllValues, isPoint, type IntervalList } from './intervals.js';
 import { analyzeFilter, combine, normaliseFilter, type FilterAnalysis, type PathPredicate } from './predicates.js';
 import { estimateKeys, type ScanRange } from './index_scan.js';
@@ -44,6 +44,11 @@ export interface CollScanNode {
   readonly filter: Document | null;
   readonly stats: StageStats;
   docsExamined: number;
+  /**
+   * Set when the scan stands for a hinted 2d or 2dsphere index (which keeps no entries): only the
+   * documents that index holds (those with a value at one of its geo fields) are read.
+   */
+  readonly indexed?: (doc: Document) => boolean;
 }
 
 /** A scan of one index over per-field bounds (or a min/max key range). */
@@ -275,13 +280,14 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
     // Natural order is the order only of a `$natural` sort; any other sort still sorts.
     sortProvided = sortKeys.length === 0;
   } else if (hinted !== null) {
-    if (hinted.kind !== IndexKinds.btree && hinted.kind !== IndexKinds.hashed) {
+    if (hinted.kind === IndexKinds.geo2d || hinted.kind === IndexKinds.geo2dsphere) {
+      // A geo index keeps no entries: the scan reads the documents it would hold.
+      access = new CollScan(1, parsed, geoIndexHolds(hinted));
+    } else if (hinted.kind !== IndexKinds.btree && hinted.kind !== IndexKinds.hashed) {
       throw new CommandError('NotImplemented', `Queries hinting a ${hinted.kind} index are not supported by Mayfly yet`);
-    }
-    if (hinted.entryless) {
+    } else if (hinted.entryless) {
       throw new CommandError('NotImplemented', `Queries hinting the index '${hinted.name}' on the system last-modified time are not supported by Mayfly yet`);
-    }
-    if (minMax) {
+    } else if (minMax) {
       const range: ScanRange = {
         start: request.min && Object.keys(request.min).length > 0 ? keyOf(hinted, request.min) : undefined,
         end: request.max && Object.keys(request.max).length > 0 ? keyOf(hinted, request.max) : undefined,
@@ -363,12 +369,20 @@ class CollScan implements CollScanNode {
   constructor(
     readonly direction: 1 | -1,
     private readonly parsed: () => Document,
+    readonly indexed?: (doc: Document) => boolean,
   ) {}
 
   get filter(): Document | null {
     const q = this.parsed();
     return Object.keys(q).length > 0 ? q : null;
   }
+}
+
+/** Whether a document is held by the 2d/2dsphere index `index` (it has a value at one of its geo fields). */
+function geoIndexHolds(index: Index): (doc: Document) => boolean {
+  const paths = index.fields.filter((f) => index.keyPattern[f] === '2d' || index.keyPattern[f] === '2dsphere').map(parsePath);
+  return (doc) =>
+    paths.some((path) => walkPath(doc, path, false, (v) => v !== MISSING && v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)));
 }
 
 function collScan(direction: 1 | -1, parsed: () => Document): CollScanNode {

@@ -27,7 +27,7 @@ import {
   parseText,
   parseWhere,
 } from './operators/evaluation.js';
-import { GEO_OPERATORS, parseGeo } from './operators/geo.js';
+import { nearClause, nearNotAllowed, NEAR_OPERATORS, parseGeo, parseNear, type NearQuery } from './operators/geo.js';
 import { parseJsonSchema } from './operators/json_schema.js';
 import { parseNot, parseTree } from './operators/logical.js';
 import { allOf, clausePredicate } from './path_predicate.js';
@@ -118,6 +118,15 @@ export const ALWAYS_TRUE: Predicate = () => true;
 interface NotedPredicate extends Predicate {
   fields?: readonly string[] | null;
   storedTest?: StoredTest;
+  near?: NearQuery;
+}
+
+/**
+ * The near query (`$near`, `$nearSphere`, `$geoNear`) of a compiled filter, or null: its matches
+ * are to be read in order of distance, from a geospatial index (operators/geo.ts).
+ */
+export function predicateNear(predicate: Predicate): NearQuery | null {
+  return (predicate as NotedPredicate).near ?? null;
 }
 
 /**
@@ -234,7 +243,33 @@ export function compileFilter(filter: Document, options: FilterOptions = {}): Pr
     compileExpr: options.compileExpr,
     collator: options.collator ?? null,
   };
-  return noteFields(new FilterParser(ctx).parseDocument(filter, ParseLevel.predicateTop), filterFields(filter));
+  if ('$text' in filter && hasNear(filter)) throw new CommandError('BadValue', 'text and geoNear not allowed in same query');
+  const parser = new FilterParser(ctx, options.nearAllowed ?? options.whereAllowed ?? true);
+  const predicate = noteFields(parser.parseDocument(filter, ParseLevel.predicateTop), filterFields(filter));
+  const nears = parser.nears;
+  if (nears.length > 0) {
+    // CanonicalQuery::isValid: one near query, at the top level or in the top-level $and.
+    if (nears.length > 1) throw new CommandError('BadValue', 'Too many geoNear expressions');
+    if (!nears[0]!.topLevel) throw new CommandError('BadValue', 'geoNear must be top-level expr');
+    (predicate as NotedPredicate).near = nears[0]!.query;
+  }
+  return predicate;
+}
+
+/** True when a field of `filter` (or of its top-level `$and`) is a near query. */
+function hasNear(filter: Document): boolean {
+  for (const key in filter) {
+    const value = filter[key];
+    if (key === '$and' && Array.isArray(value)) {
+      if (value.some((c) => isDocument(c) && hasNear(c))) return true;
+    } else if (key.charCodeAt(0) !== 36 && isDocument(value)) {
+      for (const op in value) {
+        if (NEAR_OPERATORS.has(op)) return true;
+        break;
+      }
+    }
+  }
+  return false;
 }
 
 /** True for a filter that matches every document ({} or only $comment). */
@@ -245,9 +280,26 @@ export function isEmptyFilter(filter: Document): boolean {
 
 class FilterParser implements SubParser {
   readonly collator;
+  /** The near queries met, and whether each stood at the top level (or in the top-level $and). */
+  readonly nears: Array<{ query: NearQuery; topLevel: boolean }> = [];
+  /** How many $or, $nor, $not and $elemMatch enclose what is being parsed. */
+  private nested = 0;
 
-  constructor(private readonly ctx: ParseContext) {
+  constructor(
+    private readonly ctx: ParseContext,
+    private readonly nearAllowed: boolean,
+  ) {
     this.collator = ctx.collator;
+  }
+
+  /** `parse()` with `nested` raised: what it parses is not at the top level. */
+  private inside<T>(parse: () => T): T {
+    this.nested++;
+    try {
+      return parse();
+    } finally {
+      this.nested--;
+    }
   }
 
   isPathlessOperator(name: string): boolean {
@@ -284,9 +336,10 @@ class FilterParser implements SubParser {
   private parsePathless(key: string, value: unknown, level: ParseLevel): Predicate | null {
     switch (key) {
       case '$and':
+        return parseTree(key, value, level, this);
       case '$or':
       case '$nor':
-        return parseTree(key, value, level, this);
+        return this.inside(() => parseTree(key, value, level, this));
       case '$comment':
         return null;
       case '$where':
@@ -324,8 +377,12 @@ class FilterParser implements SubParser {
     const clauses: Clause[] = [];
     for (const key in sub) {
       const value = sub[key];
-      if (first && (key === '$near' || key === '$nearSphere' || key === '$geoNear')) {
-        if (typeof value === 'object' && value !== null) parseGeo(key);
+      if (first && NEAR_OPERATORS.has(key) && typeof value === 'object' && value !== null) {
+        // The whole operator document is the near query ({$near: .., $maxDistance: ..}).
+        if (!this.nearAllowed) throw nearNotAllowed();
+        const query = parseNear(name ?? '', sub);
+        this.nears.push({ query, topLevel: this.nested === 0 && level !== ParseLevel.subDocument });
+        return nearClause(query);
       }
       first = false;
       const clause = this.parseSubField(sub, name, key, value, level);
@@ -341,7 +398,7 @@ class FilterParser implements SubParser {
     value: unknown,
     level: ParseLevel,
   ): Clause | null {
-    if (key === '$not') return parseNot(name, value, level, this);
+    if (key === '$not') return this.inside(() => parseNot(name, value, level, this));
     if (!FIELD_OPERATORS.has(key)) {
       if (key === '$where') throw new CommandError('BadValue', '$where cannot be applied to a field');
       throw new CommandError('BadValue', `unknown operator: ${key}`);
@@ -372,7 +429,7 @@ class FilterParser implements SubParser {
       case '$regex':
         return parseRegexDocument(context);
       case '$elemMatch':
-        return parseElemMatch(name, value, this);
+        return this.inside(() => parseElemMatch(name, value, this));
       case '$all':
         return parseAll(name, value, this);
       case '$bitsAllSet':
@@ -384,8 +441,11 @@ class FilterParser implements SubParser {
       case '$nearSphere':
       case '$geoNear':
         throw new CommandError('BadValue', `near must be first in: ${formatValue(context)}`);
+      case '$geoWithin':
+      case '$within':
+      case '$geoIntersects':
+        return parseGeo(key, value, context);
       default:
-        if (GEO_OPERATORS.has(key)) return parseGeo(key);
         throw new CommandError('NotImplemented', `${key} is not supported by Mayfly`);
     }
   }

@@ -46,6 +46,11 @@ export interface FilterOptions {
   readonly compileExpr?: (expr: unknown) => Predicate;
   /** The query's collation (null or absent: simple): string comparisons follow it. */
   readonly collator?: Collator | null;
+  /**
+   * Whether `$near`, `$nearSphere` and `$geoNear` may appear (a read that can order by distance:
+   * find and the write commands' queries); absent: as `whereAllowed` (so `$match` refuses them, 5626500).
+   */
+  readonly nearAllowed?: boolean;
 }
 
 /** The resolved parse context passed down the parser. */

@@ -150,11 +150,11 @@ describe('bitwise operators', () => {
   });
 });
 
-describe('geospatial operators are not implemented', () => {
+describe('geospatial operators', () => {
   run([
-    [{ a: { $geoWithin: { $center: [[0, 0], 1] } } }, 238, '$geoWithin is not supported by Mayfly yet'],
-    [{ a: { $geoIntersects: { $geometry: {} } } }, 238, '$geoIntersects is not supported by Mayfly yet'],
-    [{ a: { $near: [0, 0] } }, 238, '$near is not supported by Mayfly yet'],
-    [{ a: { $nearSphere: { $geometry: {} }, $maxDistance: 1 } }, 238, '$nearSphere is not supported by Mayfly yet'],
+    [{ a: { $geoWithin: { $center: [[0, 0], -1] } } }, 2, 'radius must be a non-negative number'],
+    [{ a: { $geoIntersects: { $geometry: {} } } }, 2, 'unknown GeoJSON type: {}'],
+    [{ a: { $near: [0, 0], $maxDistance: -1 } }, 16896, '$maxDistance must be non-negative'],
+    [{ a: { $nearSphere: { $geometry: {} }, $maxDistance: 1 } }, 2, 'geo near accepts just one argument when querying for a GeoJSON point. Extra field found: $maxDistance: 1'],
   ]);
 });

@@ -7,6 +7,7 @@ import { densify } from './densify.js';
 import { documents } from './documents.js';
 import { facet } from './facet.js';
 import { fill } from './fill.js';
+import { geoNear } from './geo_near.js';
 import { graphLookup } from './graph_lookup.js';
 import { group } from './group.js';
 import { limit } from './limit.js';
@@ -37,6 +38,7 @@ export const STAGES: readonly StageDefinition[] = [
   documents,
   facet,
   fill,
+  geoNear,
   graphLookup,
   group,
   limit,
