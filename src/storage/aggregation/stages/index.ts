@@ -21,6 +21,7 @@ import { replaceRoot } from './replace_root.js';
 import { replaceWith } from './replace_with.js';
 import { sample } from './sample.js';
 import { set } from './set.js';
+import { setWindowFields } from './set_window_fields.js';
 import { skip } from './skip.js';
 import { sort } from './sort.js';
 import { sortByCount } from './sort_by_count.js';
@@ -51,6 +52,7 @@ export const STAGES: readonly StageDefinition[] = [
   replaceWith,
   sample,
   set,
+  setWindowFields,
   skip,
   sort,
   sortByCount,
