@@ -15,9 +15,19 @@ import { compileSort } from '../../query/sort.js';
 import { MISSING } from '../../values/missing.js';
 import { isDocument } from '../../values/paths.js';
 import { frames, isWholePartition, parseWindowBounds, slide, WHOLE_PARTITION, type WindowBounds } from './bounds.js';
+import { WindowStdDevState } from './states.js';
 import type { Partition, WindowFunction, WindowParseContext } from './types.js';
 
 const ONE: Evaluator = () => 1;
+
+/**
+ * The accumulators whose removable window state mongod implements apart from the accumulator
+ * (REGISTER_STABLE_REMOVABLE_WINDOW_FUNCTION with a WindowFunction class of other semantics).
+ */
+const REMOVABLE_STATES: Readonly<Record<string, () => Accumulator>> = {
+  $stdDevPop: () => new WindowStdDevState(false),
+  $stdDevSamp: () => new WindowStdDevState(true),
+};
 
 /** Parses `{<name>: arg, window?}` for the accumulator `def` (its name is a key of `spec`). */
 export function parseAccumulatorWindow(def: AccumulatorDefinition, spec: Document, ctx: WindowParseContext): WindowFunction {
@@ -56,7 +66,9 @@ export function parseAccumulatorWindow(def: AccumulatorDefinition, spec: Documen
       arg = (frame) => [frame.current, input(frame)];
     } else arg = input;
   } else arg = expressions.parse(argSpec);
+  const windowState = REMOVABLE_STATES[name];
   const create = (removable: boolean): Accumulator => {
+    if (removable && windowState !== undefined) return windowState();
     if (nExpr === undefined && compare === undefined && settings === undefined) return def.create(collator, removable);
     // mongod evaluates `n` once, against no document.
     const options: StateOptions = { n: nExpr === undefined ? undefined : nExpr(CONSTANT_FRAME), compare, settings };

@@ -7,84 +7,108 @@
 import { CommandError } from '../../../errors/command_error.js';
 import { SumState, ValueQueue } from '../../accumulators/_internal.js';
 import type { Accumulator } from '../../accumulators/types.js';
-import { isNaNNumber, isNumber, doubleOf, toDouble } from '../../values/numeric.js';
+import { Decimal128 } from '../../../bson/library.js';
+import { isNaNNumber, isNumber, doubleOf, numKind, toDouble } from '../../values/numeric.js';
+
+/** The value arithmetic of mongod's expressions (`$subtract`, `$multiply`, `$divide`), over two values. */
+export interface Arithmetic {
+  readonly subtract: (a: unknown, b: unknown) => unknown;
+  readonly multiply: (a: unknown, b: unknown) => unknown;
+  readonly divide: (a: unknown, b: unknown) => unknown;
+}
 
 /**
- * Fed `[x, y]` (anything else is ignored): the co-moment by Welford's online update, the
- * non-finite pairs summed apart (NaN, ±Infinity win as mongod's sum does); divided by n
- * (`sample`: n − 1) when asked. Null without enough pairs (a single pair's population covariance is 0).
+ * Fed `[x, y]` (anything else is ignored): the co-moment by Welford's online update in mongod's
+ * value arithmetic (means as removable `$avg` states, the co-moment a removable `$sum`, so
+ * Decimal128 inputs give a Decimal128), the pairs with a NaN or an infinity summed apart as
+ * NaN or ±Infinity; divided by n (`sample`: n − 1) when asked. Null without enough pairs (a
+ * single pair's population covariance is 0).
  */
 export class CovarianceState implements Accumulator {
   private count = 0;
-  private sumX = 0;
-  private sumY = 0;
+  private readonly meanX: Accumulator;
+  private readonly meanY: Accumulator;
   private readonly cXY = new SumState();
-  constructor(private readonly sample: boolean) {}
-
-  private static pair(v: unknown): [number, number] | null {
-    if (!Array.isArray(v) || v.length !== 2 || !isNumber(v[0]) || !isNumber(v[1])) return null;
-    return [toDouble(v[0]), toDouble(v[1])];
+  constructor(
+    private readonly sample: boolean,
+    private readonly ops: Arithmetic,
+    mean: () => Accumulator,
+  ) {
+    this.meanX = mean();
+    this.meanY = mean();
   }
 
-  private static nonFinite(x: number, y: number): number | null {
-    if (Number.isFinite(x) && Number.isFinite(y)) return null;
-    if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
-    const pos = (x === Infinity ? 1 : 0) + (y === Infinity ? 1 : 0);
-    const neg = (x === -Infinity ? 1 : 0) + (y === -Infinity ? 1 : 0);
-    if (pos > 0 && neg > 0) return NaN;
-    return pos > 0 ? Infinity : -Infinity;
+  private static valid(v: unknown): v is [unknown, unknown] {
+    return Array.isArray(v) && v.length === 2 && isNumber(v[0]) && isNumber(v[1]);
+  }
+
+  /** The one value a pair with a NaN or an infinity adds (mongod's convertNonFiniteInputValue), or null for a finite pair. */
+  private static nonFinite(v: [unknown, unknown]): unknown {
+    let pos = 0;
+    let neg = 0;
+    let nan = 0;
+    let decimal = false;
+    for (const el of v) {
+      if (numKind(el) === 'decimal') decimal = true;
+      const d = toDouble(el);
+      if (isNaNNumber(el)) nan++;
+      else if (d === Infinity) pos++;
+      else if (d === -Infinity) neg++;
+    }
+    if (nan === 0 && pos === 0 && neg === 0) return null;
+    const x = nan > 0 || pos * neg > 0 ? NaN : pos > 0 ? Infinity : -Infinity;
+    return decimal ? Decimal128.fromString(Number.isNaN(x) ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity') : doubleOf(x);
   }
 
   add(v: unknown): void {
-    const p = CovarianceState.pair(v);
-    if (p === null) return;
-    const [x, y] = p;
-    const special = CovarianceState.nonFinite(x, y);
+    if (!CovarianceState.valid(v)) return;
+    const special = CovarianceState.nonFinite(v);
     if (special !== null) {
-      this.cXY.add(doubleOf(special));
+      this.cXY.add(special);
       return;
     }
-    const meanX = this.count === 0 ? 0 : this.sumX / this.count;
     this.count++;
-    this.sumX += x;
-    this.sumY += y;
-    const deltaX = x - meanX;
-    const deltaY = y - this.sumY / this.count;
-    this.cXY.add(doubleOf(deltaX * deltaY));
+    const { subtract, multiply } = this.ops;
+    const deltaX = subtract(v[0], this.meanX.result());
+    this.meanX.add(v[0]);
+    this.meanY.add(v[1]);
+    const deltaY = subtract(v[1], this.meanY.result());
+    this.cXY.add(multiply(deltaX, deltaY));
   }
 
   remove(v: unknown): void {
-    const p = CovarianceState.pair(v);
-    if (p === null) return;
-    const [x, y] = p;
-    const special = CovarianceState.nonFinite(x, y);
+    if (!CovarianceState.valid(v)) return;
+    const special = CovarianceState.nonFinite(v);
     if (special !== null) {
-      this.cXY.remove(doubleOf(special));
+      this.cXY.remove(special);
       return;
     }
     this.count--;
     if (this.count === 0) {
-      this.sumX = this.sumY = 0;
-      this.cXY.reset();
+      this.reset();
       return;
     }
-    this.sumX -= x;
-    const deltaX = x - this.sumX / this.count;
-    const deltaY = y - this.sumY / (this.count + 1);
-    this.cXY.remove(doubleOf(deltaX * deltaY));
-    this.sumY -= y;
+    const { subtract, multiply } = this.ops;
+    this.meanX.remove(v[0]);
+    const deltaX = subtract(v[0], this.meanX.result());
+    const deltaY = subtract(v[1], this.meanY.result());
+    this.cXY.remove(multiply(deltaX, deltaY));
+    this.meanY.remove(v[1]);
   }
 
   result(): unknown {
     if (this.count === 1 && !this.sample) return doubleOf(0);
     const adjusted = this.sample ? this.count - 1 : this.count;
     if (adjusted <= 0) return null;
-    return doubleOf(this.cXY.totalAsDouble / adjusted);
+    const total = this.cXY.result();
+    if (numKind(total) === 'decimal') return this.ops.divide(total, doubleOf(adjusted));
+    return doubleOf(toDouble(total) / adjusted);
   }
 
   reset(): void {
     this.count = 0;
-    this.sumX = this.sumY = 0;
+    this.meanX.reset();
+    this.meanY.reset();
     this.cXY.reset();
   }
 }
@@ -146,5 +170,68 @@ export class IntegralState implements Accumulator {
     this.points.clear();
     this.sum.reset();
     this.nans = 0;
+  }
+}
+
+/**
+ * The removable `$stdDevPop`/`$stdDevSamp` of a sliding frame (window_function_stddev.h, which
+ * differs from the `$group` accumulator): the running sum and sum of squared differences as
+ * removable sums, numeric values only; null while a NaN or an infinity is in the frame, null
+ * without enough values, 0 for one value (population) or a negative rounding.
+ */
+export class WindowStdDevState implements Accumulator {
+  private count = 0;
+  private nonFinite = 0;
+  private readonly sum = new SumState();
+  private readonly m2 = new SumState();
+  constructor(private readonly sample: boolean) {}
+
+  add(v: unknown): void {
+    if (!isNumber(v)) return;
+    const x = toDouble(v);
+    if (!Number.isFinite(x)) {
+      this.nonFinite++;
+      return;
+    }
+    if (this.count > 0) {
+      const d = this.count * x - this.sum.totalAsDouble;
+      this.m2.add(doubleOf((d * d) / (this.count * (this.count + 1))));
+    }
+    this.sum.add(doubleOf(x));
+    this.count++;
+  }
+
+  remove(v: unknown): void {
+    if (!isNumber(v)) return;
+    const x = toDouble(v);
+    if (!Number.isFinite(x)) {
+      this.nonFinite--;
+      return;
+    }
+    this.sum.remove(doubleOf(x));
+    this.count--;
+    if (this.count === 0) {
+      this.sum.reset();
+      this.m2.reset();
+      return;
+    }
+    const d = this.count * x - this.sum.totalAsDouble;
+    this.m2.remove(doubleOf((d * d) / (this.count * (this.count + 1))));
+  }
+
+  result(): unknown {
+    if (this.nonFinite > 0) return null;
+    const adjusted = this.sample ? this.count - 1 : this.count;
+    if (adjusted <= 0) return null;
+    const m2 = this.m2.totalAsDouble;
+    if (m2 < 0 || (!this.sample && this.count === 1)) return 0;
+    return doubleOf(Math.sqrt(m2 / adjusted));
+  }
+
+  reset(): void {
+    this.count = 0;
+    this.nonFinite = 0;
+    this.sum.reset();
+    this.m2.reset();
   }
 }
