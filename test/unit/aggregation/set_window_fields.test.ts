@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal128, Double, type Document } from '../../../src/bson/library.js';
+import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
+import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
+import { expectCommandError, expectExact } from './helpers.js';
+
+const NOW = new Date(1_700_000_000_000);
+
+function run(stage: Document, docs: Document[]): Document[] {
+  return Array.from(compilePipeline([{ $setWindowFields: stage }], newPipelineContext({ now: NOW }))(docs));
+}
+
+/** The `r` field of each output document, in order. */
+function results(stage: Document, docs: Document[]): unknown[] {
+  return run(stage, docs).map((d) => d.r);
+}
+
+const FIVE: Document[] = [1, 2, 3, 4, 5].map((i) => ({ _id: i, v: i * 10 }));
+
+describe('$setWindowFields frames', () => {
+  it('a sliding documents window removes what leaves it', () => {
+    expectExact(results({ sortBy: { _id: 1 }, output: { r: { $sum: '$v', window: { documents: [-1, 1] } } } }, FIVE), [30, 60, 90, 120, 90]);
+  });
+  it('no window is the whole partition, partitions apart, missing as null', () => {
+    const docs = [{ _id: 1, p: 'a', v: 1 }, { _id: 2, v: 2 }, { _id: 3, p: null, v: 4 }, { _id: 4, p: 'a', v: 8 }];
+    expectExact(run({ partitionBy: '$p', sortBy: { _id: 1 }, output: { r: { $sum: '$v' } } }, docs), [
+      { _id: 2, v: 2, r: 6 },
+      { _id: 3, p: null, v: 4, r: 6 },
+      { _id: 1, p: 'a', v: 1, r: 9 },
+      { _id: 4, p: 'a', v: 8, r: 9 },
+    ]);
+  });
+  it('a frame wholly before the partition is empty', () => {
+    expectExact(results({ sortBy: { _id: 1 }, output: { r: { $push: '$v', window: { documents: [-3, -2] } } } }, FIVE), [[], [], [10], [10, 20], [20, 30]]);
+  });
+  it('a numeric range window over the sortBy values', () => {
+    const docs = [1, 2, 4, 7, 8].map((x) => ({ _id: x, x }));
+    expectExact(results({ sortBy: { x: 1 }, output: { r: { $count: {}, window: { range: [-1, 1] } } } }, docs), [2, 2, 1, 2, 2]);
+  });
+  it('a time range window with a unit', () => {
+    const day = 86_400_000;
+    const docs = [0, 1, 3].map((d) => ({ _id: d, t: new Date(d * day), v: 1 }));
+    expectExact(results({ sortBy: { t: 1 }, output: { r: { $sum: '$v', window: { range: [-1, 0], unit: 'day' } } } }, docs), [1, 2, 1]);
+  });
+  it('$min over a sliding window finds the next minimum when it leaves', () => {
+    const docs = [3, 1, 4, 1, 5].map((v, i) => ({ _id: i, v }));
+    expectExact(results({ sortBy: { _id: 1 }, output: { r: { $min: '$v', window: { documents: [-1, 0] } } } }, docs), [3, 1, 1, 1, 1]);
+  });
+  it('sliding $stdDevPop is null while an infinity is in the frame', () => {
+    const docs = [Infinity, 10, 20].map((v, i) => ({ _id: i, v: new Double(v) }));
+    expectExact(results({ sortBy: { _id: 1 }, output: { r: { $stdDevPop: '$v', window: { documents: [-1, 0] } } } }, docs), [null, null, new Double(5)]);
+  });
+});
+
+describe('window-only functions', () => {
+  const tied = [{ _id: 1, s: 5 }, { _id: 2, s: 5 }, { _id: 3, s: 7 }];
+  it('$rank, $denseRank, $documentNumber', () => {
+    expectExact(
+      run({ sortBy: { s: 1 }, output: { a: { $rank: {} }, b: { $denseRank: {} }, c: { $documentNumber: {} } } }, tied).map((d) => [d.a, d.b, d.c]),
+      [[1, 1, 1], [1, 1, 2], [3, 2, 3]],
+    );
+  });
+  it('$shift with a default', () => {
+    expectExact(results({ sortBy: { _id: 1 }, output: { r: { $shift: { output: '$v', by: 2, default: 'none' } } } }, FIVE), [30, 40, 50, 'none', 'none']);
+  });
+  it('$locf and $linearFill', () => {
+    const docs = [{ _id: 1, v: 10 }, { _id: 2, v: null }, { _id: 3 }, { _id: 4, v: 40 }, { _id: 5 }];
+    expectExact(results({ sortBy: { _id: 1 }, output: { r: { $locf: '$v' } } }, docs), [10, 10, 10, 40, 40]);
+    expectExact(results({ sortBy: { _id: 1 }, output: { r: { $linearFill: '$v' } } }, docs), [10, new Double(20), new Double(30), 40, null]);
+  });
+  it('$covariancePop and $covarianceSamp', () => {
+    const docs = [1, 2, 3].map((x) => ({ _id: x, x, y: 2 * x }));
+    expectExact(results({ output: { r: { $covariancePop: ['$x', '$y'] } } }, docs)[0], new Double(4 / 3));
+    expectExact(results({ output: { r: { $covarianceSamp: ['$x', '$y'] } } }, docs)[0], new Double(2));
+  });
+  it('$covariancePop of Decimal128 values is a Decimal128', () => {
+    const docs = [1, 2].map((x) => ({ _id: x, x: Decimal128.fromString(String(x)), y: Decimal128.fromString(String(2 * x)) }));
+    expectExact(results({ output: { r: { $covariancePop: ['$x', '$y'] } } }, docs)[0], Decimal128.fromString('0.5'));
+  });
+  it('$integral and $derivative with a unit', () => {
+    const docs = [0, 10, 20].map((s, i) => ({ _id: i, t: new Date(s * 1000), v: 10 * (i + 1) }));
+    expectExact(
+      results({ sortBy: { t: 1 }, output: { r: { $integral: { input: '$v', unit: 'second' }, window: { documents: ['unbounded', 'current'] } } } }, docs),
+      [new Double(0), new Double(150), new Double(400)],
+    );
+    expectExact(
+      results({ sortBy: { t: 1 }, output: { r: { $derivative: { input: '$v', unit: 'second' }, window: { documents: [-1, 0] } } } }, docs),
+      [null, new Double(1), new Double(1)],
+    );
+  });
+  it('$expMovingAvg with N', () => {
+    const docs = [10, 12, 15].map((v, i) => ({ _id: i, v }));
+    expectExact(results({ sortBy: { _id: 1 }, output: { r: { $expMovingAvg: { input: '$v', N: 2 } } } }, docs), [
+      new Double(10),
+      new Double(11.333333333333334),
+      new Double(13.777777777777779),
+    ]);
+  });
+});
+
+describe('$setWindowFields errors', () => {
+  const parse = (stage: unknown) => () => compilePipeline([{ $setWindowFields: stage }], newPipelineContext({ now: NOW }));
+  it('the stage and its fields', () => {
+    expectCommandError(parse(1), 9, 'the $setWindowFields stage specification must be an object, found int');
+    expectCommandError(parse({ sortBy: { a: 1 } }), 40414, "BSON field '$setWindowFields.output' is missing but a required field");
+    expectCommandError(parse({ output: {}, other: 1 }), 40415, "BSON field '$setWindowFields.other' is an unknown field.");
+    expectCommandError(parse({ sortBy: 5, output: {} }), 14, "BSON field '$setWindowFields.sortBy' is the wrong type 'int', expected type 'object'");
+    expectCommandError(
+      parse({ sortBy: { a: 1 }, output: { a: { $sum: 1 }, 'a.b': { $sum: 1 } } }),
+      6307900,
+      "$setWindowFields 'output' specification contains two conflicting paths",
+    );
+  });
+  it('the functions and frames', () => {
+    expectCommandError(parse({ output: { r: { $summ: 1 } } }), 9, 'Unrecognized window function, $summ');
+    expectCommandError(parse({ output: { r: { $sum: 1, window: { documents: [-1, 0] } } } }), 5339901, 'Document-based bounds require a sortBy');
+    expectCommandError(parse({ sortBy: { a: 1 }, output: { r: { $sum: 1, window: { documents: [1, 0] } } } }), 5339900, 'Lower bound must not exceed upper bound: [1, 0]');
+    expectCommandError(parse({ sortBy: { a: 1, b: 1 }, output: { r: { $sum: 1, window: { range: [-1, 0] } } } }), 5339902, 'Range-based bounds require sortBy a single field');
+    expectCommandError(
+      parse({ sortBy: { a: 1, b: 1 }, output: { r: { $rank: {} } } }),
+      5371602,
+      '$rank must be specified with a top level sortBy expression with exactly one element',
+    );
+    expectCommandError(parse({ sortBy: { a: 1 }, output: { r: { $locf: '$a', window: {} } } }), 9, "'window' field is not allowed in $locf");
+  });
+  it('a range frame over a sortBy value that is not a number', () => {
+    expect(() => run({ sortBy: { x: 1 }, output: { r: { $sum: 1, window: { range: [-1, 1] } } } }, [{ _id: 1, x: 'a' }])).toThrow(
+      'Invalid range: Expected the sortBy field to be a number, but it was string',
+    );
+  });
+});
