@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal128, Double, type Document } from '../../../src/bson/library.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
 import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
+import { isolatedRuntime } from '../../../src/storage/aggregation/runtime.js';
 import { expectCommandError, expectExact } from './helpers.js';
 
 const NOW = new Date(1_700_000_000_000);
@@ -127,5 +128,17 @@ describe('$setWindowFields errors', () => {
     expect(() => run({ sortBy: { x: 1 }, output: { r: { $sum: 1, window: { range: [-1, 1] } } } }, [{ _id: 1, x: 'a' }])).toThrow(
       'Invalid range: Expected the sortBy field to be a number, but it was string',
     );
+  });
+});
+
+describe('$setWindowFields memory', () => {
+  it('with allowDiskUse: false a partition past 100 MB is 5414201', () => {
+    const big = 'x'.repeat(1024 * 1024);
+    const docs = Array.from({ length: 101 }, (_, i) => ({ _id: i, s: big }));
+    const runtime = { ...isolatedRuntime(), allowDiskUse: false };
+    const pipeline = compilePipeline([{ $setWindowFields: { output: { c: { $count: {} } } } }], newPipelineContext({ now: NOW, runtime }));
+    expect(() => Array.from(pipeline(docs))).toThrow(/^Exceeded memory limit in DocumentSourceSetWindowFields, used \d+ bytes but max allowed is 104857600$/);
+    const unlimited = compilePipeline([{ $setWindowFields: { output: { c: { $count: {} } } } }], newPipelineContext({ now: NOW }));
+    expect(Array.from(unlimited(docs)).length).toBe(101);
   });
 });

@@ -9,6 +9,7 @@
  */
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
+import { valueBytes } from '../../accumulators/_internal.js';
 import { UNSUPPORTED_ACCUMULATORS, accumulatorNamed } from '../../accumulators/registry.js';
 import { parseFieldPath } from '../../expression/field_path.js';
 import type { Evaluator } from '../../expression/types.js';
@@ -32,6 +33,9 @@ interface Output {
 
 const idlType = (field: string, value: unknown, expected: string): CommandError =>
   new CommandError('TypeMismatch', `BSON field '$setWindowFields.${field}' is the wrong type '${bsonTypeOf(value)}', expected type '${expected}'`);
+
+/** mongod's `internalDocumentSourceSetWindowFieldsMaxMemoryBytes`: a partition's limit without disk use. */
+export const MAX_PARTITION_BYTES = 100 * 1024 * 1024;
 
 const ARRAY_PARTITION = 'An expression used to partition cannot evaluate to value of type array';
 
@@ -92,6 +96,7 @@ export const setWindowFields: StageDefinition = {
       sortBy = { spec: sortDoc, keys: parseSortSpec(sortDoc) };
       sortCmp = sortBy.keys.length === 0 ? null : compileSort(sortDoc, collator);
     }
+    const limited = pctx.runtime.allowDiskUse === false;
     const ctx: WindowParseContext = { expressions, sortBy, isFunction: isWindowFunction };
     const outputs: Output[] = [];
     for (const [field, value] of Object.entries(outputSpec as Document)) {
@@ -132,11 +137,29 @@ export const setWindowFields: StageDefinition = {
             const k = keys[start];
             while (end < n && compareValues(keys[end], k, collator) === 0) end++;
           } else end = n;
+          if (limited) checkMemory(docs, start, end);
           yield* computePartition(start === 0 && end === n ? docs : docs.slice(start, end));
           start = end;
         }
       },
     };
+
+    /**
+     * A partition held in memory past the limit when the command said `allowDiskUse: false`
+     * (5414201); sizes are BSON sizes, mongod's its own estimates.
+     */
+    function checkMemory(docs: readonly Document[], start: number, end: number): void {
+      let bytes = 0;
+      for (let i = start; i < end; i++) {
+        bytes += valueBytes(docs[i]);
+        if (bytes > MAX_PARTITION_BYTES) {
+          throw new CommandError(
+            5414201,
+            `Exceeded memory limit in DocumentSourceSetWindowFields, used ${bytes} bytes but max allowed is ${MAX_PARTITION_BYTES}`,
+          );
+        }
+      }
+    }
 
     function* computePartition(rows: Document[]): Generator<Document> {
       const frames: ReturnType<typeof expressions.frame>[] = new Array(rows.length);
