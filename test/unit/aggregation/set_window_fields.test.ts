@@ -1,8 +1,11 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Decimal128, Double, type Document } from '../../../src/bson/library.js';
 import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
 import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
 import { isolatedRuntime } from '../../../src/storage/aggregation/runtime.js';
+import { WINDOW_FUNCTIONS } from '../../../src/storage/aggregation/window/registry.js';
 import { expectCommandError, expectExact } from './helpers.js';
 
 const NOW = new Date(1_700_000_000_000);
@@ -140,5 +143,48 @@ describe('$setWindowFields memory', () => {
     expect(() => Array.from(pipeline(docs))).toThrow(/^Exceeded memory limit in DocumentSourceSetWindowFields, used \d+ bytes but max allowed is 104857600$/);
     const unlimited = compilePipeline([{ $setWindowFields: { output: { c: { $count: {} } } } }], newPipelineContext({ now: NOW }));
     expect(Array.from(unlimited(docs)).length).toBe(101);
+  });
+});
+
+describe('the window function table', () => {
+  it('is sorted, and every file of window/functions/ defines one registered function', async () => {
+    const names = WINDOW_FUNCTIONS.map((d) => d.name);
+    expect(names).toEqual([...names].sort());
+    const dir = fileURLToPath(new URL('../../../src/storage/aggregation/window/functions/', import.meta.url));
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBe(WINDOW_FUNCTIONS.length);
+    for (const file of files) {
+      const exported = Object.values(await import(`${dir}${file}`)) as unknown[];
+      expect(exported.filter((v) => WINDOW_FUNCTIONS.includes(v as never)).length).toBe(1);
+    }
+  });
+  it('$covariancePop is a window function only: $group does not know it (15952)', () => {
+    expectCommandError(
+      () => compilePipeline([{ $group: { _id: null, c: { $covariancePop: '$a' } } }], newPipelineContext({ now: NOW })),
+      15952,
+      "unknown group operator '$covariancePop'",
+    );
+  });
+});
+
+describe('window outputs of missing values', () => {
+  it('$first of a missing value leaves the field unset; of an empty frame, null', () => {
+    const docs = [{ _id: 1 }, { _id: 2, v: 2 }];
+    expectExact(run({ sortBy: { _id: 1 }, output: { r: { $first: '$v', window: { documents: [0, 1] } } } }, docs), [{ _id: 1 }, { _id: 2, v: 2, r: 2 }]);
+    expectExact(run({ sortBy: { _id: 1 }, output: { r: { $last: '$v', window: { documents: [2, 3] } } } }, docs), [{ _id: 1, r: null }, { _id: 2, v: 2, r: null }]);
+  });
+  it('$shift of a missing value leaves the field unset', () => {
+    expectExact(run({ sortBy: { _id: 1 }, output: { r: { $shift: { output: '$v', by: -1 } } } }, [{ _id: 1, v: 1 }, { _id: 2 }, { _id: 3 }]), [
+      { _id: 1, v: 1, r: null },
+      { _id: 2, r: 1 },
+      { _id: 3 },
+    ]);
+  });
+  it('$count with a second function', () => {
+    expectCommandError(
+      () => compilePipeline([{ $setWindowFields: { output: { r: { $count: {}, $sum: 1 } } } }], newPipelineContext({ now: NOW })),
+      9,
+      'Cannot specify multiple functions in window function spec',
+    );
   });
 });

@@ -41,7 +41,10 @@ export function parseAccumulatorWindow(def: AccumulatorDefinition, spec: Documen
     if (field === 'window') bounds = parseWindowBounds(spec.window, ctx);
     else if (field === name && !seen) seen = true;
     else if (ownParser) throw new CommandError('FailedToParse', `${name} got unexpected argument: ${field}`);
-    else if (ctx.isFunction(field)) throw new CommandError('FailedToParse', 'Cannot specify two functions in window function spec');
+    else if (ctx.isFunction(field)) {
+      // parseCountWindowFunction words it apart.
+      throw new CommandError('FailedToParse', `Cannot specify ${def.argument === 'empty' ? 'multiple' : 'two'} functions in window function spec`);
+    }
     else throw new CommandError('FailedToParse', `Window function found an unknown argument: ${field}`);
   }
   const argSpec = spec[name];
@@ -74,7 +77,9 @@ export function parseAccumulatorWindow(def: AccumulatorDefinition, spec: Documen
     const options: StateOptions = { n: nExpr === undefined ? undefined : nExpr(CONSTANT_FRAME), compare, settings };
     return def.create(collator, removable, options);
   };
-  return overFrames(bounds, arg, create);
+  // mongod's $first/$last window functions evaluate the input of the frame's end document: a
+  // missing value leaves the output field unset. The accumulators' missing results are null.
+  return overFrames(bounds, arg, create, name === '$first' || name === '$last' ? 'absent' : 'null');
 }
 
 const nullForMissing = (st: Accumulator): unknown => {
@@ -82,27 +87,37 @@ const nullForMissing = (st: Accumulator): unknown => {
   return r === MISSING ? null : r;
 };
 
+/** The result as it is, MISSING included (the field unset), but null for an empty frame. */
+const asItIs = (st: Accumulator, empty: boolean): unknown => (empty ? null : st.result());
+
 /**
  * The window function that runs a state over each document's frame of `bounds`: `arg` is the
  * value each document feeds, `create(removable)` a state (removable when the frame's lower end
- * moves); over the whole partition the state is fed once. A MISSING result is null.
+ * moves); over the whole partition the state is fed once. A MISSING result is null, or with
+ * `missing: 'absent'` leaves the field unset; an empty frame's result is the state's own (null).
  */
-export function overFrames(bounds: WindowBounds, arg: Evaluator, create: (removable: boolean) => Accumulator): WindowFunction {
+export function overFrames(
+  bounds: WindowBounds,
+  arg: Evaluator,
+  create: (removable: boolean) => Accumulator,
+  missing: 'null' | 'absent' = 'null',
+): WindowFunction {
   const removable = bounds.lower !== 'unbounded';
+  const output = missing === 'null' ? nullForMissing : asItIs;
   return {
     compute(p: Partition, out: unknown[]): void {
       const n = p.docs.length;
       const state = create(removable);
       if (isWholePartition(bounds)) {
         for (let i = 0; i < n; i++) state.add(arg(p.frame(i)));
-        const r = nullForMissing(state);
+        const r = output(state, n === 0);
         for (let i = 0; i < n; i++) out[i] = r;
         return;
       }
       const f = frames(bounds, p);
       const values = new Array<unknown>(n);
       for (let i = 0; i < n; i++) values[i] = arg(p.frame(i));
-      slide(f, values, state, removable, out, nullForMissing);
+      slide(f, values, state, removable, out, output);
     },
   };
 }

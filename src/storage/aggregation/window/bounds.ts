@@ -226,7 +226,8 @@ function typeNameOf(v: unknown): string {
 /**
  * Runs `state` over each document's frame and writes `result()` to `out`: what enters a frame is
  * added; what leaves it is removed when the state is `removable` (added order is removal order),
- * else the state is reset and refed the new frame. `values[j]` is document j's input.
+ * else the state is reset and refed the new frame. `values[j]` is document j's input; `result`
+ * is told whether the frame is empty.
  */
 export function slide(
   f: Frames,
@@ -234,7 +235,7 @@ export function slide(
   state: Accumulator,
   removable: boolean,
   out: unknown[],
-  result: (state: Accumulator) => unknown = (st) => st.result(),
+  result: (state: Accumulator, empty: boolean) => unknown = (st) => st.result(),
 ): void {
   const { starts, ends } = f;
   const n = starts.length;
@@ -249,6 +250,6 @@ export function slide(
     }
     while (e < ne) state.add(values[e++]);
     while (s < ns) state.remove(values[s++]);
-    out[i] = result(state);
+    out[i] = result(state, ns === ne);
   }
 }
