@@ -81,6 +81,11 @@ describe('window-only functions', () => {
     const docs = [1, 2].map((x) => ({ _id: x, x: Decimal128.fromString(String(x)), y: Decimal128.fromString(String(2 * x)) }));
     expectExact(results({ output: { r: { $covariancePop: ['$x', '$y'] } } }, docs)[0], Decimal128.fromString('0.5'));
   });
+  it('a Decimal128 past the range of doubles is finite to $covariancePop', () => {
+    const max = Decimal128.fromString('9.999999999999999999999999999999999E+6144');
+    const docs = [1, 2].map((y) => ({ _id: y, x: max, y: Decimal128.fromString(String(y)) }));
+    expectExact(results({ output: { r: { $covariancePop: ['$x', '$y'] } } }, docs), [Decimal128.fromString('0E+14'), Decimal128.fromString('0E+14')]);
+  });
   it('$integral and $derivative with a unit', () => {
     const docs = [0, 10, 20].map((s, i) => ({ _id: i, t: new Date(s * 1000), v: 10 * (i + 1) }));
     expectExact(

@@ -8,6 +8,7 @@ import { CommandError } from '../../../errors/command_error.js';
 import { SumState, ValueQueue } from '../../accumulators/_internal.js';
 import type { Accumulator } from '../../accumulators/types.js';
 import { Decimal128 } from '../../../bson/library.js';
+import { decodeDecimal } from '../../values/decimal.js';
 import { isNaNNumber, isNumber, doubleOf, numKind, toDouble } from '../../values/numeric.js';
 
 /** The value arithmetic of mongod's expressions (`$subtract`, `$multiply`, `$divide`), over two values. */
@@ -49,9 +50,16 @@ export class CovarianceState implements Accumulator {
     let nan = 0;
     let decimal = false;
     for (const el of v) {
-      if (numKind(el) === 'decimal') decimal = true;
+      if (numKind(el) === 'decimal') {
+        // A Decimal128 past the doubles' range is finite: its parts say, not toDouble.
+        decimal = true;
+        const parts = decodeDecimal(el as Decimal128);
+        if (parts.kind === 'nan') nan++;
+        else if (parts.kind === 'inf') parts.negative ? neg++ : pos++;
+        continue;
+      }
       const d = toDouble(el);
-      if (isNaNNumber(el)) nan++;
+      if (Number.isNaN(d)) nan++;
       else if (d === Infinity) pos++;
       else if (d === -Infinity) neg++;
     }
