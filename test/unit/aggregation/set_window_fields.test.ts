@@ -107,6 +107,17 @@ describe('window-only functions', () => {
   });
 });
 
+describe('$expMovingAvg in Decimal128', () => {
+  it('computes in Decimal128 and answers a Decimal128 once one is seen', () => {
+    const docs = [{ _id: 1, v: Decimal128.fromString('10') }, { _id: 2, v: 20 }];
+    expectExact(results({ sortBy: { _id: 1 }, output: { r: { $expMovingAvg: { input: '$v', alpha: 0.5 } } } }, docs), [
+      Decimal128.fromString('10'),
+      // α = 0.5 as mongod's Decimal128(double): 15 digits, 0.500000000000000.
+      Decimal128.fromString('15.000000000000000'),
+    ]);
+  });
+});
+
 describe('$setWindowFields errors', () => {
   const parse = (stage: unknown) => () => compilePipeline([{ $setWindowFields: stage }], newPipelineContext({ now: NOW }));
   it('the stage and its fields', () => {
