@@ -204,3 +204,19 @@ describe('window outputs of missing values', () => {
     );
   });
 });
+
+describe('$integral types', () => {
+  it('integers without a unit: trapezoids are Doubles (divided by 2.0), a single point is Int32 0', () => {
+    const docs = [0, 2, 4].map((x) => ({ _id: x, x, y: x }));
+    expectExact(results({ sortBy: { x: 1 }, output: { r: { $integral: { input: '$y' }, window: { documents: [-1, 0] } } } }, docs), [
+      0,
+      new Double(2),
+      new Double(6),
+    ]);
+  });
+  it('a Date sortBy without a unit is 5423902', () => {
+    expect(() => run({ sortBy: { t: 1 }, output: { r: { $integral: { input: '$v' } } } }, [{ _id: 1, t: new Date(0), v: 1 }])).toThrow(
+      "$integral (with no 'outputUnit') expects the sortBy field to be numeric",
+    );
+  });
+});

@@ -123,16 +123,20 @@ export class CovarianceState implements Accumulator {
 
 /**
  * `$integral`'s state, fed `[x, y]` (x the sortBy value, a number or with `unitMs` a date; y a
- * number: 5423900-5423902): the trapezoids between consecutive points, in a removable sum; NaN
- * while a NaN is in the frame; divided by the unit's milliseconds when there is one.
+ * number: 5423900-5423902): the trapezoids between consecutive points, `(x₂ − x₁)·(y₁ + y₂) / 2.0`
+ * in mongod's value arithmetic (dates subtract to milliseconds), in a removable sum; NaN while a
+ * NaN is in the frame; divided by the unit's milliseconds when there is one.
  */
 export class IntegralState implements Accumulator {
   private readonly points = new ValueQueue();
   private readonly sum = new SumState();
   private nans = 0;
-  constructor(private readonly unitMs: number | null) {}
+  constructor(
+    private readonly unitMs: number | null,
+    private readonly ops: Arithmetic & { readonly add: (a: unknown, b: unknown) => unknown },
+  ) {}
 
-  private check(v: unknown): [number, number] {
+  private check(v: unknown): [unknown, unknown] {
     const ok = Array.isArray(v) && v.length === 2 && isNumber(v[1]) && (isNumber(v[0]) || v[0] instanceof Date);
     if (!ok) {
       throw new CommandError(
@@ -144,34 +148,37 @@ export class IntegralState implements Accumulator {
     if (this.unitMs !== null) {
       if (!(x instanceof Date)) throw new CommandError(5423901, "$integral with 'outputUnit' expects the sortBy field to be a Date");
     } else if (!isNumber(x)) throw new CommandError(5423902, "$integral (with no 'outputUnit') expects the sortBy field to be numeric");
-    if (isNaNNumber(x) || isNaNNumber(y)) return [NaN, NaN];
-    return [x instanceof Date ? x.getTime() : toDouble(x), toDouble(y)];
+    return [x, y];
   }
 
-  private static trapezoid(a: [number, number], b: [number, number]): unknown {
-    if (Number.isNaN(a[0]) || Number.isNaN(b[0])) return 0;
-    return doubleOf(((b[0] - a[0]) * (a[1] + b[1])) / 2);
+  private static hasNaN(p: [unknown, unknown]): boolean {
+    return isNaNNumber(p[0]) || isNaNNumber(p[1]);
+  }
+
+  private trapezoid(a: [unknown, unknown], b: [unknown, unknown]): unknown {
+    if (IntegralState.hasNaN(a) || IntegralState.hasNaN(b)) return 0;
+    const { subtract, add, multiply, divide } = this.ops;
+    return divide(multiply(add(b[1], a[1]), subtract(b[0], a[0])), doubleOf(2));
   }
 
   add(v: unknown): void {
     const p = this.check(v);
-    if (Number.isNaN(p[0])) this.nans++;
-    if (this.points.length > 0) this.sum.add(IntegralState.trapezoid(this.points.last() as [number, number], p));
+    if (IntegralState.hasNaN(p)) this.nans++;
+    if (this.points.length > 0) this.sum.add(this.trapezoid(this.points.last() as [unknown, unknown], p));
     this.points.push(p);
   }
 
   remove(v: unknown): void {
     const p = this.check(v);
-    if (Number.isNaN(p[0])) this.nans--;
+    if (IntegralState.hasNaN(p)) this.nans--;
     this.points.shift();
-    if (this.points.length > 0) this.sum.remove(IntegralState.trapezoid(p, this.points.first() as [number, number]));
+    if (this.points.length > 0) this.sum.remove(this.trapezoid(p, this.points.first() as [unknown, unknown]));
   }
 
   result(): unknown {
     if (this.nans > 0) return doubleOf(NaN);
     const r = this.sum.result();
-    if (this.unitMs === null) return r;
-    return doubleOf(this.sum.totalAsDouble / this.unitMs);
+    return this.unitMs === null ? r : this.ops.divide(r, this.unitMs);
   }
 
   reset(): void {

@@ -10,7 +10,7 @@ import { isDocument } from '../../../values/paths.js';
 import { formatElement } from '../../../values/format.js';
 import { bsonTypeOf } from '../../../values/bson_type.js';
 import { overFrames } from '../accumulator.js';
-import { parseOutputUnit, requireSingleSortBy } from '../_internal.js';
+import { arithmetic, parseOutputUnit, requireSingleSortBy } from '../_internal.js';
 import { parseWindowBounds, WHOLE_PARTITION, type WindowBounds } from '../bounds.js';
 import { IntegralState } from '../states.js';
 import type { WindowFunctionDefinition } from '../types.js';
@@ -40,6 +40,12 @@ export const integral: WindowFunctionDefinition = {
     const y = input;
     const x = ctx.expressions.parse(`$${sortBy.keys[0]!.path}`);
     const unit = unitMs;
-    return overFrames(bounds, (frame) => [x(frame), y(frame)], () => new IntegralState(unit));
+    const ops = {
+      add: arithmetic(ctx, '$add'),
+      subtract: arithmetic(ctx, '$subtract'),
+      multiply: arithmetic(ctx, '$multiply'),
+      divide: arithmetic(ctx, '$divide'),
+    };
+    return overFrames(bounds, (frame) => [x(frame), y(frame)], () => new IntegralState(unit, ops));
   },
 };
