@@ -205,6 +205,21 @@ describe('window outputs of missing values', () => {
   });
 });
 
+describe('$linearFill checks', () => {
+  it('a repeated sortBy value is 6050106, a string to fill is TypeMismatch', () => {
+    expect(() => run({ sortBy: { x: 1 }, output: { r: { $linearFill: '$y' } } }, [{ _id: 1, x: 1, y: 1 }, { _id: 2, x: 1 }])).toThrow(
+      'There can be no repeated values in the sort field',
+    );
+    expect(() => run({ sortBy: { x: 1 }, output: { r: { $linearFill: '$y' } } }, [{ _id: 1, x: 1, y: 'a' }])).toThrow(
+      'Value to be filled must be numeric or nullish, but found string',
+    );
+  });
+  it('interpolates along dates', () => {
+    const docs = [0, 1, 4].map((d, i) => ({ _id: i, t: new Date(d * 1000), y: i === 1 ? null : i * 10 }));
+    expectExact(results({ sortBy: { t: 1 }, output: { r: { $linearFill: '$y' } } }, docs), [0, new Double(5), 20]);
+  });
+});
+
 describe('$integral types', () => {
   it('integers without a unit: trapezoids are Doubles (divided by 2.0), a single point is Int32 0', () => {
     const docs = [0, 2, 4].map((x) => ({ _id: x, x, y: x }));
