@@ -6,6 +6,7 @@ import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
 import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
 import { isolatedRuntime } from '../../../src/storage/aggregation/runtime.js';
 import { WINDOW_FUNCTIONS } from '../../../src/storage/aggregation/window/registry.js';
+import { slide } from '../../../src/storage/aggregation/window/bounds.js';
 import { expectCommandError, expectExact } from './helpers.js';
 
 const NOW = new Date(1_700_000_000_000);
@@ -233,5 +234,53 @@ describe('$integral types', () => {
     expect(() => run({ sortBy: { t: 1 }, output: { r: { $integral: { input: '$v' } } } }, [{ _id: 1, t: new Date(0), v: 1 }])).toThrow(
       "$integral (with no 'outputUnit') expects the sortBy field to be numeric",
     );
+  });
+});
+
+describe('slide', () => {
+  it('adds each value once and removes each once: O(1) a document for a removable state', () => {
+    const n = 1000;
+    const starts = Int32Array.from({ length: n }, (_, i) => Math.max(0, i - 9));
+    const ends = Int32Array.from({ length: n }, (_, i) => i + 1);
+    let adds = 0;
+    let removes = 0;
+    let total = 0;
+    const state = {
+      add: (v: unknown) => {
+        adds++;
+        total += v as number;
+      },
+      remove: (v: unknown) => {
+        removes++;
+        total -= v as number;
+      },
+      result: () => total,
+      reset: () => {
+        total = 0;
+      },
+    };
+    const out: unknown[] = new Array(n);
+    slide({ starts, ends }, Array.from({ length: n }, (_, i) => i), state, true, out);
+    expect({ adds, removes, last: out[n - 1] }).toEqual({ adds: n, removes: n - 10, last: 990 + 991 + 992 + 993 + 994 + 995 + 996 + 997 + 998 + 999 });
+  });
+  it('a state that cannot remove is refed the frame when its lower end moves', () => {
+    let adds = 0;
+    const values: number[] = [];
+    const state = {
+      add: (v: unknown) => {
+        adds++;
+        values.push(v as number);
+      },
+      remove: () => {
+        throw new Error('not removable');
+      },
+      result: () => values.slice(),
+      reset: () => {
+        values.length = 0;
+      },
+    };
+    const out: unknown[] = new Array(3);
+    slide({ starts: Int32Array.from([0, 1, 2]), ends: Int32Array.from([2, 3, 3]) }, [10, 20, 30], state, false, out);
+    expect({ adds, out }).toEqual({ adds: 2 + 2 + 1, out: [[10, 20], [20, 30], [30]] });
   });
 });
