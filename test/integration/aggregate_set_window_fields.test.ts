@@ -124,5 +124,6 @@ describe('$setWindowFields', () => {
     expect(err.code).toBe(5414201);
     expect(err.errmsg).toMatch(/Exceeded memory limit in DocumentSourceSetWindowFields, used \d+ bytes but max allowed is 104857600/);
     expect(await db.collection('big').aggregate(pipeline).toArray()).toEqual([{ _id: 0, c: 26 }]);
+    await db.collection('big').drop();
   });
 });
