@@ -102,7 +102,10 @@ function roundToDecimal128(p: DecimalParts): DecimalParts {
  * removable sum does.
  */
 export class SumState implements Accumulator {
+  /** The integers' total beyond `smallInts` (BigInt arithmetic only once a JS number would round). */
   private ints = 0n;
+  /** The Int32 values' running total while it is a safe integer (the common case, without BigInt). */
+  private smallInts = 0;
   private sum = 0;
   private compensation = 0;
   private nans = 0;
@@ -140,7 +143,14 @@ export class SumState implements Accumulator {
       case 'int':
       case 'long':
         if (this.integersAsDoubles) this.addDouble(Number(toBigInt(v)), sign);
-        else this.ints += sign === 1 ? toBigInt(v) : -toBigInt(v);
+        else if (typeof v === 'number') {
+          const t = this.smallInts + (sign === 1 ? v : -v);
+          if (Number.isSafeInteger(t)) this.smallInts = t;
+          else {
+            this.ints += BigInt(this.smallInts) + BigInt(sign === 1 ? v : -v);
+            this.smallInts = 0;
+          }
+        } else this.ints += sign === 1 ? toBigInt(v) : -toBigInt(v);
         return;
       case 'double':
         this.addDouble(typeof v === 'number' ? v : (v as { value: number }).value, sign);
@@ -177,6 +187,11 @@ export class SumState implements Accumulator {
     }
   }
 
+  /** The exact total of the integers. */
+  private intTotal(): bigint {
+    return this.smallInts === 0 ? this.ints : this.ints + BigInt(this.smallInts);
+  }
+
   /** The non-finite part of the doubles: NaN, ±Infinity, or 0 when every double was finite. */
   private special(): number {
     if (this.nans > 0 || (this.positiveInfinities > 0 && this.negativeInfinities > 0)) return NaN;
@@ -187,7 +202,7 @@ export class SumState implements Accumulator {
 
   private doubleTotal(): number {
     const doubles = Number.isFinite(this.sum) ? this.sum + this.compensation : this.sum;
-    return Number(this.ints) + doubles + this.special();
+    return Number(this.intTotal()) + doubles + this.special();
   }
 
   /**
@@ -196,8 +211,8 @@ export class SumState implements Accumulator {
    */
   decimalTotal(): Decimal128 {
     let parts = this.decimal ?? ZERO;
-    if (this.ints !== 0n) {
-      const b = this.ints;
+    if (this.intTotal() !== 0n) {
+      const b = this.intTotal();
       parts = addParts(parts, { kind: 'finite', negative: b < 0n, coefficient: b < 0n ? -b : b, exponent: 0 });
     }
     const doubles = (Number.isFinite(this.sum) ? this.sum + this.compensation : this.sum) + this.special();
@@ -217,10 +232,11 @@ export class SumState implements Accumulator {
   result(): unknown {
     switch (this.kind()) {
       case 'int':
-        if (fitsLong(this.ints)) return intOrLong(this.ints);
+        if (this.ints === 0n && this.smallInts >= -2147483648 && this.smallInts <= 2147483647) return this.smallInts;
+        if (fitsLong(this.intTotal())) return intOrLong(this.intTotal());
         return doubleOf(this.doubleTotal());
       case 'long':
-        if (fitsLong(this.ints)) return longOf(this.ints);
+        if (fitsLong(this.intTotal())) return longOf(this.intTotal());
         return doubleOf(this.doubleTotal());
       case 'double':
         return doubleOf(this.doubleTotal());
@@ -231,6 +247,7 @@ export class SumState implements Accumulator {
 
   reset(): void {
     this.ints = 0n;
+    this.smallInts = 0;
     this.sum = 0;
     this.compensation = 0;
     this.nans = 0;

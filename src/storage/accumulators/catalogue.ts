@@ -2,6 +2,9 @@
  * Every accumulator of mongod 8.2's `$group` (accumulator_*.cpp, REGISTER_ACCUMULATOR), one per
  * line, whether Mayfly implements it or not: what is not in `index.ts` answers 238
  * NotImplemented (registry.ts), never "unknown group operator". Never edited to add one.
+ * `$covariancePop`/`$covarianceSamp` are not here: mongod registers them as window functions
+ * only (REGISTER_STABLE_REMOVABLE_WINDOW_FUNCTION), so `$group` calls them unknown (15952);
+ * they are `../aggregation/window/functions/`.
  */
 export const ACCUMULATOR_CATALOGUE: readonly string[] = [
   '$accumulator',
@@ -11,8 +14,6 @@ export const ACCUMULATOR_CATALOGUE: readonly string[] = [
   '$bottomN',
   '$concatArrays',
   '$count',
-  '$covariancePop',
-  '$covarianceSamp',
   '$first',
   '$firstN',
   '$last',

@@ -105,6 +105,11 @@ export interface PipelineRuntime {
   readonly server: ServerStateReader;
   /** A uniform draw in [0, 1) (`$sample`); `Math.random` unless a test seeds it. */
   readonly random: () => number;
+  /**
+   * The command's `allowDiskUse`; absent when not given, which mongod 8.2 reads as true
+   * (`allowDiskUseByDefault`). Only `false` holds a stage to its memory limit (`$setWindowFields`).
+   */
+  readonly allowDiskUse?: boolean;
 }
 
 /**

@@ -22,6 +22,7 @@ import { replaceRoot } from './replace_root.js';
 import { replaceWith } from './replace_with.js';
 import { sample } from './sample.js';
 import { set } from './set.js';
+import { setWindowFields } from './set_window_fields.js';
 import { skip } from './skip.js';
 import { sort } from './sort.js';
 import { sortByCount } from './sort_by_count.js';
@@ -53,6 +54,7 @@ export const STAGES: readonly StageDefinition[] = [
   replaceWith,
   sample,
   set,
+  setWindowFields,
   skip,
   sort,
   sortByCount,
