@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Server } from './server/server.js';
-import { checkParameterNames, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
+import { checkParameterNames, replSetNameProblem, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
 
 /** The exit code of a user mistake (as commander's usage errors, in most CLIs). */
@@ -19,6 +19,12 @@ function parsePort(value: string): number {
   const n = value.trim() === '' ? NaN : Number(value);
   if (!isPort(n)) throw new InvalidArgumentError('The port must be an integer from 0 to 65535 (0 picks any free port).');
   return n;
+}
+
+function parseReplSet(value: string): string {
+  const problem = replSetNameProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(`The replica set name ${problem}.`);
+  return value;
 }
 
 function collectParameter(value: string, previous: Record<string, unknown>): Record<string, unknown> {
@@ -56,6 +62,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--ttl-monitor-sleep-secs <n>', 'seconds between TTL passes (ttlMonitorSleepSecs)'))
     .addOption(new Option('--ttl-index-delete-target-docs <n>', 'documents per index per sub-pass (ttlIndexDeleteTargetDocs)'))
     .addOption(new Option('--ttl-index-delete-target-time-ms <n>', 'ms per index per sub-pass (ttlIndexDeleteTargetTimeMS)'))
+    .addOption(new Option('--replSet <name>', 'present the server as the primary of a one-node replica set of this name').argParser(parseReplSet))
     .addOption(new Option('--set-parameter <name=value>', 'set a server parameter at startup (repeatable)').argParser(collectParameter).default({}))
     .configureOutput({ outputError: () => {} }) // onCommanderExit writes the one line
     .exitOverride(onCommanderExit);
@@ -81,6 +88,7 @@ export async function main(argv: string[]): Promise<void> {
     ttlIndexDeleteTargetDocs?: string;
     ttlIndexDeleteTargetTimeMs?: string;
     setParameter: Record<string, unknown>;
+    replSet?: string;
   }>();
   const parameters: Record<string, unknown> = { ...opts.setParameter };
   /** The flag that gave each parameter, for the error about its value. */
@@ -104,8 +112,14 @@ export async function main(argv: string[]): Promise<void> {
       logLevel: opts.logLevel,
       clock: opts.clock,
       parameters,
+      ...(opts.replSet === undefined ? {} : { replSet: opts.replSet }),
       argv: ['mayfly', ...argv.slice(2)],
-      parsed: { net: { bindIp: opts.host, port: opts.port }, mayfly: { compat: opts.compat, clock: opts.clock }, setParameter: parameters },
+      parsed: {
+        net: { bindIp: opts.host, port: opts.port },
+        ...(opts.replSet === undefined ? {} : { replication: { replSet: opts.replSet } }),
+        mayfly: { compat: opts.compat, clock: opts.clock },
+        setParameter: parameters,
+      },
     });
   } catch (err) {
     // A bad server parameter: an unknown name, or a bad value from a --ttl-* flag or --set-parameter.

@@ -44,6 +44,7 @@ export class MayflyServer {
         clock: checked.clock ?? 'system',
         logLevel: checked.logLevel ?? 'silent',
         parameters: checked.parameters,
+        ...(checked.replSet === undefined ? {} : { replSet: checked.replSet }),
       });
     } catch (err) {
       // The server parameters are checked as the server sets them.
@@ -59,9 +60,19 @@ export class MayflyServer {
     return new MayflyServer(server);
   }
 
-  /** The connection string, `mongodb://127.0.0.1:<port>/` (a database name may be appended). */
+  /**
+   * The connection string, `mongodb://127.0.0.1:<port>/` (a database name may be appended); on a
+   * replica set it ends with `?replicaSet=<name>`, so drivers discover the set.
+   */
   getUri(dbName?: string): string {
-    return dbName ? `${this.server.uri}${dbName}` : this.server.uri;
+    const base = dbName ? `${this.server.uri}${dbName}` : this.server.uri;
+    const setName = this.server.settings.replSetName;
+    return setName === null ? base : `${base}?replicaSet=${encodeURIComponent(setName)}`;
+  }
+
+  /** The replica set's name; null on a standalone. */
+  get replSetName(): string | null {
+    return this.server.settings.replSetName;
   }
 
   /** The bound port. */
@@ -88,3 +99,4 @@ export class MayflyServer {
 }
 
 export { Server } from './server/server.js';
+export { MayflyReplSet, type MayflyReplSetOptions } from './repl_set.js';

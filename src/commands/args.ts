@@ -99,7 +99,7 @@ export function validateArguments(def: CommandDefinition, cmd: Document, command
       }
     }
   }
-  checkGenericArguments(cmd);
+  checkGenericArguments(cmd, def);
 }
 
 /** Where an argument table keeps its required fields once computed (a symbol: not an argument). */
@@ -129,9 +129,10 @@ function checkRule(idl: string, key: string, value: unknown, rule: ArgRule, isTa
  * The generic arguments every command's invocation parses after its own fields (mongod's
  * service entry point): `maxTimeMS` (`parseMaxTimeMS`) and `readConcern` (`ReadConcernArgs`).
  */
-function checkGenericArguments(cmd: Document): void {
+function checkGenericArguments(cmd: Document, def: CommandDefinition): void {
   if (cmd.maxTimeMS !== undefined) parseMaxTimeMS(cmd.maxTimeMS);
-  if (cmd.readConcern !== undefined && !isDocument(cmd.readConcern)) {
+  // A command whose table has its own `readConcern` rule has checked it already.
+  if (cmd.readConcern !== undefined && !isDocument(cmd.readConcern) && (def.args === 'lenient' || def.args.readConcern === undefined)) {
     throw new CommandError('FailedToParse', 'readConcern field should be an object');
   }
 }

@@ -32,11 +32,13 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['storage/validation', 12, ['storage/validation/']],
   ['storage/versioned', 13, ['storage/versioned/']],
   ['ttl', 14, ['ttl/']],
+  // The session catalog: above storage, below the server and the commands that touch sessions.
+  ['sessions', 14.5, ['sessions/']],
   ['server', 15, ['server/']],
   ['commands', 16, ['commands/']],
   // The listener: the TCP server and its connections, above the commands they dispatch to.
   ['server/listener', 17, ['server/server.ts', 'server/connection.ts']],
-  ['entry', 18, ['index.ts', 'cli.ts', 'options.ts', 'testing/']],
+  ['entry', 18, ['index.ts', 'cli.ts', 'options.ts', 'repl_set.ts', 'testing/']],
 ];
 
 function layerOf(file: string): readonly [string, number] {
