@@ -99,6 +99,9 @@ export function validateArguments(def: CommandDefinition, cmd: Document, command
       }
     }
   }
+  if (def.genericRules !== undefined) {
+    for (const key of Object.keys(def.genericRules)) checkRule(idl, key, cmd[key], def.genericRules[key]!, false);
+  }
   checkGenericArguments(cmd, def);
 }
 
@@ -130,9 +133,10 @@ function checkRule(idl: string, key: string, value: unknown, rule: ArgRule, isTa
  * service entry point): `maxTimeMS` (`parseMaxTimeMS`) and `readConcern` (`ReadConcernArgs`).
  */
 function checkGenericArguments(cmd: Document, def: CommandDefinition): void {
-  if (cmd.maxTimeMS !== undefined) parseMaxTimeMS(cmd.maxTimeMS);
-  // A command whose table has its own `readConcern` rule has checked it already.
-  if (cmd.readConcern !== undefined && !isDocument(cmd.readConcern) && (def.args === 'lenient' || def.args.readConcern === undefined)) {
+  // A command with its own rule for a generic argument (`genericRules`) has checked it already.
+  const own = def.genericRules;
+  if (cmd.maxTimeMS !== undefined && own?.maxTimeMS === undefined) parseMaxTimeMS(cmd.maxTimeMS);
+  if (cmd.readConcern !== undefined && !isDocument(cmd.readConcern) && own?.readConcern === undefined) {
     throw new CommandError('FailedToParse', 'readConcern field should be an object');
   }
 }

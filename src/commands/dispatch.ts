@@ -83,9 +83,7 @@ function runDefinition(
   if (def.adminOnly && db !== 'admin') {
     throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
   }
-  if (body.apiVersion !== undefined && body.apiVersion !== '1') {
-    throw new CommandError('APIVersionError', `API version must be "1"`);
-  }
+  checkApiParameters(def, body);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes, commands: registry };
   const retryable = checkTransactionArguments(ctx, def, body);
   // Most commands run with the fail point off: no await, no per-command scope then.
@@ -103,6 +101,32 @@ function runDefinition(
   const reply = runCommand(ctx, def, body, retryable);
   // A copy: handlers may return shared documents, and dispatch adds `ok`.
   return reply instanceof Promise ? reply.then((r) => finishCommand(ctx, def, session, copyReply(r))) : finishCommand(ctx, def, session, copyReply(reply));
+}
+
+/** The commands of the Stable API, version 1 (mongod's `apiVersions: [ "1" ]`). */
+const API_VERSION_1: ReadonlySet<string> = new Set([
+  'abortTransaction', 'aggregate', 'authenticate', 'collMod', 'commitTransaction', 'count', 'create', 'createIndexes', 'delete', 'distinct',
+  'drop', 'dropDatabase', 'dropIndexes', 'endSessions', 'explain', 'find', 'findAndModify', 'getMore', 'hello', 'insert', 'killCursors',
+  'listCollections', 'listDatabases', 'listIndexes', 'ping', 'refreshSessions', 'saslContinue', 'saslStart', 'update',
+]);
+
+/**
+ * The Stable API parameters (api_parameters.cpp): `apiVersion` must be "1"; `apiStrict` and
+ * `apiDeprecationErrors` need an `apiVersion` (4886600); `apiStrict: true` refuses a command
+ * outside version 1 (323).
+ */
+function checkApiParameters(def: CommandDefinition, body: Document): void {
+  if (body.apiVersion !== undefined && body.apiVersion !== '1') {
+    throw new CommandError('APIVersionError', `API version must be "1"`);
+  }
+  if (body.apiVersion === undefined) {
+    if (body.apiStrict !== undefined) throw new CommandError(4886600, 'Provided apiStrict without a specified API version');
+    if (body.apiDeprecationErrors !== undefined) throw new CommandError(4886600, 'Provided apiDeprecationErrors without a specified API version');
+    return;
+  }
+  if (body.apiStrict === true && !API_VERSION_1.has(def.name)) {
+    throw new CommandError('APIStrictError', `Provided apiStrict:true, but the command ${def.name} is not in API Version 1`);
+  }
 }
 
 /** Runs the command's handler, or the retryable-write wrapper around it (sessions/retryable_write.ts). */

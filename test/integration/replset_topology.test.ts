@@ -33,8 +33,8 @@ describe('MayflyReplSet', () => {
     expect(rs.getUri('app')).toBe(`mongodb://${host}/app?replicaSet=rs0`);
     expect(rs.state).toBe('running');
     await rs.waitUntilRunning();
-    await client.db('t').collection('c').insertOne({ _id: 1 });
-    expect(client.topology?.description.type).toBe('ReplicaSetWithPrimary');
+    await client.db('t').collection<{ _id: number }>('c').insertOne({ _id: 1 });
+    expect((client as unknown as { topology?: { description: { type: string } } }).topology?.description.type).toBe('ReplicaSetWithPrimary');
   });
 
   it('rejects a count other than 1 and a bad name', () => {
@@ -124,7 +124,7 @@ describe('replSet commands on the set', () => {
   });
 
   it('readConcern majority and writeConcern majority are accepted', async () => {
-    const c = client.db('t').collection('wc');
+    const c = client.db('t').collection<{ _id: number }>('wc');
     await c.insertOne({ _id: 1 }, { writeConcern: { w: 'majority' } });
     expect(await c.find({}, { readConcern: { level: 'majority' } }).toArray()).toEqual([{ _id: 1 }]);
   });

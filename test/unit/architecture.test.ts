@@ -38,7 +38,7 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['commands', 16, ['commands/']],
   // The listener: the TCP server and its connections, above the commands they dispatch to.
   ['server/listener', 17, ['server/server.ts', 'server/connection.ts']],
-  ['entry', 18, ['index.ts', 'cli.ts', 'options.ts', 'repl_set.ts', 'testing/']],
+  ['entry', 18, ['index.ts', 'cli.ts', 'options.ts', 'testing/']],
 ];
 
 function layerOf(file: string): readonly [string, number] {

@@ -5,14 +5,15 @@
 import { sessionCatalogOf } from '../../sessions/session_catalog.js';
 import type { CommandDefinition } from '../types.js';
 import { killSessionCursors } from './kill_cursors_of.js';
-import { checkDefaultReadConcernOnly, matchesNoAuthUser, NO_WRITE_CONCERN, parseUserList, READ_CONCERN_LOCAL_ONLY } from './session_args.js';
+import { checkDefaultReadConcernOnly, matchesNoAuthUser, parseUserList, SESSION_COMMAND_GENERIC_RULES } from './session_args.js';
 
 /** The `killAllSessions` command. */
 export const killAllSessions: CommandDefinition = {
   name: 'killAllSessions',
   idlName: 'KillAllSessionsCmd',
   target: { type: 'any', parse: (value, field, idl) => void parseUserList(value, `${idl}.${field}`) },
-  args: { readConcern: READ_CONCERN_LOCAL_ONLY, writeConcern: NO_WRITE_CONCERN },
+  args: 'lenient',
+  genericRules: SESSION_COMMAND_GENERIC_RULES,
   help: 'kill all logical sessions, for a user, and their operations',
   run(ctx, cmd) {
     checkDefaultReadConcernOnly(ctx, cmd, 'killAllSessions');

@@ -7,7 +7,7 @@ import { sessionCatalogOf, NO_AUTH_USER_DIGEST } from '../../sessions/session_ca
 import type { Binary } from '../../bson/library.js';
 import type { CommandDefinition } from '../types.js';
 import { killSessionCursors } from './kill_cursors_of.js';
-import { checkDefaultReadConcernOnly, matchesNoAuthUser, NO_WRITE_CONCERN, parsePattern, READ_CONCERN_LOCAL_ONLY, type KillPattern } from './session_args.js';
+import { checkDefaultReadConcernOnly, matchesNoAuthUser, parsePattern, SESSION_COMMAND_GENERIC_RULES, type KillPattern } from './session_args.js';
 import { CommandError } from '../../errors/command_error.js';
 import { typeMismatch } from '../args.js';
 
@@ -26,7 +26,8 @@ export const killAllSessionsByPattern: CommandDefinition = {
   name: 'killAllSessionsByPattern',
   idlName: 'KillAllSessionsByPatternCmd',
   target: { type: 'any', parse: (value, field, idl) => void parsePatterns(value, `${idl}.${field}`) },
-  args: { readConcern: READ_CONCERN_LOCAL_ONLY, writeConcern: NO_WRITE_CONCERN },
+  args: 'lenient',
+  genericRules: SESSION_COMMAND_GENERIC_RULES,
   help: 'kill logical sessions by pattern',
   run(ctx, cmd) {
     checkDefaultReadConcernOnly(ctx, cmd, 'killAllSessionsByPattern');

@@ -5,14 +5,15 @@
 import { sessionCatalogOf } from '../../sessions/session_catalog.js';
 import type { CommandDefinition } from '../types.js';
 import { killSessionCursors } from './kill_cursors_of.js';
-import { checkDefaultReadConcernOnly, NO_WRITE_CONCERN, parseSessionList, READ_CONCERN_LOCAL_ONLY } from './session_args.js';
+import { checkDefaultReadConcernOnly, parseSessionList, SESSION_COMMAND_GENERIC_RULES } from './session_args.js';
 
 /** The `killSessions` command. */
 export const killSessions: CommandDefinition = {
   name: 'killSessions',
   idlName: 'KillSessionsCmdFromClient',
   target: { type: 'any', parse: (value, field, idl) => void parseSessionList(value, idl, field) },
-  args: { readConcern: READ_CONCERN_LOCAL_ONLY, writeConcern: NO_WRITE_CONCERN },
+  args: 'lenient',
+  genericRules: SESSION_COMMAND_GENERIC_RULES,
   help: 'kill a logical session and its operations',
   run(ctx, cmd) {
     checkDefaultReadConcernOnly(ctx, cmd, 'killSessions');

@@ -7,6 +7,7 @@
 import { Binary, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { isDocument } from '../../storage/values/paths.js';
+import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { typeMismatch } from '../args.js';
 import type { ArgRule, CommandContext } from '../types.js';
 
@@ -44,11 +45,15 @@ export function parseSessionFromClient(value: unknown, path: string): Binary {
   return id;
 }
 
-/** An array of `LogicalSessionFromClient` (endSessions, refreshSessions, killSessions). */
+/** An array of `LogicalSessionFromClient` (endSessions, refreshSessions, killSessions); null elements are skipped. */
 export function parseSessionList(value: unknown, idl: string, field: string): Binary[] {
   if (value === null || value === undefined) throw missingField(`${idl}.${field}`);
   if (!Array.isArray(value)) throw typeMismatch(`${idl}.${field}`, value, ['array']);
-  return value.map((el, i) => parseSessionFromClient(el, `${idl}.${field}.${i}`));
+  const ids: Binary[] = [];
+  value.forEach((el, i) => {
+    if (el !== null) ids.push(parseSessionFromClient(el, `${idl}.${field}.${i}`));
+  });
+  return ids;
 }
 
 /** A `{user, db}` filter of killAllSessions / killAllSessionsByPattern. */
@@ -75,11 +80,15 @@ function parseUser(value: unknown, path: string): UserFilter {
   return { user, db };
 }
 
-/** The users array of killAllSessions (`[]`: every user). */
+/** The users array of killAllSessions (`[]`: every user); null entries are skipped. */
 export function parseUserList(value: unknown, path: string): UserFilter[] {
   if (value === null || value === undefined) throw missingField(path);
   if (!Array.isArray(value)) throw typeMismatch(path, value, ['array']);
-  return value.map((el, i) => parseUser(el, `${path}.${i}`));
+  const users: UserFilter[] = [];
+  value.forEach((el, i) => {
+    if (el !== null) users.push(parseUser(el, `${path}.${i}`));
+  });
+  return users;
 }
 
 /** One pattern of killAllSessionsByPattern: what sessions it matches. */
@@ -165,6 +174,21 @@ export function checkDefaultReadConcernOnly(ctx: CommandContext, cmd: Document, 
   }
 }
 
+/**
+ * `maxTimeMS` as the session commands parse it (an IDL safe integer): null is absent, a
+ * non-number 14, a fractional, NaN or infinite number 9, one outside [0, 2^31 - 1] 2.
+ */
+export const MAX_TIME_MS_RULE: ArgRule = {
+  type: 'any',
+  parse(value, field) {
+    if (value === null) return;
+    if (!isNumber(value)) throw typeMismatch(field, value, ['long', 'int', 'decimal', 'double']);
+    const n = toDouble(value);
+    if (!Number.isInteger(n)) throw new CommandError('FailedToParse', `Expected an integer, but found ${String(n)} in: ${field}`);
+    if (n < 0 || n > 2147483647) throw new CommandError('BadValue', `${n} value for ${field} is out of range [0, 2147483647]`);
+  },
+};
+
 /** The `writeConcern` of a command that takes none: 14 for a non-document, 72 for any document. */
 export const NO_WRITE_CONCERN: ArgRule = {
   type: 'any',
@@ -173,4 +197,11 @@ export const NO_WRITE_CONCERN: ArgRule = {
     if (!isDocument(value)) throw typeMismatch(`${idl}.${field}`, value, ['object']);
     throw new CommandError('InvalidOptions', 'Command does not support writeConcern');
   },
+};
+
+/** The generic-argument rules of the session commands (no read or write concern, an IDL maxTimeMS). */
+export const SESSION_COMMAND_GENERIC_RULES: Readonly<Record<string, ArgRule>> = {
+  readConcern: READ_CONCERN_LOCAL_ONLY,
+  writeConcern: NO_WRITE_CONCERN,
+  maxTimeMS: MAX_TIME_MS_RULE,
 };

@@ -6,17 +6,16 @@
 import { Binary, UUID } from '../../bson/library.js';
 import { LOGICAL_SESSION_TIMEOUT_MINUTES, sessionCatalogOf } from '../../sessions/session_catalog.js';
 import type { CommandDefinition } from '../types.js';
-import { checkDefaultReadConcernOnly, NO_WRITE_CONCERN, READ_CONCERN_LOCAL_ONLY } from './session_args.js';
+import { checkDefaultReadConcernOnly, SESSION_COMMAND_GENERIC_RULES } from './session_args.js';
 
 /** The `startSession` command. */
 export const startSession: CommandDefinition = {
   name: 'startSession',
   args: 'lenient',
+  genericRules: SESSION_COMMAND_GENERIC_RULES,
   help: 'start a logical session',
   run(ctx, cmd) {
-    if (cmd.readConcern !== undefined) READ_CONCERN_LOCAL_ONLY.parse!(cmd.readConcern, 'readConcern', 'startSession');
     checkDefaultReadConcernOnly(ctx, cmd, 'startSession');
-    if (cmd.writeConcern !== undefined) NO_WRITE_CONCERN.parse!(cmd.writeConcern, 'writeConcern', 'startSession');
     const id = new Binary(new UUID().buffer, Binary.SUBTYPE_UUID);
     sessionCatalogOf(ctx.server).touch({ id }, ctx.now());
     return { id: { id }, timeoutMinutes: LOGICAL_SESSION_TIMEOUT_MINUTES };
