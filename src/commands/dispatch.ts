@@ -100,7 +100,9 @@ function runDefinition(
   const session = startCommand(ctx, body);
   const reply = runCommand(ctx, def, body, retryable);
   // A copy: handlers may return shared documents, and dispatch adds `ok`.
-  return reply instanceof Promise ? reply.then((r) => finishCommand(ctx, def, session, copyReply(r))) : finishCommand(ctx, def, session, copyReply(reply));
+  return reply instanceof Promise
+    ? reply.then((r) => (r === CLOSE_CONNECTION ? r : finishCommand(ctx, def, session, copyReply(r))))
+    : finishCommand(ctx, def, session, copyReply(reply));
 }
 
 /** The commands of the Stable API, version 1 (mongod's `apiVersions: [ "1" ]`). */
@@ -129,8 +131,16 @@ function checkApiParameters(def: CommandDefinition, body: Document): void {
   }
 }
 
-/** Runs the command's handler, or the retryable-write wrapper around it (sessions/retryable_write.ts). */
-function runCommand(ctx: CommandContext, def: CommandDefinition, body: Document, retryable: RetryableWrite | undefined): Document | Promise<Document> {
+/**
+ * Runs the command's handler, or the retryable-write wrapper around it (sessions/retryable_write.ts),
+ * whose `onPrimaryTransactionalWrite` fail point may drop the connection (CLOSE_CONNECTION).
+ */
+function runCommand(
+  ctx: CommandContext,
+  def: CommandDefinition,
+  body: Document,
+  retryable: RetryableWrite | undefined,
+): Document | Promise<Document | typeof CLOSE_CONNECTION> {
   return retryable === undefined ? def.run(ctx, body) : runRetryableWrite(ctx, def, body, retryable);
 }
 
@@ -150,7 +160,9 @@ async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, 
   if (failCommand.closeConnection) return CLOSE_CONNECTION;
   const session = startCommand(ctx, body);
   try {
-    return failCommand.onReply(finishCommand(ctx, def, session, { ...(await runCommand(ctx, def, body, retryable)) }));
+    const reply = await runCommand(ctx, def, body, retryable);
+    if (reply === CLOSE_CONNECTION) return reply;
+    return failCommand.onReply(finishCommand(ctx, def, session, { ...reply }));
   } catch (err) {
     throw err instanceof CommandError ? failCommand.onError(err) : err;
   }

@@ -12,7 +12,9 @@
  */
 import { Int32, Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
+import { CLOSE_CONNECTION, failPointsOf } from '../../server/fail_points.js';
 import { sessionCatalogOf, type SessionRecord } from '../../sessions/session_catalog.js';
+import { isNumber } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { typeMismatch } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
@@ -93,8 +95,36 @@ function statementIds(body: Document, count: number): number[] {
   return Array.from({ length: count }, (_, i) => base + i);
 }
 
-/** Runs a retryable write command: the statements not done yet, merged with the recorded ones. */
-export async function runRetryableWrite(ctx: CommandContext, def: CommandDefinition, body: Document, write: RetryableWrite): Promise<Document> {
+/** What the `onPrimaryTransactionalWrite` fail point asks of one statement. */
+interface StatementFault {
+  /** Fail the statement before it commits with this code. */
+  readonly failCode: number | undefined;
+  /** Drop the connection once the statement is done. */
+  readonly closeConnection: boolean;
+}
+
+/** Checks `onPrimaryTransactionalWrite` for one statement (undefined: it does not fire). */
+function statementFault(ctx: CommandContext): StatementFault | undefined {
+  const failPoint = failPointsOf(ctx.server).onPrimaryTransactionalWrite;
+  if (!failPoint.active) return undefined;
+  const data = failPoint.check(() => true);
+  if (data === undefined) return undefined;
+  const code = data.failBeforeCommitExceptionCode;
+  return { failCode: isNumber(code) ? Number(code) : undefined, closeConnection: data.closeConnection !== false };
+}
+
+const FAIL_BEFORE_COMMIT = 'Failing write for test before commit';
+
+/**
+ * Runs a retryable write command: the statements not done yet, merged with the recorded ones.
+ * CLOSE_CONNECTION: the `onPrimaryTransactionalWrite` fail point dropped the connection.
+ */
+export async function runRetryableWrite(
+  ctx: CommandContext,
+  def: CommandDefinition,
+  body: Document,
+  write: RetryableWrite,
+): Promise<Document | typeof CLOSE_CONNECTION> {
   beginOrContinue(write);
   const statements = write.session.statements;
   const field = STATEMENT_ARRAYS[def.name];
@@ -103,9 +133,14 @@ export async function runRetryableWrite(ctx: CommandContext, def: CommandDefinit
     const [stmtId] = statementIds(body, 1) as [number];
     const done = statements.get(stmtId) as Document | undefined;
     if (done !== undefined) return { ...done, retriedStmtId: stmtId };
+    const fault = statementFault(ctx);
+    if (fault?.failCode !== undefined) {
+      if (fault.closeConnection) return CLOSE_CONNECTION;
+      throw new CommandError(fault.failCode, FAIL_BEFORE_COMMIT);
+    }
     const reply = await def.run(ctx, body);
     statements.set(stmtId, { ...reply });
-    return reply;
+    return fault?.closeConnection ? CLOSE_CONNECTION : reply;
   }
   const items = body[field];
   if (!Array.isArray(items)) return def.run(ctx, body);
@@ -118,8 +153,15 @@ export async function runRetryableWrite(ctx: CommandContext, def: CommandDefinit
     let reply = statements.get(stmtId) as Document | undefined;
     if (reply !== undefined) retried.push(stmtId);
     else {
-      reply = { ...(await def.run(ctx, oneStatement(body, field, items[i]))) };
-      if (!hasWriteErrors(reply)) statements.set(stmtId, reply);
+      const fault = statementFault(ctx);
+      if (fault?.failCode !== undefined) {
+        if (fault.closeConnection) return CLOSE_CONNECTION;
+        reply = { n: 0, writeErrors: [new CommandError(fault.failCode, FAIL_BEFORE_COMMIT).toWriteError(0)] };
+      } else {
+        reply = { ...(await def.run(ctx, oneStatement(body, field, items[i]))) };
+        if (!hasWriteErrors(reply)) statements.set(stmtId, reply);
+        if (fault?.closeConnection) return CLOSE_CONNECTION;
+      }
     }
     merged.add(reply, i);
     if (ordered && hasWriteErrors(reply)) break;
