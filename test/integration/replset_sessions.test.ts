@@ -110,6 +110,17 @@ describe('session expiry', () => {
   });
 });
 
+describe('$listSessions', () => {
+  it('lists the sessions on config.system.sessions, and only there (73)', async () => {
+    const { id } = await admin().command({ startSession: 1 });
+    const rows = await h.client.db('config').collection('system.sessions').aggregate([{ $listSessions: {} }, { $match: { '_id.id': id.id } }]).toArray();
+    expect(rows).toHaveLength(1);
+    expect(Object.keys(rows[0]!)).toEqual(['_id', 'lastUse']);
+    const err = await errorOf(() => h.db.collection('c').aggregate([{ $listSessions: {} }]).toArray());
+    expect([err.code, err.codeName, err.errmsg]).toEqual([73, 'InvalidNamespace', '$listSessions may only be run against config.system.sessions']);
+  });
+});
+
 describe('retryable writes', () => {
   it('the same txnNumber again answers the first result without writing twice', async () => {
     const session = newSession();
