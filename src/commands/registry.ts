@@ -39,7 +39,9 @@ import { serverStatus } from './diagnostic/server_status.js';
 import { whatsmyuri } from './diagnostic/whats_my_uri.js';
 import { hello } from './handshake/hello.js';
 import { isMaster } from './handshake/is_master.js';
+import { replSetFreeze } from './replication/repl_set_freeze.js';
 import { replSetGetConfig } from './replication/repl_set_get_config.js';
+import { replSetGetRBID } from './replication/repl_set_get_rbid.js';
 import { replSetGetStatus } from './replication/repl_set_get_status.js';
 import { replSetInitiate } from './replication/repl_set_initiate.js';
 import { replSetStepDown } from './replication/repl_set_step_down.js';
@@ -106,7 +108,9 @@ export const COMMANDS: readonly CommandDefinition[] = [
   putRow,
   refreshSessions,
   renameCollection,
+  replSetFreeze,
   replSetGetConfig,
+  replSetGetRBID,
   replSetGetStatus,
   replSetInitiate,
   replSetStepDown,

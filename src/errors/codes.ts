@@ -53,6 +53,7 @@ export const ErrorCodes = {
   WriteConcernFailed: 64,
   InvalidReplicaSetConfig: 93,
   NotYetInitialized: 94,
+  NotSecondary: 95,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   CannotSplit: 87,

@@ -118,6 +118,16 @@ describe('replSet commands on the set', () => {
     expect(down.errmsg).toMatch(/^No electable secondaries caught up as of /);
   });
 
+  it('replSetFreeze answers 95 NotSecondary (the member is primary); replSetGetRBID an int; replSetReconfig 238', async () => {
+    const freeze = await errorOf(() => admin().command({ replSetFreeze: 10 }));
+    expect([freeze.code, freeze.codeName, freeze.errmsg]).toEqual([95, 'NotSecondary', 'Cannot freeze node when primary or running for election']);
+    const { rbid } = await admin().command({ replSetGetRBID: 1 });
+    expect(Number.isInteger(rbid)).toBe(true);
+    expect((await admin().command({ replSetGetRBID: 1 })).rbid).toBe(rbid);
+    const reconfig = await errorOf(() => admin().command({ replSetReconfig: {} }));
+    expect([reconfig.code, reconfig.codeName]).toEqual([238, 'NotImplemented']);
+  });
+
   it('the replSet commands run only on admin', async () => {
     const err = await errorOf(() => client.db('t').command({ replSetGetStatus: 1 }));
     expect([err.code, err.errmsg]).toEqual([13, 'replSetGetStatus may only be run against the admin database.']);
@@ -142,6 +152,8 @@ describe('a standalone refuses the replica-set commands as mongod', () => {
     [{ replSetGetConfig: 1 }],
     [{ replSetInitiate: {} }],
     [{ replSetStepDown: 60 }],
+    [{ replSetFreeze: 10 }],
+    [{ replSetGetRBID: 1 }],
   ])('%o answers 76 NoReplicationEnabled', async (cmd) => {
     const err = await errorOf(() => h.client.db('admin').command(cmd));
     expect([err.code, err.codeName, err.errmsg]).toEqual([76, 'NoReplicationEnabled', 'not running with --replSet']);
