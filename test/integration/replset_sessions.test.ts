@@ -108,6 +108,10 @@ describe('session expiry', () => {
     await admin().command({ mayflyAdvanceClock: 1 });
     expect(await listed()).toBe(0);
   });
+
+  it('getParameter reports localLogicalSessionTimeoutMinutes: 30', async () => {
+    expect((await admin().command({ getParameter: 1, localLogicalSessionTimeoutMinutes: 1 })).localLogicalSessionTimeoutMinutes).toBe(30);
+  });
 });
 
 describe('$listSessions', () => {
