@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Server } from './server/server.js';
-import { checkParameterNames, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
+import { checkParameterNames, replSetNameProblem, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
 import { TlsConfigError, tlsCmdLine, TlsModes, type TlsMode, type TlsOptionLabels, type TlsOptions } from './server/tls.js';
 
@@ -30,6 +30,12 @@ function parsePort(value: string): number {
   const n = value.trim() === '' ? NaN : Number(value);
   if (!isPort(n)) throw new InvalidArgumentError('The port must be an integer from 0 to 65535 (0 picks any free port).');
   return n;
+}
+
+function parseReplSet(value: string): string {
+  const problem = replSetNameProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(`The replica set name ${problem}.`);
+  return value;
 }
 
 function collectParameter(value: string, previous: Record<string, unknown>): Record<string, unknown> {
@@ -82,6 +88,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--tls-ca-file <file>', 'PEM file of the CA that client certificates must chain to'))
     .addOption(new Option('--tls-allow-connections-without-certificates', 'accept TLS clients that present no certificate'))
     .addOption(new Option('--tls-allow-invalid-certificates', 'accept TLS clients whose certificate does not verify'))
+    .addOption(new Option('--replSet <name>', 'present the server as the primary of a one-node replica set of this name').argParser(parseReplSet))
     .addOption(new Option('--set-parameter <name=value>', 'set a server parameter at startup (repeatable)').argParser(collectParameter).default({}))
     .configureOutput({ outputError: () => {} }) // onCommanderExit writes the one line
     .exitOverride(onCommanderExit);
@@ -113,6 +120,7 @@ export async function main(argv: string[]): Promise<void> {
     tlsCaFile?: string;
     tlsAllowConnectionsWithoutCertificates?: boolean;
     tlsAllowInvalidCertificates?: boolean;
+    replSet?: string;
   }>();
   const tls: TlsOptions = {};
   if (opts.tlsMode !== undefined) tls.mode = opts.tlsMode;
@@ -146,8 +154,14 @@ export async function main(argv: string[]): Promise<void> {
       parameters,
       tls,
       tlsLabels: TLS_FLAGS,
+      ...(opts.replSet === undefined ? {} : { replSet: opts.replSet }),
       argv: ['mayfly', ...redactPasswords(argv.slice(2))],
-      parsed: { net: { bindIp: opts.host, port: opts.port, ...(netTls === undefined ? {} : { tls: netTls }) }, mayfly: { compat: opts.compat, clock: opts.clock }, setParameter: parameters },
+      parsed: {
+        net: { bindIp: opts.host, port: opts.port, ...(netTls === undefined ? {} : { tls: netTls }) },
+        ...(opts.replSet === undefined ? {} : { replication: { replSet: opts.replSet } }),
+        mayfly: { compat: opts.compat, clock: opts.clock },
+        setParameter: parameters,
+      },
     });
   } catch (err) {
     // A TLS flag naming a missing file, a key that does not fit its certificate, ...

@@ -33,10 +33,12 @@ export interface MayflyServerOptions {
    * default off. The files are read and checked before the server starts.
    */
   tls?: TlsOptions;
+  /** Present the server as the primary of a one-node replica set of this name (`--replSet`). */
+  replSet?: string;
 }
 
 /** The option names of `MayflyServer.create()`, in the order the messages list them. */
-export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'clock', 'logLevel', 'parameters', 'tls'] as const;
+export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'clock', 'logLevel', 'parameters', 'tls', 'replSet'] as const;
 
 /** mongodb-memory-server's option names, answered with where the Mayfly equivalent is. */
 const MMS_OPTION_HINTS: Record<string, string> = {
@@ -91,12 +93,16 @@ export function checkServerOptions(options: unknown, who = 'MayflyServer.create(
       hint ? `${who}: ${hint}` : `${who}: unknown option '${name}'; the options are ${MAYFLY_SERVER_OPTION_NAMES.join(', ')}`,
     );
   }
-  const { port, host, compat, clock, logLevel, parameters, tls } = options;
+  const { port, host, compat, clock, logLevel, parameters, tls, replSet } = options;
   if (port !== undefined && !isPort(port)) {
     throw new MayflyOptionError(`${who}: option 'port' must be an integer from 0 to 65535 (0 picks any free port), not ${describe(port)}`);
   }
   if (host !== undefined && (typeof host !== 'string' || host === '')) {
     throw new MayflyOptionError(`${who}: option 'host' must be a non-empty string such as '127.0.0.1', not ${describe(host)}`);
+  }
+  if (replSet !== undefined) {
+    const problem = replSetNameProblem(replSet);
+    if (problem !== undefined) throw new MayflyOptionError(`${who}: option 'replSet' ${problem}, not ${describe(replSet)}`);
   }
   checkChoice(who, 'compat', compat, CompatModes);
   checkChoice(who, 'clock', clock, ClockModes);
@@ -118,6 +124,16 @@ function checkTlsOptionNames(tls: unknown, who: string): void {
     if ((TLS_OPTION_NAMES as readonly string[]).includes(name)) continue;
     throw new MayflyOptionError(`${who}: unknown option 'tls.${name}'; the TLS options are ${TLS_OPTION_NAMES.join(', ')}`);
   }
+}
+
+/**
+ * What is wrong with a replica set name (undefined: nothing): mongod wants a non-empty name
+ * without '/' (it separates the name from the seed list in `--replSet name/host,...`).
+ */
+export function replSetNameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string' || name === '') return "must be a non-empty string such as 'rs0'";
+  if (name.includes('/') || name.includes(',')) return "must be a plain name such as 'rs0' (no '/' or ',', no seed list)";
+  return undefined;
 }
 
 let startupNames: readonly string[] | undefined;

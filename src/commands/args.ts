@@ -99,7 +99,10 @@ export function validateArguments(def: CommandDefinition, cmd: Document, command
       }
     }
   }
-  checkGenericArguments(cmd);
+  if (def.genericRules !== undefined) {
+    for (const key of Object.keys(def.genericRules)) checkRule(idl, key, cmd[key], def.genericRules[key]!, false);
+  }
+  checkGenericArguments(cmd, def);
 }
 
 /** Where an argument table keeps its required fields once computed (a symbol: not an argument). */
@@ -129,9 +132,11 @@ function checkRule(idl: string, key: string, value: unknown, rule: ArgRule, isTa
  * The generic arguments every command's invocation parses after its own fields (mongod's
  * service entry point): `maxTimeMS` (`parseMaxTimeMS`) and `readConcern` (`ReadConcernArgs`).
  */
-function checkGenericArguments(cmd: Document): void {
-  if (cmd.maxTimeMS !== undefined) parseMaxTimeMS(cmd.maxTimeMS);
-  if (cmd.readConcern !== undefined && !isDocument(cmd.readConcern)) {
+function checkGenericArguments(cmd: Document, def: CommandDefinition): void {
+  // A command with its own rule for a generic argument (`genericRules`) has checked it already.
+  const own = def.genericRules;
+  if (cmd.maxTimeMS !== undefined && own?.maxTimeMS === undefined) parseMaxTimeMS(cmd.maxTimeMS);
+  if (cmd.readConcern !== undefined && !isDocument(cmd.readConcern) && own?.readConcern === undefined) {
     throw new CommandError('FailedToParse', 'readConcern field should be an object');
   }
 }

@@ -7,14 +7,17 @@
  * The `failCommand` fail point (src/server/fail_points.ts) is checked once the arguments are
  * valid: it may delay the command, fail it, drop the connection, or add a writeConcernError.
  */
-import { Double, type Document } from '../bson/library.js';
+import { Double, Long, type Document } from '../bson/library.js';
 import { CommandError, toCommandError } from '../errors/command_error.js';
 import { CLOSE_CONNECTION, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
 import { validateDbName } from '../storage/values/namespace.js';
 import { assign } from '../storage/values/paths.js';
 import { validateArguments } from './args.js';
 import { registry } from './registry.js';
-import { endLocalSessions, touchSession } from './crud/local_sessions.js';
+import { sessionCatalogOf, type SessionRecord } from '../sessions/session_catalog.js';
+import { addClusterTime, gossipClusterTimeIn } from './replication/cluster_time.js';
+import { noteWrite } from './replication/repl_set.js';
+import { checkTransactionArguments, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
 import type { CommandContext, CommandDefinition } from './types.js';
 import type { ConnectionState, ServerServices } from '../server/services.js';
 
@@ -41,16 +44,20 @@ export function dispatch(
   try {
     const def = registry.get(commandField);
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
+    gossipClusterTimeIn(server, body);
     const reply = runDefinition(server, connection, def, body, commandField, requestBytes);
-    if (reply instanceof Promise) return reply.then(okReply, (err: unknown) => errorReply(server, err, commandField));
-    return okReply(reply);
+    if (reply instanceof Promise) return reply.then((r) => okReply(server, r), (err: unknown) => errorReply(server, err, commandField));
+    return okReply(server, reply);
   } catch (err) {
     return errorReply(server, err, commandField);
   }
 }
 
-function okReply(reply: DispatchResult): DispatchResult {
-  if (reply !== CLOSE_CONNECTION) reply.ok = OK;
+function okReply(server: ServerServices, reply: DispatchResult): DispatchResult {
+  if (reply !== CLOSE_CONNECTION) {
+    reply.ok = OK;
+    addClusterTime(server, reply);
+  }
   return reply;
 }
 
@@ -58,7 +65,7 @@ function errorReply(server: ServerServices, err: unknown, commandField: string):
   const error = toCommandError(err);
   if (error.code === 1) server.logger.error({ err, command: commandField }, 'command failed with an internal error');
   else server.logger.debug({ command: commandField, code: error.code, errmsg: error.message }, 'command error');
-  return { ...error.toReply(), ok: NOT_OK };
+  return addClusterTime(server, { ...error.toReply(), ok: NOT_OK });
 }
 
 /** Checks the request, then runs the command (synchronously unless it or the fail point waits). */
@@ -77,28 +84,65 @@ function runDefinition(
   if (def.adminOnly && db !== 'admin') {
     throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
   }
-  if (body.txnNumber !== undefined || body.startTransaction !== undefined || body.autocommit !== undefined) {
-    throw new CommandError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
-  }
-  if (body.apiVersion !== undefined && body.apiVersion !== '1') {
-    throw new CommandError('APIVersionError', `API version must be "1"`);
-  }
+  checkApiParameters(def, body);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes, commands: registry };
+  const retryable = checkTransactionArguments(ctx, def, body);
   // Most commands run with the fail point off: no await, no per-command scope then.
   const failPoint = failCommandActive(server);
-  if (def.express !== undefined && !failPoint) {
+  if (def.express !== undefined && !failPoint && retryable === undefined) {
     const reply = def.express(ctx, body);
     if (reply !== undefined) {
-      startCommand(ctx, def, body, commandField);
+      finishCommand(ctx, def, startCommand(ctx, body), reply);
       return reply;
     }
   }
   validateArguments(def, body, commandField);
-  if (failPoint) return runUnderFailCommand(ctx, def, body, commandField);
-  startCommand(ctx, def, body, commandField);
-  const reply = def.run(ctx, body);
+  if (failPoint) return runUnderFailCommand(ctx, def, body, commandField, retryable);
+  const session = startCommand(ctx, body);
+  const reply = runCommand(ctx, def, body, retryable);
   // A copy: handlers may return shared documents, and dispatch adds `ok`.
-  return reply instanceof Promise ? reply.then(copyReply) : copyReply(reply);
+  return reply instanceof Promise
+    ? reply.then((r) => (r === CLOSE_CONNECTION ? r : finishCommand(ctx, def, session, copyReply(r))))
+    : finishCommand(ctx, def, session, copyReply(reply));
+}
+
+/** The commands of the Stable API, version 1 (mongod's `apiVersions: [ "1" ]`). */
+const API_VERSION_1: ReadonlySet<string> = new Set([
+  'abortTransaction', 'aggregate', 'authenticate', 'collMod', 'commitTransaction', 'count', 'create', 'createIndexes', 'delete', 'distinct',
+  'drop', 'dropDatabase', 'dropIndexes', 'endSessions', 'explain', 'find', 'findAndModify', 'getMore', 'hello', 'insert', 'killCursors',
+  'listCollections', 'listDatabases', 'listIndexes', 'ping', 'refreshSessions', 'saslContinue', 'saslStart', 'update',
+]);
+
+/**
+ * The Stable API parameters (api_parameters.cpp): `apiVersion` must be "1"; `apiStrict` and
+ * `apiDeprecationErrors` need an `apiVersion` (4886600); `apiStrict: true` refuses a command
+ * outside version 1 (323).
+ */
+function checkApiParameters(def: CommandDefinition, body: Document): void {
+  if (body.apiVersion !== undefined && body.apiVersion !== '1') {
+    throw new CommandError('APIVersionError', `API version must be "1"`);
+  }
+  if (body.apiVersion === undefined) {
+    if (body.apiStrict !== undefined) throw new CommandError(4886600, 'Provided apiStrict without a specified API version');
+    if (body.apiDeprecationErrors !== undefined) throw new CommandError(4886600, 'Provided apiDeprecationErrors without a specified API version');
+    return;
+  }
+  if (body.apiStrict === true && !API_VERSION_1.has(def.name)) {
+    throw new CommandError('APIStrictError', `Provided apiStrict:true, but the command ${def.name} is not in API Version 1`);
+  }
+}
+
+/**
+ * Runs the command's handler, or the retryable-write wrapper around it (sessions/retryable_write.ts),
+ * whose `onPrimaryTransactionalWrite` fail point may drop the connection (CLOSE_CONNECTION).
+ */
+function runCommand(
+  ctx: CommandContext,
+  def: CommandDefinition,
+  body: Document,
+  retryable: RetryableWrite | undefined,
+): Document | Promise<Document | typeof CLOSE_CONNECTION> {
+  return retryable === undefined ? def.run(ctx, body) : runRetryableWrite(ctx, def, body, retryable);
 }
 
 /**
@@ -112,21 +156,39 @@ function copyReply(reply: Document): Document {
 }
 
 /** `runDefinition` while failCommand is configured: it may delay, fail or drop the command. */
-async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, body: Document, commandField: string): Promise<DispatchResult> {
+async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, body: Document, commandField: string, retryable: RetryableWrite | undefined): Promise<DispatchResult> {
   const failCommand = await evaluateFailCommand(ctx.server, { command: def.name, aliases: def.aliases ?? [], body, db: ctx.db, connection: ctx.connection });
   if (failCommand.closeConnection) return CLOSE_CONNECTION;
-  startCommand(ctx, def, body, commandField);
+  const session = startCommand(ctx, body);
   try {
-    return failCommand.onReply({ ...(await def.run(ctx, body)) });
+    const reply = await runCommand(ctx, def, body, retryable);
+    if (reply === CLOSE_CONNECTION) return reply;
+    return failCommand.onReply(finishCommand(ctx, def, session, { ...reply }));
   } catch (err) {
     throw err instanceof CommandError ? failCommand.onError(err) : err;
   }
 }
 
-/** The logical session cache: a command's lsid marks its session used; endSessions ends them. */
-function startCommand(ctx: CommandContext, def: CommandDefinition, body: Document, commandField: string): void {
-  if (body.lsid !== undefined) touchSession(ctx.server, body.lsid, ctx.now());
-  if (def.name === 'endSessions') endLocalSessions(ctx.server, body[commandField]);
+/** The session catalog: a command's lsid marks its session used; returns the session. */
+function startCommand(ctx: CommandContext, body: Document): SessionRecord | undefined {
+  return body.lsid === undefined ? undefined : sessionCatalogOf(ctx.server).touch(body.lsid, ctx.now());
+}
+
+/** Write commands that take a fresh optime on the replica set until the write path ticks the clock itself. */
+const WRITE_COMMANDS: ReadonlySet<string> = new Set(['bulkWrite', 'collMod', 'create', 'createIndexes', 'delete', 'drop', 'dropDatabase', 'dropIndexes', 'findAndModify', 'insert', 'renameCollection', 'update']);
+
+/**
+ * After a command ran: a cursor it left open belongs to its session (killSessions closes it); a
+ * write takes a fresh optime on the replica set (`operationTime`, hello's `lastWrite`).
+ */
+function finishCommand(ctx: CommandContext, def: CommandDefinition, session: SessionRecord | undefined, reply: Document): Document {
+  if (session !== undefined) {
+    const cursor = reply.cursor as Document | undefined;
+    const id = cursor?.id;
+    if (id instanceof Long && !id.isZero()) sessionCatalogOf(ctx.server).addCursor(session, id.toBigInt());
+  }
+  if (ctx.server.settings.replSetName !== null && WRITE_COMMANDS.has(def.name)) noteWrite(ctx);
+  return reply;
 }
 
 /** The first field name of `doc` ('' when empty), without listing every key. */

@@ -40,7 +40,16 @@ import { serverStatus } from './diagnostic/server_status.js';
 import { whatsmyuri } from './diagnostic/whats_my_uri.js';
 import { hello } from './handshake/hello.js';
 import { isMaster } from './handshake/is_master.js';
+import { replSetFreeze } from './replication/repl_set_freeze.js';
+import { replSetGetConfig } from './replication/repl_set_get_config.js';
+import { replSetGetRBID } from './replication/repl_set_get_rbid.js';
+import { replSetGetStatus } from './replication/repl_set_get_status.js';
+import { replSetInitiate } from './replication/repl_set_initiate.js';
+import { replSetStepDown } from './replication/repl_set_step_down.js';
 import { endSessions } from './sessions/end_sessions.js';
+import { killAllSessions } from './sessions/kill_all_sessions.js';
+import { killAllSessionsByPattern } from './sessions/kill_all_sessions_by_pattern.js';
+import { killSessions } from './sessions/kill_sessions.js';
 import { refreshSessions } from './sessions/refresh_sessions.js';
 import { startSession } from './sessions/start_session.js';
 import { configureFailPoint } from './testing/configure_fail_point.js';
@@ -86,7 +95,10 @@ export const COMMANDS: readonly CommandDefinition[] = [
   hostInfo,
   insert,
   isMaster,
+  killAllSessions,
+  killAllSessionsByPattern,
   killCursors,
+  killSessions,
   listCollections,
   listCommands,
   listDatabases,
@@ -98,6 +110,12 @@ export const COMMANDS: readonly CommandDefinition[] = [
   putRow,
   refreshSessions,
   renameCollection,
+  replSetFreeze,
+  replSetGetConfig,
+  replSetGetRBID,
+  replSetGetStatus,
+  replSetInitiate,
+  replSetStepDown,
   serverStatus,
   setParameter,
   startSession,

@@ -66,6 +66,11 @@ export interface CommandDefinition {
    * non-IDL commands do).
    */
   readonly args: Readonly<Record<string, ArgRule>> | 'lenient';
+  /**
+   * The command's own rules for generic arguments (`readConcern`, `writeConcern`, `maxTimeMS`),
+   * checked after `args` in place of the shared checks, for commands that parse them differently.
+   */
+  readonly genericRules?: Readonly<Record<string, ArgRule>>;
   /** One line for listCommands' `help`. */
   readonly help: string;
   /** Runs the command; returns the reply fields (without `ok`). */

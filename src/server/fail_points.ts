@@ -175,10 +175,17 @@ export class FailPoint {
 export class FailPointRegistry {
   /** `failCommand`. */
   readonly failCommand = new FailPoint();
+  /**
+   * `onPrimaryTransactionalWrite`: checked once per statement of a retryable write
+   * (commands/sessions/retryable_write.ts); `closeConnection` (default true) drops the connection
+   * after the statement, `failBeforeCommitExceptionCode` fails the statement before it commits.
+   */
+  readonly onPrimaryTransactionalWrite = new FailPoint();
 
   /** The fail point called `name`, if Mayfly has it. */
   find(name: string): FailPoint | undefined {
-    return name === 'failCommand' ? this.failCommand : undefined;
+    if (name === 'failCommand') return this.failCommand;
+    return name === 'onPrimaryTransactionalWrite' ? this.onPrimaryTransactionalWrite : undefined;
   }
 }
 

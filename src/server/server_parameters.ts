@@ -2,6 +2,7 @@
  * The general server parameters (getParameter/setParameter) and the typed helpers that
  * components use to declare their own, with mongod's coercion and error texts.
  */
+import { LOGICAL_SESSION_TIMEOUT_MINUTES } from '../sessions/session_catalog.js';
 import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { formatValue } from '../storage/values/format.js';
@@ -74,6 +75,8 @@ export function registerServerParameters(server: ServerServices): void {
   table.registerConstant('authenticationMechanisms', ['SCRAM-SHA-1', 'SCRAM-SHA-256']);
   table.registerConstant('enableTestCommands', true);
   table.registerConstant('maxBSONDepth', 200);
+  // The session catalog's timeout (src/sessions/session_catalog.ts), startup-only in mongod.
+  table.registerConstant('localLogicalSessionTimeoutMinutes', LOGICAL_SESSION_TIMEOUT_MINUTES);
   intParameter(
     table,
     'cursorTimeoutMillis',

@@ -57,6 +57,21 @@ describe('mayfly CLI', () => {
     expect(await exited).toBe(0);
   });
 
+  it('--replSet presents the primary of a one-node set that drivers discover with ?replicaSet=', async () => {
+    const { child, uri } = await start(['--port', '0', '--replSet', 'rs0', '--quiet']);
+    const client: TestClient = new MongoClient(`${uri}?replicaSet=rs0`, { serverSelectionTimeoutMS: 5000 });
+    await client.connect();
+    await client.db('cli').collection('c').insertOne({ _id: 1 });
+    const hello = await client.db('admin').command({ hello: 1 });
+    expect([hello.setName, hello.isWritablePrimary, hello.secondary]).toEqual(['rs0', true, false]);
+    const opts = await client.db('admin').command({ getCmdLineOpts: 1 });
+    expect(opts.parsed.replication).toEqual({ replSet: 'rs0' });
+    await client.close();
+    const exited = exitCode(child);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
   it('keeps serving when its stdout is closed (mayfly | head -1), and still stops cleanly', async () => {
     const { child, uri } = await start(['--port', '0']);
     child.stdout!.destroy(); // the reading end goes away, as when `head` exits
@@ -104,6 +119,7 @@ describe('mayfly CLI', () => {
       [['--log-level', 'loud'], `mayfly: option '--log-level <level>' argument 'loud' is invalid. Allowed choices are fatal, error, warn, info, debug, trace, silent.${help}`],
       [['--set-parameter', 'bad'], `mayfly: option '--set-parameter <name=value>' argument 'bad' is invalid. Write it as name=value, e.g. --set-parameter ttlMonitorSubPassTargetSecs=10.${help}`],
       [['--port'], `mayfly: option '--port <port>' argument missing.${help}`],
+      [['--replSet', 'rs0/h:1'], `mayfly: option '--replSet <name>' argument 'rs0/h:1' is invalid. The replica set name must be a plain name such as 'rs0' (no '/' or ',', no seed list).${help}`],
       [['--prot', '1'], "mayfly: unknown option '--prot' (Did you mean --port?)"],
       [['27017'], `mayfly: too many arguments. Expected 0 arguments but got 1.${help}`],
       [['--port', '0', '--ttl-monitor-sleep-secs', 'abc'], 'mayfly: Invalid value for parameter ttlMonitorSleepSecs: "abc" (given with --ttl-monitor-sleep-secs)'],
@@ -143,7 +159,7 @@ describe('mayfly CLI', () => {
 
   it('--help lists every flag', () => {
     const result = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
-    for (const flag of ['--port', '--host', '--compat', '--log-level', '--quiet', '--clock', '--ttl-monitor-sleep-secs', '--set-parameter']) {
+    for (const flag of ['--port', '--host', '--compat', '--log-level', '--quiet', '--clock', '--ttl-monitor-sleep-secs', '--set-parameter', '--replSet']) {
       expect(result.stdout).toContain(flag);
     }
   });

@@ -29,7 +29,7 @@ afterEach(async () => {
 
 describe('MayflyServer.create() with a bad option', () => {
   test.each([
-    [{ prot: 27017 }, "unknown option 'prot'; the options are port, host, compat, clock, logLevel, parameters, tls"],
+    [{ prot: 27017 }, "unknown option 'prot'; the options are port, host, compat, clock, logLevel, parameters, tls, replSet"],
     [{ instance: { port: 27017 } }, "'instance' is a mongodb-memory-server option: give port and host at the top level ({ port, host })"],
     [{ binary: { version: '8.0.0' } }, "'binary' is a mongodb-memory-server option: Mayfly downloads no binary, so it has no equivalent"],
     [{ port: '27017' }, "option 'port' must be an integer from 0 to 65535 (0 picks any free port), not \"27017\""],

@@ -25,7 +25,6 @@ describe('answered with 238 NotImplemented', () => {
     ['users', { createUser: 'ann', pwd: 'secret', roles: [] }, null, "The 'createUser' command is not implemented by Mayfly yet"],
     ['mapReduce', { mapReduce: 'c', map: 'function () {}', reduce: 'function () {}', out: { inline: 1 } }, null, "The 'mapReduce' command is not implemented by Mayfly yet"],
     ['currentOp', { currentOp: 1 }, 'admin', "The 'currentOp' command is not implemented by Mayfly yet"],
-    ['replica-set status', { replSetGetStatus: 1 }, 'admin', "The 'replSetGetStatus' command is not implemented by Mayfly yet"],
     ['time-series collections', { create: 'ts', timeseries: { timeField: 't' } }, null, "The 'timeseries' option of create is not supported by Mayfly yet"],
     ['clustered collections', { create: 'cl', clusteredIndex: { key: { _id: 1 }, unique: true } }, null, "The 'clusteredIndex' option of create is not supported by Mayfly yet"],
   ])('%s', async (_what, command, db, errmsg) => {

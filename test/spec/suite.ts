@@ -38,10 +38,12 @@ export interface SuiteOptions {
   dir: string;
   /** The generated not-applicable list (markdown), relative to this directory. */
   listFile: string;
+  /** The one-node replica set of this name instead of a standalone (sessions, retryable writes). */
+  replSet?: string;
 }
 
-async function startServer(): Promise<MayflyServer> {
-  return MayflyServer.create({ compat: 'mongodb' });
+async function startServer(replSet?: string): Promise<MayflyServer> {
+  return MayflyServer.create({ compat: 'mongodb', ...(replSet === undefined ? {} : { replSet }) });
 }
 
 function internalClient(server: MayflyServer): MongoClient {
@@ -49,8 +51,8 @@ function internalClient(server: MayflyServer): MongoClient {
 }
 
 /** The server's facts, asked from a throw-away server (requirements are decided up front). */
-export async function serverFacts(): Promise<ServerFacts> {
-  const server = await startServer();
+export async function serverFacts(replSet?: string): Promise<ServerFacts> {
+  const server = await startServer(replSet);
   const client = internalClient(server);
   try {
     return await probeServer(client);
@@ -84,7 +86,7 @@ export async function defineSpecSuite(options: SuiteOptions): Promise<void> {
     });
     return;
   }
-  const facts = await serverFacts();
+  const facts = await serverFacts(options.replSet);
   const fileNames = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort();
@@ -109,7 +111,7 @@ export async function defineSpecSuite(options: SuiteOptions): Promise<void> {
       let server: MayflyServer;
       let internal: MongoClient;
       beforeAll(async () => {
-        server = await startServer();
+        server = await startServer(options.replSet);
         internal = internalClient(server);
         await internal.connect();
       });

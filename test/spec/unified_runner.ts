@@ -996,11 +996,13 @@ function checkError(expected: ExpectedError, error: unknown, ctx: MatchContext, 
       aggregated.some((a) => (a.codeName ?? '').toLowerCase() === want || (a.codeName === undefined && wantCode !== undefined && a.code === wantCode));
     if (!isServer || !ok) fail(`expected code name ${expected.errorCodeName}`);
   }
+  // The labels of a client bulk write's top-level server error are its cause's.
+  const hasLabel = (label: string): boolean => (e.hasErrorLabel?.(label) ?? false) || (top !== e && (top.hasErrorLabel?.(label) ?? false));
   for (const label of expected.errorLabelsContain ?? []) {
-    if (!(e.hasErrorLabel?.(label) ?? false)) fail(`expected error label ${label}`);
+    if (!hasLabel(label)) fail(`expected error label ${label}`);
   }
   for (const label of expected.errorLabelsOmit ?? []) {
-    if (e.hasErrorLabel?.(label) ?? false) fail(`expected no error label ${label}`);
+    if (hasLabel(label)) fail(`expected no error label ${label}`);
   }
   try {
     if (expected.errorResponse !== undefined) {

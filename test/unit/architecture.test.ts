@@ -33,6 +33,8 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['storage/validation', 12, ['storage/validation/']],
   ['storage/versioned', 13, ['storage/versioned/']],
   ['ttl', 14, ['ttl/']],
+  // The session catalog: above storage, below the server and the commands that touch sessions.
+  ['sessions', 14.5, ['sessions/']],
   ['server', 15, ['server/']],
   // Users and mechanisms: they read a connection's state, commands and the listener call them.
   ['auth', 15.5, ['auth/']],

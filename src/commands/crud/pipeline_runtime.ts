@@ -18,7 +18,7 @@ import { resolveView } from '../../storage/views.js';
 import { storageStats } from '../diagnostic/coll_stats.js';
 import type { CommandContext } from '../types.js';
 import { enforceValidation, validatedInsert } from './document_validation.js';
-import { localSessionRecords } from './local_sessions.js';
+import { sessionCatalogOf } from '../../sessions/session_catalog.js';
 
 /** What a command's pipeline may do besides reading: write (`$out`, `$merge`) or not (explain). */
 export interface RuntimeOptions {
@@ -70,7 +70,7 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
         for (const _ of coll.scan(ctx.now)) n++;
         return n;
       },
-      localSessions: () => localSessionRecords(ctx.server, ctx.now()),
+      localSessions: () => sessionCatalogOf(ctx.server).records(ctx.now()),
     },
     random: Math.random,
   };

@@ -12,6 +12,7 @@ import { graphLookup } from './graph_lookup.js';
 import { group } from './group.js';
 import { limit } from './limit.js';
 import { listLocalSessions } from './list_local_sessions.js';
+import { listSessions } from './list_sessions.js';
 import { lookup } from './lookup.js';
 import { match } from './match.js';
 import { merge } from './merge.js';
@@ -44,6 +45,7 @@ export const STAGES: readonly StageDefinition[] = [
   group,
   limit,
   listLocalSessions,
+  listSessions,
   lookup,
   match,
   merge,

@@ -16,18 +16,7 @@ export const listLocalSessions: StageDefinition = {
     if (ctx.collection !== null) {
       throw new CommandError('InvalidNamespace', '$listLocalSessions must be run against the database with {aggregate: 1}, not a collection');
     }
-    if (!isDocument(spec)) {
-      throw new CommandError('TypeMismatch', `$listLocalSessions options must be specified in an object, but found: ${bsonTypeOf(spec)}`);
-    }
-    for (const key of Object.keys(spec)) {
-      if (key !== 'allUsers' && key !== 'users') throw new CommandError('IDLUnknownField', `BSON field '$listLocalSessions.${key}' is an unknown field.`);
-    }
-    const allUsers = spec.allUsers === true;
-    const users = Array.isArray(spec.users) ? spec.users : undefined;
-    if (allUsers && users && users.length > 0) {
-      throw new CommandError('UnsupportedFormat', '$listLocalSessions may not specify {allUsers:true} and {users:[...]} at the same time');
-    }
-    const everyone = allUsers || !users || users.length === 0 || users.some((u) => isDocument(u) && u.user === '' && u.db === '');
+    const everyone = listsNoAuthSessions('$listLocalSessions', spec);
     const server = ctx.runtime.server;
     return {
       *run() {
@@ -36,3 +25,22 @@ export const listLocalSessions: StageDefinition = {
     };
   },
 };
+
+/**
+ * Parses the spec `{allUsers?, users?}` of `$listLocalSessions` / `$listSessions` (ListSessionsSpec)
+ * and says whether it lists the sessions of the unauthenticated user (every session here).
+ */
+export function listsNoAuthSessions(stage: string, spec: unknown): boolean {
+  if (!isDocument(spec)) {
+    throw new CommandError('TypeMismatch', `${stage} options must be specified in an object, but found: ${bsonTypeOf(spec)}`);
+  }
+  for (const key of Object.keys(spec)) {
+    if (key !== 'allUsers' && key !== 'users') throw new CommandError('IDLUnknownField', `BSON field '${stage}.${key}' is an unknown field.`);
+  }
+  const allUsers = spec.allUsers === true;
+  const users = Array.isArray(spec.users) ? spec.users : undefined;
+  if (allUsers && users && users.length > 0) {
+    throw new CommandError('UnsupportedFormat', `${stage} may not specify {allUsers:true} and {users:[...]} at the same time`);
+  }
+  return allUsers || !users || users.length === 0 || users.some((u) => isDocument(u) && u.user === '' && u.db === '');
+}
