@@ -7,6 +7,7 @@
  * The `failCommand` fail point (src/server/fail_points.ts) is checked once the arguments are
  * valid: it may delay the command, fail it, drop the connection, or add a writeConcernError.
  */
+import { authorizeCommand } from '../auth/enforcement.js';
 import { Double, type Document } from '../bson/library.js';
 import { CommandError, toCommandError } from '../errors/command_error.js';
 import { CLOSE_CONNECTION, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
@@ -82,6 +83,7 @@ function runDefinition(
   if (body.apiVersion !== undefined && body.apiVersion !== '1') {
     throw new CommandError('APIVersionError', `API version must be "1"`);
   }
+  checkAccess(connection, def, body, db);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes, commands: registry };
   // Most commands run with the fail point off: no await, no per-command scope then.
   const failPoint = failCommandActive(server);
@@ -120,6 +122,14 @@ async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, 
   } catch (err) {
     throw err instanceof CommandError ? failCommand.onError(err) : err;
   }
+}
+
+/**
+ * Access control (src/auth/enforcement.ts): with `--auth`, 13 Unauthorized unless the
+ * connection's user holds the privileges the action table names for this command.
+ */
+function checkAccess(connection: ConnectionState, def: CommandDefinition, body: Document, db: string): void {
+  if (connection.auth.manager.enabled) authorizeCommand(connection.auth, connection.remoteAddress, def.name, db, body);
 }
 
 /** The logical session cache: a command's lsid marks its session used; endSessions ends them. */

@@ -4,6 +4,7 @@
  */
 import type net from 'node:net';
 import { makeDouble, type Document } from '../bson/library.js';
+import { AuthorizationSession } from '../auth/authorization_session.js';
 import { dispatch, type DispatchResult } from '../commands/dispatch.js';
 import type { ConnectionState, ServerServices } from './services.js';
 import { CLOSE_CONNECTION } from './fail_points.js';
@@ -30,6 +31,7 @@ export class Connection implements ConnectionState {
   clientMetadata: Document | null = null;
   compressors: string[] = [];
   readonly maxMessageBytes = MAX_MESSAGE_BYTES;
+  readonly auth: AuthorizationSession;
   private readonly server: ServerServices;
   private readonly socket: net.Socket;
   private readonly decoder = new FrameDecoder();
@@ -45,6 +47,7 @@ export class Connection implements ConnectionState {
     this.socket = socket;
     this.id = id;
     this.onClose = onClose;
+    this.auth = new AuthorizationSession(server.auth);
     this.remoteAddress = `${socket.remoteAddress}:${socket.remotePort}`;
     this.localAddress = `${socket.localAddress}:${socket.localPort}`;
     socket.setNoDelay(true);

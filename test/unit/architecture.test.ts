@@ -32,6 +32,8 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['storage/validation', 12, ['storage/validation/']],
   ['storage/versioned', 13, ['storage/versioned/']],
   ['ttl', 14, ['ttl/']],
+  // Authentication and authorization: users and roles in the catalog, below the server that holds them.
+  ['auth', 14.5, ['auth/']],
   ['server', 15, ['server/']],
   ['commands', 16, ['commands/']],
   // The listener: the TCP server and its connections, above the commands they dispatch to.
