@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Server } from './server/server.js';
-import { checkParameterNames, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
+import { authSettings, checkParameterNames, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
 
 /** The exit code of a user mistake (as commander's usage errors, in most CLIs). */
@@ -41,6 +41,26 @@ function onCommanderExit(err: CommanderError): never {
   usageError(`${err.message}${err.message.endsWith('.') ? '' : '.'} ${SEE_HELP}`);
 }
 
+/**
+ * The root user to create at start: `--username/--password`, else MAYFLY_ROOT_USERNAME/
+ * MAYFLY_ROOT_PASSWORD, else the Docker image's MONGO_INITDB_ROOT_USERNAME/PASSWORD; a name
+ * without a password (or the reverse) is a usage error.
+ */
+export function rootUserFrom(username: string | undefined, password: string | undefined, env: NodeJS.ProcessEnv): { username: string; password: string } | undefined {
+  const sources: Array<[string | undefined, string | undefined, string, string]> = [
+    [username, password, '--username', '--password'],
+    [env.MAYFLY_ROOT_USERNAME, env.MAYFLY_ROOT_PASSWORD, 'MAYFLY_ROOT_USERNAME', 'MAYFLY_ROOT_PASSWORD'],
+    [env.MONGO_INITDB_ROOT_USERNAME, env.MONGO_INITDB_ROOT_PASSWORD, 'MONGO_INITDB_ROOT_USERNAME', 'MONGO_INITDB_ROOT_PASSWORD'],
+  ];
+  for (const [user, pwd, userName, pwdName] of sources) {
+    if (!user && !pwd) continue;
+    if (!user) usageError(`${pwdName} is given without ${userName}; give both to create the root user.`);
+    if (!pwd) usageError(`${userName} is given without ${pwdName}; give both to create the root user.`);
+    return { username: user, password: pwd };
+  }
+  return undefined;
+}
+
 /** The CLI program (exported for tests). */
 export function buildProgram(): Command {
   return new Command('mayfly')
@@ -56,6 +76,9 @@ export function buildProgram(): Command {
     .addOption(new Option('--ttl-monitor-sleep-secs <n>', 'seconds between TTL passes (ttlMonitorSleepSecs)'))
     .addOption(new Option('--ttl-index-delete-target-docs <n>', 'documents per index per sub-pass (ttlIndexDeleteTargetDocs)'))
     .addOption(new Option('--ttl-index-delete-target-time-ms <n>', 'ms per index per sub-pass (ttlIndexDeleteTargetTimeMS)'))
+    .addOption(new Option('--auth', 'require authentication (SCRAM-SHA-1/256) for every command but the handshake'))
+    .addOption(new Option('--username <name>', 'a root user created in admin at start (turns --auth on); also MAYFLY_ROOT_USERNAME, MONGO_INITDB_ROOT_USERNAME'))
+    .addOption(new Option('--password <password>', "the root user's password; also MAYFLY_ROOT_PASSWORD, MONGO_INITDB_ROOT_PASSWORD"))
     .addOption(new Option('--set-parameter <name=value>', 'set a server parameter at startup (repeatable)').argParser(collectParameter).default({}))
     .configureOutput({ outputError: () => {} }) // onCommanderExit writes the one line
     .exitOverride(onCommanderExit);
@@ -81,7 +104,11 @@ export async function main(argv: string[]): Promise<void> {
     ttlIndexDeleteTargetDocs?: string;
     ttlIndexDeleteTargetTimeMs?: string;
     setParameter: Record<string, unknown>;
+    auth?: boolean;
+    username?: string;
+    password?: string;
   }>();
+  const rootUser = rootUserFrom(opts.username, opts.password, process.env);
   const parameters: Record<string, unknown> = { ...opts.setParameter };
   /** The flag that gave each parameter, for the error about its value. */
   const flags: Record<string, string> = {};
@@ -104,8 +131,14 @@ export async function main(argv: string[]): Promise<void> {
       logLevel: opts.logLevel,
       clock: opts.clock,
       parameters,
-      argv: ['mayfly', ...argv.slice(2)],
-      parsed: { net: { bindIp: opts.host, port: opts.port }, mayfly: { compat: opts.compat, clock: opts.clock }, setParameter: parameters },
+      auth: authSettings(rootUser, opts.auth === true),
+      argv: ['mayfly', ...argv.slice(2)].map((a, i, all) => (all[i - 1] === '--password' ? '<password>' : a.startsWith('--password=') ? '--password=<password>' : a)),
+      parsed: {
+        net: { bindIp: opts.host, port: opts.port },
+        mayfly: { compat: opts.compat, clock: opts.clock },
+        ...(opts.auth === true || rootUser ? { security: { authorization: 'enabled' } } : {}),
+        setParameter: parameters,
+      },
     });
   } catch (err) {
     // A bad server parameter: an unknown name, or a bad value from a --ttl-* flag or --set-parameter.

@@ -11,9 +11,9 @@
 import { Server } from './server/server.js';
 import type { Clock } from './ttl/clock.js';
 import type { Document } from './bson/library.js';
-import { checkServerOptions, listenErrorMessage, MayflyOptionError, type MayflyServerOptions } from './options.js';
+import { authSettings, checkServerOptions, listenErrorMessage, MayflyOptionError, type MayflyServerOptions } from './options.js';
 
-export type { CompatMode, ClockMode, LogLevel, MayflyServerOptions } from './options.js';
+export type { CompatMode, ClockMode, LogLevel, MayflyAuthOptions, MayflyServerOptions } from './options.js';
 export { MayflyOptionError } from './options.js';
 
 /** A running in-process Mayfly server. */
@@ -44,6 +44,7 @@ export class MayflyServer {
         clock: checked.clock ?? 'system',
         logLevel: checked.logLevel ?? 'silent',
         parameters: checked.parameters,
+        auth: authSettings(checked.auth),
       });
     } catch (err) {
       // The server parameters are checked as the server sets them.

@@ -9,7 +9,7 @@ import type { AuthManager } from './auth_manager.js';
 import { rolesOf, type UserName } from './credentials.js';
 import { PrivilegeSet, type Resource } from './privileges.js';
 import type { RoleName } from './roles.js';
-import type { SaslConversation } from './mechanisms.js';
+import type { SaslConversation } from './sasl_conversation.js';
 
 /** What the session knows of its user, resolved. */
 interface Resolved {
@@ -99,7 +99,7 @@ export class AuthorizationSession {
   /** connectionStatus's `authInfo`. */
   authInfo(showPrivileges: boolean): Document {
     const users = this.current ? [{ user: this.current.user, db: this.current.db }] : [];
-    const roles = this.allRoles().map((r) => ({ role: r.role, db: r.db }));
+    const roles = this.directRoles().map((r) => ({ role: r.role, db: r.db }));
     const info: Document = { authenticatedUsers: users, authenticatedUserRoles: roles };
     if (showPrivileges) {
       info.authenticatedUserPrivileges = this.privileges().privileges.map((p) => ({

@@ -17,26 +17,11 @@ import type { AuthorizationSession } from './authorization_session.js';
 import { scramCredentialOf } from './credentials.js';
 import { isScramMechanism, parseClientFirst, ScramFailure, ScramServerConversation, type ScramMechanismName } from './scram.js';
 import type { UserName } from './credentials.js';
+import type { SaslConversation, StepResult } from './sasl_conversation.js';
 
 /** mongod's one answer to a failed authentication. */
 export function authenticationFailed(): CommandError {
   return new CommandError('AuthenticationFailed', 'Authentication failed.');
-}
-
-/** One step's outcome: the payload to send back and whether the conversation succeeded. */
-interface StepResult {
-  readonly payload: Buffer;
-  readonly done: boolean;
-}
-
-/** A SASL conversation under way on a connection. */
-export interface SaslConversation {
-  readonly mechanism: string;
-  readonly db: string;
-  /** Runs the next step; throws `ScramFailure` (or any error) when authentication fails. */
-  step(payload: Buffer): StepResult;
-  /** The user the conversation authenticates, once known. */
-  readonly principal: UserName | null;
 }
 
 /** Longest user name a SCRAM conversation accepts (longer ones simply fail). */

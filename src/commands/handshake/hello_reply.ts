@@ -5,6 +5,8 @@
 import { type Document, MAX_BSON_OBJECT_BYTES } from '../../bson/library.js';
 import { MAX_WRITE_BATCH_SIZE } from '../crud/write_batch.js';
 import { CommandError } from '../../errors/command_error.js';
+import { mechanismsOf } from '../../auth/credentials.js';
+import { saslMechanismsFor, speculativeAuthenticate } from '../../auth/mechanisms.js';
 import type { CommandContext } from '../types.js';
 
 /** Wire version of MongoDB 8.0. */
@@ -39,6 +41,27 @@ export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'is
     conn.compressors = agreed;
     if (agreed.length > 0) reply.compression = agreed;
   }
-  if (typeof cmd.saslSupportedMechs === 'string') reply.saslSupportedMechs = [];
+  addAuthenticationFields(ctx, cmd, reply);
   return reply;
+}
+
+/**
+ * The handshake's part in authentication: `saslSupportedMechs` ("<db>.<user>": the mechanisms
+ * that user has credentials for; absent for an unknown user, as mongod) and
+ * `speculativeAuthenticate` (a saslStart or authenticate run inside hello; absent when it failed).
+ */
+function addAuthenticationFields(ctx: CommandContext, cmd: Document, reply: Document): void {
+  const session = ctx.connection.auth;
+  if (typeof cmd.saslSupportedMechs === 'string') {
+    const full = cmd.saslSupportedMechs;
+    const dot = full.indexOf('.');
+    if (dot < 0) throw new CommandError('BadValue', "UserName must contain a '.' separated database.user pair");
+    const name = { db: full.slice(0, dot), user: full.slice(dot + 1) };
+    const doc = session.manager.findUser(name);
+    if (doc) reply.saslSupportedMechs = saslMechanismsFor(name.db, mechanismsOf(doc));
+  }
+  if (cmd.speculativeAuthenticate !== undefined) {
+    const answer = speculativeAuthenticate(session, cmd.speculativeAuthenticate);
+    if (answer !== undefined) reply.speculativeAuthenticate = answer;
+  }
 }
