@@ -120,6 +120,9 @@ function checkAuthOption(who: string, auth: unknown): void {
   const example = "such as { username: 'root', password: 'example' }";
   if (!isPlainObject(auth)) throw new MayflyOptionError(`${who}: option 'auth' must be an object ${example}, not ${describe(auth)}`);
   for (const key of Object.keys(auth)) {
+    if (key === 'enable' || key === 'customRootName' || key === 'customRootPwd') {
+      throw new MayflyOptionError(`${who}: option 'auth.${key}' is mongodb-memory-server's spelling: give { username, password } (a root user, access control on) or { enabled: true }`);
+    }
     if (key !== 'username' && key !== 'password' && key !== 'enabled') {
       throw new MayflyOptionError(`${who}: option 'auth' has an unknown field '${key}'; its fields are username, password, enabled`);
     }

@@ -3,7 +3,7 @@
  * authenticated as, that user's roles and privileges resolved through inheritance (kept until
  * users or roles change: `AuthManager.generation`), and the SASL conversation under way.
  */
-import type { Document } from '../bson/library.js';
+import { UUID, type Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import type { AuthManager } from './auth_manager.js';
 import { rolesOf, type UserName } from './credentials.js';
@@ -29,6 +29,8 @@ export class AuthorizationSession {
   conversation: SaslConversation | null = null;
   /** The server's users and roles. */
   readonly manager: AuthManager;
+  /** The client's UUID (mongod's `Client` uuid, shown by connectionStatus). */
+  readonly clientUuid = new UUID();
 
   constructor(manager: AuthManager) {
     this.manager = manager;

@@ -43,7 +43,7 @@ describe('the driver authenticates', () => {
       await c.db('t').collection('c').insertOne({ _id: mech as never });
       return c.db('t').command({ connectionStatus: 1 });
     });
-    expect(status).toEqual({ authInfo: { authenticatedUsers: [{ user: 'root', db: 'admin' }], authenticatedUserRoles: [{ role: 'root', db: 'admin' }] }, ok: 1 });
+    expect(status).toEqual({ authInfo: { authenticatedUsers: [{ user: 'root', db: 'admin' }], authenticatedUserRoles: [{ role: 'root', db: 'admin' }] }, uuid: status.uuid, ok: 1 });
   });
 
   test('authSource is the database of the path, or the authSource option', async () => {
@@ -81,7 +81,7 @@ describe('the driver authenticates', () => {
     await withClient(`mongodb://${hostPort()}/`, async (c) => {
       expect(await c.db('admin').command({ ping: 1 })).toEqual({ ok: 1 });
       expect((await c.db('admin').command({ buildInfo: 1 })).ok).toBe(1);
-      expect(await c.db('admin').command({ connectionStatus: 1 })).toEqual({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 });
+      expect((await c.db('admin').command({ connectionStatus: 1, showPrivileges: 1 })).authInfo).toEqual({ authenticatedUsers: [], authenticatedUserRoles: [], authenticatedUserPrivileges: [] });
       await expect(c.db('shop').collection('c').findOne()).rejects.toMatchObject({ code: 13, codeName: 'Unauthorized', message: 'Command find requires authentication' });
       await expect(c.db('shop').command({ listCollections: 1 })).rejects.toMatchObject({ code: 13, message: 'Command listCollections requires authentication' });
       await expect(c.db('admin').command({ createUser: 'x', pwd: 'y', roles: [] })).rejects.toMatchObject({ code: 13, message: 'Command createUser requires authentication' });

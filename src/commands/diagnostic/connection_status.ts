@@ -1,4 +1,8 @@
-/** `connectionStatus`: who is authenticated on this connection, their roles (and privileges). */
+/**
+ * `connectionStatus`: who is authenticated on this connection, their roles (and privileges, given
+ * a truthy `showPrivileges`), and the connection's client `uuid`, as mongod 8 answers.
+ */
+import { boolArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 
 /** The `connectionStatus` command. */
@@ -7,6 +11,7 @@ export const connectionStatus: CommandDefinition = {
   args: { showPrivileges: { type: 'bool' } },
   help: 'Returns connection-specific information such as logged-in users and their roles',
   run(ctx, cmd) {
-    return { authInfo: ctx.connection.auth.authInfo(cmd.showPrivileges === true) };
+    const auth = ctx.connection.auth;
+    return { authInfo: auth.authInfo(boolArg(cmd, 'showPrivileges', false)), uuid: auth.clientUuid };
   },
 };
