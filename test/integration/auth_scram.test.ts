@@ -63,6 +63,14 @@ describe('the driver authenticates', () => {
     expect(rootHello.saslSupportedMechs).toEqual(['SCRAM-SHA-1', 'SCRAM-SHA-256']);
     const unknown = await admin.db('admin').command({ hello: 1, saslSupportedMechs: 'admin.nobody' });
     expect(unknown.saslSupportedMechs).toBeUndefined();
+    const asObject = await admin.db('admin').command({ hello: 1, saslSupportedMechs: { user: 'old', db: 'shop' } });
+    expect(asObject.saslSupportedMechs).toEqual(['SCRAM-SHA-1']);
+    await expect(admin.db('admin').command({ hello: 1, saslSupportedMechs: 'nodot' })).rejects.toMatchObject({ code: 2, message: "UserName must contain a '.' separated database.user pair" });
+    await expect(admin.db('admin').command({ hello: 1, saslSupportedMechs: 7 })).rejects.toMatchObject({
+      code: 14,
+      message: "BSON field 'hello.saslSupportedMechs' is the wrong type 'int', expected types '[string, object']",
+    });
+    await expect(admin.db('admin').command({ hello: 1, saslSupportedMechs: { db: 'admin' } })).rejects.toMatchObject({ code: 2, message: 'UserName must contain a string field named: user' });
     const count = await withClient(`mongodb://old:sha1only@${hostPort()}/shop`, (c) => c.db('shop').collection('c').countDocuments());
     expect(count).toBe(0);
     await expect(withClient(`mongodb://old:sha1only@${hostPort()}/shop?authMechanism=SCRAM-SHA-256`, (c) => c.db('shop').command({ ping: 1 }))).rejects.toMatchObject({

@@ -5,6 +5,8 @@
 import { type Document, MAX_BSON_OBJECT_BYTES } from '../../bson/library.js';
 import { MAX_WRITE_BATCH_SIZE } from '../crud/write_batch.js';
 import { CommandError } from '../../errors/command_error.js';
+import { isDocument } from '../../storage/values/paths.js';
+import { typeMismatch } from '../args.js';
 import { mechanismsOf } from '../../auth/credentials.js';
 import { saslMechanismsFor, speculativeAuthenticate } from '../../auth/mechanisms.js';
 import type { CommandContext } from '../types.js';
@@ -52,11 +54,8 @@ export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'is
  */
 function addAuthenticationFields(ctx: CommandContext, cmd: Document, reply: Document): void {
   const session = ctx.connection.auth;
-  if (typeof cmd.saslSupportedMechs === 'string') {
-    const full = cmd.saslSupportedMechs;
-    const dot = full.indexOf('.');
-    if (dot < 0) throw new CommandError('BadValue', "UserName must contain a '.' separated database.user pair");
-    const name = { db: full.slice(0, dot), user: full.slice(dot + 1) };
+  if (cmd.saslSupportedMechs !== undefined) {
+    const name = saslUserName(cmd.saslSupportedMechs);
     const doc = session.manager.findUser(name);
     if (doc) reply.saslSupportedMechs = saslMechanismsFor(name.db, mechanismsOf(doc));
   }
@@ -64,4 +63,19 @@ function addAuthenticationFields(ctx: CommandContext, cmd: Document, reply: Docu
     const answer = speculativeAuthenticate(session, cmd.speculativeAuthenticate);
     if (answer !== undefined) reply.speculativeAuthenticate = answer;
   }
+}
+
+/** hello's `saslSupportedMechs`: "<db>.<user>" or `{ user, db }`, checked as mongod's IDL does. */
+function saslUserName(value: unknown): { user: string; db: string } {
+  if (typeof value === 'string') {
+    const dot = value.indexOf('.');
+    if (dot < 0) throw new CommandError('BadValue', "UserName must contain a '.' separated database.user pair");
+    return { db: value.slice(0, dot), user: value.slice(dot + 1) };
+  }
+  if (isDocument(value)) {
+    if (typeof value.user !== 'string') throw new CommandError('BadValue', 'UserName must contain a string field named: user');
+    if (typeof value.db !== 'string') throw new CommandError('BadValue', 'UserName must contain a string field named: db');
+    return { user: value.user, db: value.db };
+  }
+  throw typeMismatch('hello.saslSupportedMechs', value, ['string', 'object']);
 }
