@@ -43,6 +43,16 @@ export class AuthManager {
     this.catalog = catalog;
     this.now = now;
     this.enabled = options.enabled;
+    // Dropping admin (or its users or roles collection) changes who may do what.
+    const touches = (coll: Collection) => coll.db === AUTH_DB && (coll.name === USERS_COLLECTION || coll.name === ROLES_COLLECTION);
+    catalog.addListener({
+      collectionCreated: (coll) => {
+        if (touches(coll)) this.generation++;
+      },
+      collectionDropped: (coll) => {
+        if (touches(coll)) this.generation++;
+      },
+    });
     const root = options.rootUser;
     if (root) {
       const name = { user: root.username, db: AUTH_DB };

@@ -195,3 +195,23 @@ describe('roles', () => {
     expect(await root.db('admin').command({ invalidateUserCache: 1 })).toEqual({ ok: 1 });
   });
 });
+
+test('dropping the admin database drops the users: a connection logged in loses its privileges', async () => {
+  const fresh = await MayflyServer.create({ auth: { username: 'root', password: 'example' } });
+  const boss = new MongoClient(`mongodb://root:example@127.0.0.1:${fresh.port}/`, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await boss.connect();
+    await boss.db('app').command({ createUser: 'worker', pwd: 'pw', roles: ['readWrite'] });
+    const worker = await new MongoClient(`mongodb://worker:pw@127.0.0.1:${fresh.port}/app`, { serverSelectionTimeoutMS: 5000, maxPoolSize: 1 }).connect();
+    try {
+      expect(await worker.db('app').collection('c').countDocuments()).toBe(0);
+      expect(await boss.db('admin').command({ dropDatabase: 1 })).toEqual({ dropped: 'admin', ok: 1 });
+      await expect(worker.db('app').collection('c').findOne()).rejects.toMatchObject({ code: 13 });
+    } finally {
+      await worker.close();
+    }
+  } finally {
+    await boss.close();
+    await fresh.stop();
+  }
+});
