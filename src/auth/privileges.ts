@@ -180,6 +180,9 @@ export function privilegeFromDocument(doc: Document): Privilege {
   return { resource, actions: new Set((doc.actions as unknown[]).map(String)) };
 }
 
+/** How many answers a PrivilegeSet remembers before it starts again. */
+const MEMO_ENTRIES = 4096;
+
 /** A compiled set of privileges: answers whether an action on a resource is allowed. */
 export class PrivilegeSet {
   private readonly list: readonly Privilege[];
@@ -199,10 +202,22 @@ export class PrivilegeSet {
     return true;
   }
 
+  /** Answers already computed, by action and resource (a connection asks the same few again and again). */
+  private readonly memo = new Map<string, boolean>();
+
   private allowsOne(resource: Resource, action: string): boolean {
+    const key = resource.kind === 'namespace' ? `${action}\u0000${resource.db}\u0000${resource.collection}` : `${action}\u0000${resource.kind}`;
+    const known = this.memo.get(key);
+    if (known !== undefined) return known;
+    let allowed = false;
     for (const p of this.list) {
-      if ((p.actions.has(action) || p.actions.has('anyAction')) && covers(p.resource, resource)) return true;
+      if ((p.actions.has(action) || p.actions.has('anyAction')) && covers(p.resource, resource)) {
+        allowed = true;
+        break;
+      }
     }
-    return false;
+    if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
+    this.memo.set(key, allowed);
+    return allowed;
   }
 }
