@@ -5,11 +5,17 @@
  */
 import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
+import { bsonTypeOf } from '../storage/values/bson_type.js';
 import type { AuthManager } from './auth_manager.js';
 import { makeCredentials, mechanismsOf, rolesOf, type UserName } from './credentials.js';
 import { parsePrivilege, privilegeFromDocument, privilegeToDocument, type Privilege } from './privileges.js';
 import { builtinRole, isBuiltinRole, type RoleName } from './roles.js';
 import { isScramMechanism, type ScramMechanismName } from './scram.js';
+
+/** mongod's IDL 14 TypeMismatch for `path`. */
+function wrongType(path: string, value: unknown, expected: string): CommandError {
+  return new CommandError('TypeMismatch', `BSON field '${path}' is the wrong type '${bsonTypeOf(value)}', expected type '${expected}'`);
+}
 
 function isPlainDocument(v: unknown): v is Document {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { _bsontype?: unknown })._bsontype === undefined;
@@ -29,14 +35,14 @@ export function parseRoleName(value: unknown, db: string): RoleName {
 /** The role names of `cmd[field]` (an array). */
 export function parseRoleNames(cmd: Document, field: string, command: string, db: string): RoleName[] {
   const value = cmd[field];
-  if (!Array.isArray(value)) throw new CommandError('TypeMismatch', `BSON field '${command}.${field}' is the wrong type '${value === null ? 'null' : typeof value}', expected type 'array'`);
+  if (!Array.isArray(value)) throw wrongType(`${command}.${field}`, value, 'array');
   return value.map((v) => parseRoleName(v, db));
 }
 
 /** The privileges of `cmd[field]` (an array of `{ resource, actions }`). */
 export function parsePrivileges(cmd: Document, field: string, command: string): Privilege[] {
   const value = cmd[field];
-  if (!Array.isArray(value)) throw new CommandError('TypeMismatch', `BSON field '${command}.${field}' is the wrong type, expected type 'array'`);
+  if (!Array.isArray(value)) throw wrongType(`${command}.${field}`, value, 'array');
   return value.map(parsePrivilege);
 }
 
@@ -71,11 +77,11 @@ export function roleDocuments(roles: readonly RoleName[]): Document[] {
 /** The `mechanisms` of createUser/updateUser (default: both SCRAM ones). */
 export function parseMechanisms(value: unknown, command: string): ScramMechanismName[] {
   if (value === undefined) return ['SCRAM-SHA-1', 'SCRAM-SHA-256'];
-  if (!Array.isArray(value)) throw new CommandError('TypeMismatch', `BSON field '${command}.mechanisms' is the wrong type, expected type 'array'`);
+  if (!Array.isArray(value)) throw wrongType(`${command}.mechanisms`, value, 'array');
   if (value.length === 0) throw new CommandError('BadValue', 'mechanisms field must not be empty');
   const out: ScramMechanismName[] = [];
   for (const m of value) {
-    if (typeof m !== 'string') throw new CommandError('TypeMismatch', `BSON field '${command}.mechanisms' must hold strings`);
+    if (typeof m !== 'string') throw wrongType(`${command}.mechanisms`, m, 'string');
     if (!isScramMechanism(m)) throw new CommandError('BadValue', `Unknown auth mechanism '${m}'`);
     if (!out.includes(m)) out.push(m);
   }
@@ -85,7 +91,7 @@ export function parseMechanisms(value: unknown, command: string): ScramMechanism
 /** The credentials for `cmd.pwd` (createUser, updateUser), checked as mongod does. */
 export function credentialsFor(manager: AuthManager, name: UserName, cmd: Document, command: string): Document {
   const pwd = cmd.pwd;
-  if (typeof pwd !== 'string') throw new CommandError('TypeMismatch', `BSON field '${command}.pwd' is the wrong type, expected type 'string'`);
+  if (typeof pwd !== 'string') throw wrongType(`${command}.pwd`, pwd, 'string');
   if (name.db === '$external') throw new CommandError('BadValue', "Cannot set the password for users defined on the '$external' database");
   if (pwd === '') throw new CommandError('BadValue', 'Password cannot be empty');
   const mechanisms = parseMechanisms(cmd.mechanisms, command);

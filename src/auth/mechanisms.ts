@@ -13,6 +13,7 @@
  */
 import { Binary, type Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
+import { bsonTypeOf } from '../storage/values/bson_type.js';
 import type { AuthorizationSession } from './authorization_session.js';
 import { scramCredentialOf } from './credentials.js';
 import { isScramMechanism, parseClientFirst, ScramFailure, ScramServerConversation, type ScramMechanismName } from './scram.js';
@@ -85,7 +86,7 @@ function readPayload(value: unknown, command: string): { bytes: Buffer; asBase64
   if (value instanceof Binary) return { bytes: Buffer.from(value.buffer.subarray(0, value.position)), asBase64: false };
   if (typeof value === 'string') return { bytes: Buffer.from(value, 'base64'), asBase64: true };
   if (value === undefined) throw new CommandError('IDLFailedToParse', `BSON field '${command}.payload' is missing but a required field`);
-  throw new CommandError('TypeMismatch', `BSON field '${command}.payload' is the wrong type, expected types '[string, binData]'`);
+  throw new CommandError('TypeMismatch', `BSON field '${command}.payload' is the wrong type '${bsonTypeOf(value)}', expected types '[string, binData']`);
 }
 
 function reply(result: StepResult, asBase64: boolean): Document {

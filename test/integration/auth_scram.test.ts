@@ -229,6 +229,10 @@ describe('SASL by hand', () => {
       await run({ saslStart: 1, mechanism: 'SCRAM-SHA-256', payload: new Binary(Buffer.from(`n,,n=root,r=${nonce()}`)) });
       await expect(run({ saslContinue: 1, conversationId: 2, payload: new Binary(Buffer.alloc(0)) })).rejects.toMatchObject({ code: 17, message: 'sasl: Mismatched conversation id' });
       await expect(run({ saslStart: 1, mechanism: 'SCRAM-SHA-256' })).rejects.toMatchObject({ code: 40414, message: "BSON field 'saslStart.payload' is missing but a required field" });
+      await expect(run({ saslStart: 1, mechanism: 'SCRAM-SHA-256', payload: { a: 1 } })).rejects.toMatchObject({
+        code: 14,
+        message: "BSON field 'saslStart.payload' is the wrong type 'object', expected types '[string, binData']",
+      });
     });
   });
 
