@@ -160,20 +160,25 @@ export function authenticate(session: AuthorizationSession, db: string, cmd: Doc
 }
 
 /**
- * hello's `speculativeAuthenticate`: a saslStart (or an authenticate) run inside the handshake;
- * its reply, or undefined when it failed (then the client authenticates the usual way).
+ * hello's `speculativeAuthenticate` holding a saslStart (`{ saslStart: 1, mechanism, payload,
+ * db }`): the first step's reply, or undefined when it failed or is something else (then the
+ * client authenticates the usual way).
  */
-export function speculativeAuthenticate(session: AuthorizationSession, request: unknown): Document | undefined {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) return undefined;
-  const doc = request as Document;
+export function speculativeSaslStart(session: AuthorizationSession, doc: Document): Document | undefined {
+  if (doc.saslStart === undefined || typeof doc.db !== 'string') return undefined;
   try {
-    if (doc.saslStart !== undefined) {
-      if (typeof doc.db !== 'string') return undefined;
-      return saslStart(session, doc.db, doc);
-    }
-    if (doc.authenticate !== undefined) return authenticate(session, typeof doc.db === 'string' ? doc.db : '$external', doc);
+    return saslStart(session, doc.db, doc);
   } catch {
     return undefined;
   }
-  return undefined;
+}
+
+/** hello's `speculativeAuthenticate` holding an `authenticate` (the one-step mechanisms, X.509). */
+export function speculativeOneStep(session: AuthorizationSession, doc: Document): Document | undefined {
+  if (doc.authenticate === undefined) return undefined;
+  try {
+    return authenticate(session, typeof doc.db === 'string' ? doc.db : '$external', doc);
+  } catch {
+    return undefined;
+  }
 }

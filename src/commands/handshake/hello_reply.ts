@@ -8,7 +8,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { typeMismatch } from '../args.js';
 import { mechanismsOf } from '../../auth/credentials.js';
-import { saslMechanismsFor, speculativeAuthenticate } from '../../auth/mechanisms.js';
+import { saslMechanismsFor, speculativeOneStep, speculativeSaslStart } from '../../auth/mechanisms.js';
 import type { CommandContext } from '../types.js';
 
 /** Wire version of MongoDB 8.0. */
@@ -59,8 +59,9 @@ function addAuthenticationFields(ctx: CommandContext, cmd: Document, reply: Docu
     const doc = session.manager.findUser(name);
     if (doc) reply.saslSupportedMechs = saslMechanismsFor(name.db, mechanismsOf(doc));
   }
-  if (cmd.speculativeAuthenticate !== undefined) {
-    const answer = speculativeAuthenticate(session, cmd.speculativeAuthenticate);
+  const speculative = cmd.speculativeAuthenticate;
+  if (isDocument(speculative)) {
+    const answer = speculativeSaslStart(session, speculative) ?? speculativeOneStep(session, speculative);
     if (answer !== undefined) reply.speculativeAuthenticate = answer;
   }
 }
