@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Server } from './server/server.js';
-import { checkParameterNames, replSetNameProblem, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
+import { authSettings, checkParameterNames, replSetNameProblem, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
 import { TlsConfigError, tlsCmdLine, TlsModes, type TlsMode, type TlsOptionLabels, type TlsOptions } from './server/tls.js';
 
@@ -60,11 +60,31 @@ function onCommanderExit(err: CommanderError): never {
 
 /** `argv` with the value of a password flag replaced by `<password>`, as mongod's getCmdLineOpts shows it. */
 function redactPasswords(argv: readonly string[]): string[] {
-  const flag = TLS_FLAGS.certificateKeyFilePassword;
+  const flags = [TLS_FLAGS.certificateKeyFilePassword, '--password'];
   return argv.map((arg, i) => {
-    if (arg.startsWith(`${flag}=`)) return `${flag}=<password>`;
-    return i > 0 && argv[i - 1] === flag ? '<password>' : arg;
+    for (const flag of flags) if (arg.startsWith(`${flag}=`)) return `${flag}=<password>`;
+    return i > 0 && flags.includes(argv[i - 1]!) ? '<password>' : arg;
   });
+}
+
+/**
+ * The root user to create at start: `--username/--password`, else MAYFLY_ROOT_USERNAME/
+ * MAYFLY_ROOT_PASSWORD, else the Docker image's MONGO_INITDB_ROOT_USERNAME/PASSWORD; a name
+ * without a password (or the reverse) is a usage error.
+ */
+export function rootUserFrom(username: string | undefined, password: string | undefined, env: NodeJS.ProcessEnv): { username: string; password: string } | undefined {
+  const sources: Array<[string | undefined, string | undefined, string, string]> = [
+    [username, password, '--username', '--password'],
+    [env.MAYFLY_ROOT_USERNAME, env.MAYFLY_ROOT_PASSWORD, 'MAYFLY_ROOT_USERNAME', 'MAYFLY_ROOT_PASSWORD'],
+    [env.MONGO_INITDB_ROOT_USERNAME, env.MONGO_INITDB_ROOT_PASSWORD, 'MONGO_INITDB_ROOT_USERNAME', 'MONGO_INITDB_ROOT_PASSWORD'],
+  ];
+  for (const [user, pwd, userName, pwdName] of sources) {
+    if (!user && !pwd) continue;
+    if (!user) usageError(`${pwdName} is given without ${userName}; give both to create the root user.`);
+    if (!pwd) usageError(`${userName} is given without ${pwdName}; give both to create the root user.`);
+    return { username: user, password: pwd };
+  }
+  return undefined;
 }
 
 /** The CLI program (exported for tests). */
@@ -89,6 +109,9 @@ export function buildProgram(): Command {
     .addOption(new Option('--tls-allow-connections-without-certificates', 'accept TLS clients that present no certificate'))
     .addOption(new Option('--tls-allow-invalid-certificates', 'accept TLS clients whose certificate does not verify'))
     .addOption(new Option('--replSet <name>', 'present the server as the primary of a one-node replica set of this name').argParser(parseReplSet))
+    .addOption(new Option('--auth', 'require authentication (SCRAM-SHA-1/256) for every command but the handshake'))
+    .addOption(new Option('--username <name>', 'a root user created in admin at start (turns --auth on); also MAYFLY_ROOT_USERNAME, MONGO_INITDB_ROOT_USERNAME'))
+    .addOption(new Option('--password <password>', "the root user's password; also MAYFLY_ROOT_PASSWORD, MONGO_INITDB_ROOT_PASSWORD"))
     .addOption(new Option('--set-parameter <name=value>', 'set a server parameter at startup (repeatable)').argParser(collectParameter).default({}))
     .configureOutput({ outputError: () => {} }) // onCommanderExit writes the one line
     .exitOverride(onCommanderExit);
@@ -121,6 +144,9 @@ export async function main(argv: string[]): Promise<void> {
     tlsAllowConnectionsWithoutCertificates?: boolean;
     tlsAllowInvalidCertificates?: boolean;
     replSet?: string;
+    auth?: boolean;
+    username?: string;
+    password?: string;
   }>();
   const tls: TlsOptions = {};
   if (opts.tlsMode !== undefined) tls.mode = opts.tlsMode;
@@ -130,6 +156,7 @@ export async function main(argv: string[]): Promise<void> {
   if (opts.tlsAllowConnectionsWithoutCertificates) tls.allowConnectionsWithoutCertificates = true;
   if (opts.tlsAllowInvalidCertificates) tls.allowInvalidCertificates = true;
   const netTls = tlsCmdLine(tls);
+  const rootUser = rootUserFrom(opts.username, opts.password, process.env);
   const parameters: Record<string, unknown> = { ...opts.setParameter };
   /** The flag that gave each parameter, for the error about its value. */
   const flags: Record<string, string> = {};
@@ -155,11 +182,13 @@ export async function main(argv: string[]): Promise<void> {
       tls,
       tlsLabels: TLS_FLAGS,
       ...(opts.replSet === undefined ? {} : { replSet: opts.replSet }),
+      auth: authSettings(rootUser, opts.auth === true),
       argv: ['mayfly', ...redactPasswords(argv.slice(2))],
       parsed: {
         net: { bindIp: opts.host, port: opts.port, ...(netTls === undefined ? {} : { tls: netTls }) },
         ...(opts.replSet === undefined ? {} : { replication: { replSet: opts.replSet } }),
         mayfly: { compat: opts.compat, clock: opts.clock },
+        ...(opts.auth === true || rootUser ? { security: { authorization: 'enabled' } } : {}),
         setParameter: parameters,
       },
     });

@@ -12,9 +12,9 @@ import { Server } from './server/server.js';
 import type { Clock } from './ttl/clock.js';
 import type { Document } from './bson/library.js';
 import { TlsConfigError } from './server/tls.js';
-import { checkServerOptions, listenErrorMessage, MayflyOptionError, replSetNameProblem, type MayflyServerOptions } from './options.js';
+import { authSettings, checkServerOptions, listenErrorMessage, MayflyOptionError, replSetNameProblem, type MayflyServerOptions } from './options.js';
 
-export type { CompatMode, ClockMode, LogLevel, MayflyServerOptions, TlsMode, TlsOptions } from './options.js';
+export type { CompatMode, ClockMode, LogLevel, MayflyAuthOptions, MayflyServerOptions, TlsMode, TlsOptions } from './options.js';
 export { MayflyOptionError } from './options.js';
 
 /** A running in-process Mayfly server. */
@@ -47,6 +47,7 @@ export class MayflyServer {
         parameters: checked.parameters,
         ...(checked.tls === undefined ? {} : { tls: checked.tls }),
         ...(checked.replSet === undefined ? {} : { replSet: checked.replSet }),
+        auth: authSettings(checked.auth),
       });
     } catch (err) {
       if (err instanceof TlsConfigError) throw new MayflyOptionError(`${who}: ${err.message}`, { cause: err });

@@ -35,17 +35,30 @@ export interface MayflyServerOptions {
   tls?: TlsOptions;
   /** Present the server as the primary of a one-node replica set of this name (`--replSet`). */
   replSet?: string;
+  /**
+   * Access control: `{ username, password }` creates that root user in admin and turns
+   * authentication on (as `--auth` with MONGO_INITDB_ROOT_*); `{ enabled: true }` alone turns it
+   * on with no user (the localhost exception lets the first one be created).
+   */
+  auth?: MayflyAuthOptions;
+}
+
+/** The `auth` option of `MayflyServer.create()`. */
+export interface MayflyAuthOptions {
+  username?: string;
+  password?: string;
+  /** Default: true. */
+  enabled?: boolean;
 }
 
 /** The option names of `MayflyServer.create()`, in the order the messages list them. */
-export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'clock', 'logLevel', 'parameters', 'tls', 'replSet'] as const;
+export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'clock', 'logLevel', 'parameters', 'tls', 'replSet', 'auth'] as const;
 
 /** mongodb-memory-server's option names, answered with where the Mayfly equivalent is. */
 const MMS_OPTION_HINTS: Record<string, string> = {
   instance: "'instance' is a mongodb-memory-server option: give port and host at the top level ({ port, host })",
   binary: "'binary' is a mongodb-memory-server option: Mayfly downloads no binary, so it has no equivalent",
   spawn: "'spawn' is a mongodb-memory-server option: Mayfly runs in your process, so it has no equivalent",
-  auth: "'auth' is a mongodb-memory-server option: Mayfly has no authentication yet",
 };
 
 /** A user's mistake in what they asked Mayfly to do; its message says what to do instead. */
@@ -112,6 +125,7 @@ export function checkServerOptions(options: unknown, who = 'MayflyServer.create(
   }
   if (parameters !== undefined) checkParameterNames(parameters, `${who}: option 'parameters': `);
   if (tls !== undefined) checkTlsOptionNames(tls, who);
+  checkAuthOption(who, options.auth);
   return options as MayflyServerOptions;
 }
 
@@ -134,6 +148,41 @@ export function replSetNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string' || name === '') return "must be a non-empty string such as 'rs0'";
   if (name.includes('/') || name.includes(',')) return "must be a plain name such as 'rs0' (no '/' or ',', no seed list)";
   return undefined;
+}
+
+function checkAuthOption(who: string, auth: unknown): void {
+  if (auth === undefined) return;
+  const example = "such as { username: 'root', password: 'example' }";
+  if (!isPlainObject(auth)) throw new MayflyOptionError(`${who}: option 'auth' must be an object ${example}, not ${describe(auth)}`);
+  for (const key of Object.keys(auth)) {
+    if (key === 'enable' || key === 'customRootName' || key === 'customRootPwd') {
+      throw new MayflyOptionError(`${who}: option 'auth.${key}' is mongodb-memory-server's spelling: give { username, password } (a root user, access control on) or { enabled: true }`);
+    }
+    if (key !== 'username' && key !== 'password' && key !== 'enabled') {
+      throw new MayflyOptionError(`${who}: option 'auth' has an unknown field '${key}'; its fields are username, password, enabled`);
+    }
+  }
+  const { username, password, enabled } = auth;
+  if (username !== undefined && (typeof username !== 'string' || username === '')) {
+    throw new MayflyOptionError(`${who}: option 'auth.username' must be a non-empty string, not ${describe(username)}`);
+  }
+  if (password !== undefined && (typeof password !== 'string' || password === '')) {
+    throw new MayflyOptionError(`${who}: option 'auth.password' must be a non-empty string, not ${describe(password)}`);
+  }
+  if ((username === undefined) !== (password === undefined)) {
+    throw new MayflyOptionError(`${who}: option 'auth' needs both username and password (or neither, with enabled: true), ${example}`);
+  }
+  if (enabled !== undefined && typeof enabled !== 'boolean') throw new MayflyOptionError(`${who}: option 'auth.enabled' must be true or false, not ${describe(enabled)}`);
+}
+
+/**
+ * The server's access control from `auth` (embedding) or the command line: a root user turns
+ * authentication on unless `enabled` says otherwise.
+ */
+export function authSettings(auth: MayflyAuthOptions | undefined, flag = false): { enabled: boolean; rootUser?: { username: string; password: string } } {
+  const rootUser = auth?.username !== undefined && auth.password !== undefined ? { username: auth.username, password: auth.password } : undefined;
+  const enabled = flag || (auth !== undefined && (auth.enabled ?? true));
+  return rootUser ? { enabled, rootUser } : { enabled };
 }
 
 let startupNames: readonly string[] | undefined;

@@ -241,5 +241,6 @@ console.table(rows);
 // of a process that has been through every workload above. In two runs each, Mayfly's p99
 // ratio was 4.11x and 5.19x in this process, 1.79x and 1.76x in a fresh one.
 const ttl = await childFigures(['scripts/bench/ttl.mjs', ...(quick ? ['--quick'] : [])]);
-const extra = { ...startup, ...(await mayflyOnly()), ...ttl };
+const auth = await childFigures(['scripts/bench/auth.mjs', ...(quick ? ['--quick'] : [])]);
+const extra = { ...startup, ...(await mayflyOnly()), ...ttl, ...auth };
 for (const [k, v] of Object.entries(extra)) console.log(`${k}: ${v}`);

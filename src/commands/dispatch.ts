@@ -7,6 +7,7 @@
  * The `failCommand` fail point (src/server/fail_points.ts) is checked once the arguments are
  * valid: it may delay the command, fail it, drop the connection, or add a writeConcernError.
  */
+import { authorizeCommand } from '../auth/enforcement.js';
 import { Double, Long, type Document } from '../bson/library.js';
 import { CommandError, toCommandError } from '../errors/command_error.js';
 import { CLOSE_CONNECTION, evaluateFailCommand, failCommandActive } from '../server/fail_points.js';
@@ -85,6 +86,7 @@ function runDefinition(
     throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
   }
   checkApiParameters(def, body);
+  checkAccess(connection, def, body, db);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes, commands: registry };
   const retryable = checkTransactionArguments(ctx, def, body);
   // Most commands run with the fail point off: no await, no per-command scope then.
@@ -167,6 +169,14 @@ async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, 
   } catch (err) {
     throw err instanceof CommandError ? failCommand.onError(err) : err;
   }
+}
+
+/**
+ * Access control (src/auth/enforcement.ts): with `--auth`, 13 Unauthorized unless the
+ * connection's user holds the privileges the action table names for this command.
+ */
+function checkAccess(connection: ConnectionState, def: CommandDefinition, body: Document, db: string): void {
+  if (connection.auth.manager.enabled) authorizeCommand(connection.auth, connection.remoteAddress, def.name, db, body);
 }
 
 /** The session catalog: a command's lsid marks its session used; returns the session. */

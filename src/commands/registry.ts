@@ -2,6 +2,27 @@
  * The one table of commands, sorted by name. Each entry is one file under `src/commands/<group>/`.
  * Names and aliases map to their definition; anything else is 59 CommandNotFound.
  */
+import { authenticate } from './auth/authenticate.js';
+import { createRole } from './auth/create_role.js';
+import { createUser } from './auth/create_user.js';
+import { dropAllRolesFromDatabase } from './auth/drop_all_roles_from_database.js';
+import { dropAllUsersFromDatabase } from './auth/drop_all_users_from_database.js';
+import { dropRole } from './auth/drop_role.js';
+import { dropUser } from './auth/drop_user.js';
+import { grantPrivilegesToRole } from './auth/grant_privileges_to_role.js';
+import { grantRolesToRole } from './auth/grant_roles_to_role.js';
+import { grantRolesToUser } from './auth/grant_roles_to_user.js';
+import { invalidateUserCache } from './auth/invalidate_user_cache.js';
+import { logout } from './auth/logout.js';
+import { revokePrivilegesFromRole } from './auth/revoke_privileges_from_role.js';
+import { revokeRolesFromRole } from './auth/revoke_roles_from_role.js';
+import { revokeRolesFromUser } from './auth/revoke_roles_from_user.js';
+import { rolesInfo } from './auth/roles_info.js';
+import { saslContinue } from './auth/sasl_continue.js';
+import { saslStart } from './auth/sasl_start.js';
+import { updateRole } from './auth/update_role.js';
+import { updateUser } from './auth/update_user.js';
+import { usersInfo } from './auth/users_info.js';
 import { collMod } from './indexes/coll_mod.js';
 import { createIndexes } from './indexes/create_indexes.js';
 import { dropIndexes } from './indexes/drop_indexes.js';
@@ -14,7 +35,6 @@ import { listCollections } from './admin/list_collections.js';
 import { listDatabases } from './admin/list_databases.js';
 import { renameCollection } from './admin/rename_collection.js';
 import { setParameter } from './admin/set_parameter.js';
-import { authenticate } from './auth/authenticate.js';
 import { aggregate } from './crud/aggregate.js';
 import { bulkWrite } from './crud/bulk_write.js';
 import { count } from './crud/count.js';
@@ -75,12 +95,18 @@ export const COMMANDS: readonly CommandDefinition[] = [
   count,
   create,
   createIndexes,
+  createRole,
+  createUser,
   dbStats,
   del,
   distinct,
   drop,
+  dropAllRolesFromDatabase,
+  dropAllUsersFromDatabase,
   dropDatabase,
   dropIndexes,
+  dropRole,
+  dropUser,
   endSessions,
   explain,
   find,
@@ -91,9 +117,13 @@ export const COMMANDS: readonly CommandDefinition[] = [
   getParameter,
   getRange,
   getRow,
+  grantPrivilegesToRole,
+  grantRolesToRole,
+  grantRolesToUser,
   hello,
   hostInfo,
   insert,
+  invalidateUserCache,
   isMaster,
   killAllSessions,
   killAllSessionsByPattern,
@@ -103,6 +133,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   listCommands,
   listDatabases,
   listIndexes,
+  logout,
   mayflyAdvanceClock,
   mayflyClock,
   mayflyRunTtlPass,
@@ -116,10 +147,19 @@ export const COMMANDS: readonly CommandDefinition[] = [
   replSetGetStatus,
   replSetInitiate,
   replSetStepDown,
+  revokePrivilegesFromRole,
+  revokeRolesFromRole,
+  revokeRolesFromUser,
+  rolesInfo,
+  saslContinue,
+  saslStart,
   serverStatus,
   setParameter,
   startSession,
   update,
+  updateRole,
+  updateUser,
+  usersInfo,
   whatsmyuri,
 ];
 

@@ -83,6 +83,7 @@ export const ErrorCodes = {
   APIStrictError: 323,
   APIVersionError: 322,
   APIDeprecationError: 324,
+  MechanismUnavailable: 334,
   InvalidUUID: 207,
   QueryExceededMemoryLimitNoDiskUseAllowed: 292,
   IDLFailedToParse: 40414,

@@ -4,6 +4,7 @@
  */
 import type net from 'node:net';
 import { makeDouble, type Document } from '../bson/library.js';
+import { AuthorizationSession } from '../auth/authorization_session.js';
 import { dispatch, type DispatchResult } from '../commands/dispatch.js';
 import type { ConnectionState, ServerServices } from './services.js';
 import { CLOSE_CONNECTION } from './fail_points.js';
@@ -31,6 +32,7 @@ export class Connection implements ConnectionState {
   compressors: string[] = [];
   readonly tlsPeerSubject: string | null;
   readonly maxMessageBytes = MAX_MESSAGE_BYTES;
+  readonly auth: AuthorizationSession;
   private readonly server: ServerServices;
   private readonly socket: net.Socket;
   private readonly decoder = new FrameDecoder();
@@ -50,6 +52,7 @@ export class Connection implements ConnectionState {
     this.id = id;
     this.onClose = onClose;
     this.tlsPeerSubject = tlsPeerSubject;
+    this.auth = new AuthorizationSession(server.auth);
     this.remoteAddress = `${socket.remoteAddress}:${socket.remotePort}`;
     this.localAddress = `${socket.localAddress}:${socket.localPort}`;
     socket.setNoDelay(true);

@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import type { Document } from '../bson/library.js';
 import type { CompatMode, ServerCounters, ServerServices, ServerSettings } from './services.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';
+import { AuthManager, type AuthOptions } from '../auth/auth_manager.js';
 import { Catalog } from '../storage/catalog.js';
 import { CursorManager } from '../storage/cursors.js';
 import { Clock, type ClockMode } from '../ttl/clock.js';
@@ -46,6 +47,8 @@ export interface ServerOptions {
   tls?: TlsOptions;
   /** How messages about `tls` name its options (default: the embedding API's `tls.<name>`). */
   tlsLabels?: TlsOptionLabels;
+  /** Access control (`--auth`) and the root user created at start (src/auth/). */
+  auth?: AuthOptions;
 }
 
 const RECENT_LOG_LINES = 1024;
@@ -69,6 +72,7 @@ export class Server implements ServerServices {
   readonly ttl: TtlEngine;
   readonly logicalClock: LogicalClock;
   readonly recentLog: string[] = [];
+  readonly auth: AuthManager;
   private readonly listener: net.Server;
   private readonly connections = new Set<Connection>();
   private nextConnectionId = 1;
@@ -110,6 +114,7 @@ export class Server implements ServerServices {
     };
     const counters = this.counters;
     this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, logger: this.logger, compat, requestsReceived: () => counters.requests });
+    this.auth = new AuthManager(this.catalog, () => this.clock.now(), options.auth);
     registerServerParameters(this);
     for (const [name, value] of Object.entries(options.parameters ?? {})) {
       const param = this.parameters.lookup(name);

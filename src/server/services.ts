@@ -4,6 +4,8 @@
  * `Server` (server.ts) and `Connection` (connection.ts) implement them; commands read them
  * through their `CommandContext` (src/commands/types.ts).
  */
+import type { AuthManager } from '../auth/auth_manager.js';
+import type { AuthorizationSession } from '../auth/authorization_session.js';
 import type { Document } from '../bson/library.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from '../storage/catalog.js';
@@ -56,6 +58,8 @@ export interface ServerServices {
   readonly logicalClock: LogicalClock;
   /** Recent log lines (for getLog 'global'), newest last. */
   readonly recentLog: readonly string[];
+  /** Users, roles and whether access control is on (src/auth/). */
+  readonly auth: AuthManager;
 }
 
 /** Per-connection state a command may read. */
@@ -75,4 +79,6 @@ export interface ConnectionState {
   readonly maxMessageBytes: number;
   /** The compressors of `requested` the transport supports, in the client's order. */
   negotiateCompressors(requested: readonly string[]): string[];
+  /** Who is authenticated on this connection, and the SASL conversation under way (src/auth/). */
+  readonly auth: AuthorizationSession;
 }

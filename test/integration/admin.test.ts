@@ -78,10 +78,9 @@ describe('diagnostics', () => {
     const host = await admin().command({ hostInfo: 1 });
     expect(host.system.cpuAddrSize).toBe(64);
     expect(typeof host.os.type).toBe('string');
-    expect(await admin().command({ connectionStatus: 1 })).toEqual({
-      authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] },
-      ok: 1,
-    });
+    const status = await admin().command({ connectionStatus: 1 });
+    expect(status).toEqual({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, uuid: status.uuid, ok: 1 });
+    expect(status.uuid.sub_type).toBe(4);
     const me = await admin().command({ whatsmyuri: 1 });
     expect(me.you).toMatch(/^127\.0\.0\.1:\d+$/);
     const opts = await admin().command({ getCmdLineOpts: 1 });

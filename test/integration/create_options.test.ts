@@ -30,6 +30,12 @@ afterEach(async () => {
 describe('MayflyServer.create() with a bad option', () => {
   test.each([
     [{ prot: 27017 }, "unknown option 'prot'; the options are port, host, compat, clock, logLevel, parameters, tls, replSet"],
+    [{ auth: true }, "option 'auth' must be an object such as { username: 'root', password: 'example' }, not true"],
+    [{ auth: { username: 'root' } }, "option 'auth' needs both username and password (or neither, with enabled: true), such as { username: 'root', password: 'example' }"],
+    [{ auth: { user: 'root', pwd: 'x' } }, "option 'auth' has an unknown field 'user'; its fields are username, password, enabled"],
+    [{ auth: { username: '', password: 'x' } }, "option 'auth.username' must be a non-empty string, not \"\""],
+    [{ auth: { enable: true, customRootName: 'root' } }, "option 'auth.enable' is mongodb-memory-server's spelling: give { username, password } (a root user, access control on) or { enabled: true }"],
+    [{ auth: { enabled: 'yes' } }, "option 'auth.enabled' must be true or false, not \"yes\""],
     [{ instance: { port: 27017 } }, "'instance' is a mongodb-memory-server option: give port and host at the top level ({ port, host })"],
     [{ binary: { version: '8.0.0' } }, "'binary' is a mongodb-memory-server option: Mayfly downloads no binary, so it has no equivalent"],
     [{ port: '27017' }, "option 'port' must be an integer from 0 to 65535 (0 picks any free port), not \"27017\""],

@@ -21,8 +21,6 @@ async function refusal(command: Document, db = h.db): Promise<[number | undefine
 
 describe('answered with 238 NotImplemented', () => {
   test.each([
-    ['authentication', { saslStart: 1, mechanism: 'SCRAM-SHA-256', payload: Buffer.alloc(0) }, 'admin', "The 'saslStart' command is not implemented by Mayfly yet"],
-    ['users', { createUser: 'ann', pwd: 'secret', roles: [] }, null, "The 'createUser' command is not implemented by Mayfly yet"],
     ['mapReduce', { mapReduce: 'c', map: 'function () {}', reduce: 'function () {}', out: { inline: 1 } }, null, "The 'mapReduce' command is not implemented by Mayfly yet"],
     ['currentOp', { currentOp: 1 }, 'admin', "The 'currentOp' command is not implemented by Mayfly yet"],
     ['time-series collections', { create: 'ts', timeseries: { timeField: 't' } }, null, "The 'timeseries' option of create is not supported by Mayfly yet"],

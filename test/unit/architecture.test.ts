@@ -35,9 +35,9 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['ttl', 14, ['ttl/']],
   // The session catalog: above storage, below the server and the commands that touch sessions.
   ['sessions', 14.5, ['sessions/']],
+  // Authentication and authorization: users and roles in the catalog, below the server that holds them.
+  ['auth', 14.5, ['auth/']],
   ['server', 15, ['server/']],
-  // Users and mechanisms: they read a connection's state, commands and the listener call them.
-  ['auth', 15.5, ['auth/']],
   ['commands', 16, ['commands/']],
   // The listener: the TCP server and its connections, above the commands they dispatch to.
   ['server/listener', 17, ['server/server.ts', 'server/connection.ts']],

@@ -6,7 +6,7 @@
  * the client as 18 "Authentication failed.", its reason only in the log.
  */
 import type { Document } from '../../bson/library.js';
-import { authenticateExternal } from '../../auth/external_stand_in.js';
+import { authenticateExternal } from '../../auth/authorization_session.js';
 import { authenticateX509, EXTERNAL_DB, X509_MECHANISM, X509Refusal } from '../../auth/x509.js';
 import { CommandError } from '../../errors/command_error.js';
 import { ErrorCodes } from '../../errors/codes.js';

@@ -1,5 +1,8 @@
-/** `connectionStatus`: who is authenticated on this connection (no one: Mayfly has no auth). */
-import type { Document } from '../../bson/library.js';
+/**
+ * `connectionStatus`: who is authenticated on this connection, their roles (and privileges, given
+ * a truthy `showPrivileges`), and the connection's client `uuid`, as mongod 8 answers.
+ */
+import { boolArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 
 /** The `connectionStatus` command. */
@@ -7,9 +10,8 @@ export const connectionStatus: CommandDefinition = {
   name: 'connectionStatus',
   args: { showPrivileges: { type: 'bool' } },
   help: 'Returns connection-specific information such as logged-in users and their roles',
-  run(_ctx, cmd) {
-    const authInfo: Document = { authenticatedUsers: [], authenticatedUserRoles: [] };
-    if (cmd.showPrivileges === true) authInfo.authenticatedUserPrivileges = [];
-    return { authInfo };
+  run(ctx, cmd) {
+    const auth = ctx.connection.auth;
+    return { authInfo: auth.authInfo(boolArg(cmd, 'showPrivileges', false)), uuid: auth.clientUuid };
   },
 };

@@ -5,6 +5,10 @@
 import { type Document, MAX_BSON_OBJECT_BYTES } from '../../bson/library.js';
 import { MAX_WRITE_BATCH_SIZE } from '../crud/write_batch.js';
 import { CommandError } from '../../errors/command_error.js';
+import { isDocument } from '../../storage/values/paths.js';
+import { typeMismatch } from '../args.js';
+import { mechanismsOf } from '../../auth/credentials.js';
+import { saslMechanismsFor, speculativeSaslStart } from '../../auth/mechanisms.js';
 import type { CommandContext } from '../types.js';
 import { speculativeAuthenticate } from '../auth/authenticate.js';
 import { election, lastWrite, memberHost, opTime, CONFIG_VERSION } from '../replication/repl_set.js';
@@ -43,13 +47,42 @@ export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'is
     conn.compressors = agreed;
     if (agreed.length > 0) reply.compression = agreed;
   }
-  if (typeof cmd.saslSupportedMechs === 'string') reply.saslSupportedMechs = [];
+  addAuthenticationFields(ctx, cmd, reply);
+  return reply;
+}
+
+/**
+ * The handshake's part in authentication: `saslSupportedMechs` ("<db>.<user>": the mechanisms
+ * that user has credentials for; absent for an unknown user, as mongod) and
+ * `speculativeAuthenticate` (a saslStart or authenticate run inside hello; absent when it failed).
+ */
+function addAuthenticationFields(ctx: CommandContext, cmd: Document, reply: Document): void {
+  const session = ctx.connection.auth;
+  if (cmd.saslSupportedMechs !== undefined) {
+    const name = saslUserName(cmd.saslSupportedMechs);
+    const doc = session.manager.findUser(name);
+    if (doc) reply.saslSupportedMechs = saslMechanismsFor(name.db, mechanismsOf(doc));
+  }
   const speculative = cmd.speculativeAuthenticate;
-  if (speculative !== null && typeof speculative === 'object' && !Array.isArray(speculative)) {
-    const answer = speculativeAuthenticate(ctx, speculative as Document);
+  if (isDocument(speculative)) {
+    const answer = speculativeSaslStart(session, speculative) ?? speculativeAuthenticate(ctx, speculative);
     if (answer !== undefined) reply.speculativeAuthenticate = answer;
   }
-  return reply;
+}
+
+/** hello's `saslSupportedMechs`: "<db>.<user>" or `{ user, db }`, checked as mongod's IDL does. */
+function saslUserName(value: unknown): { user: string; db: string } {
+  if (typeof value === 'string') {
+    const dot = value.indexOf('.');
+    if (dot < 0) throw new CommandError('BadValue', "UserName must contain a '.' separated database.user pair");
+    return { db: value.slice(0, dot), user: value.slice(dot + 1) };
+  }
+  if (isDocument(value)) {
+    if (typeof value.user !== 'string') throw new CommandError('BadValue', 'UserName must contain a string field named: user');
+    if (typeof value.db !== 'string') throw new CommandError('BadValue', 'UserName must contain a string field named: db');
+    return { user: value.user, db: value.db };
+  }
+  throw typeMismatch('hello.saslSupportedMechs', value, ['string', 'object']);
 }
 
 /** The primary's fields of a one-node replica set, in mongod's order. */

@@ -5,7 +5,7 @@
  *     projection, query and stage-parse errors): `{ a: 1, b: "x" }`, `[ 1, 2 ]`, doubles through
  *     `StringBuilder::appendDoubleNice` (`%.16g`, then `.0` unless the text has '.', 'E' or 'N':
  *     `2.0`, `1.5`, `nan.0`), `ObjectId('…')`, `new Date(ms)`, `/re/flags`, `Timestamp(t, i)`,
- *     `BinData(type, HEX)`, Decimal128 bare;
+ *     `BinData(type, HEX)` (`UUID("…")` for a UUID), Decimal128 bare;
  *   - `Value`'s `operator<<` / `Document::toString` (`docValueToString`: aggregation run-time
  *     errors): `{a: 1}`, `[1, 2]`, doubles through `ostream` (`%g`, 6 significant digits: `2`),
  *     ObjectId as bare hex, a missing value as `MISSING`.
@@ -62,6 +62,11 @@ export function formatValue(v: unknown): string {
         return String(v);
       case 'Binary': {
         const b = v as Binary;
+        if (b.sub_type === 4 && b.position === 16) {
+          // A UUID prints as mongod's `UUID("…")`.
+          const h = Buffer.from(b.buffer.subarray(0, 16)).toString('hex');
+          return `UUID("${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}")`;
+        }
         let hex = '';
         for (let i = 0; i < b.position; i++) hex += b.buffer[i]!.toString(16).padStart(2, '0');
         return `BinData(${b.sub_type}, ${hex.toUpperCase()})`;
