@@ -167,6 +167,12 @@ describe('MONGODB-X509', () => {
   let server: MayflyServer;
   beforeAll(async () => {
     server = await MayflyServer.create({ tls: serverTls({ allowConnectionsWithoutCertificates: true }) });
+    // X.509 logs in the $external user named by the subject: mongod's users must exist first.
+    const admin = tlsClient(server);
+    for (const subject of [certs.clientSubject, certs.escapedSubject, certs.multiValuedSubject]) {
+      await admin.db('$external').command({ createUser: subject, roles: [{ role: 'readWriteAnyDatabase', db: 'admin' }] });
+    }
+    await admin.close();
   });
   afterAll(async () => server.stop());
 
@@ -187,6 +193,21 @@ describe('MONGODB-X509', () => {
     const multi = tlsClient(server, certs.multiValuedClientFile);
     expect((await multi.db('$external').command({ authenticate: 1, mechanism: 'MONGODB-X509' })).user).toBe(certs.multiValuedSubject);
     await multi.close();
+  });
+
+  it('a subject with no $external user answers 11 UserNotFound, and the connection stays unauthenticated', async () => {
+    const admin = tlsClient(server);
+    await admin.db('$external').command({ dropUser: certs.multiValuedSubject });
+    const multi = tlsClient(server, certs.multiValuedClientFile);
+    const err = await multi.db('$external').command({ authenticate: 1, mechanism: 'MONGODB-X509' }).catch((e: unknown) => e);
+    expect({ code: (err as MongoServerError).code, message: (err as MongoServerError).message }).toEqual({
+      code: 11,
+      message: `Could not find user "${certs.multiValuedSubject}" for db "$external"`,
+    });
+    expect((await multi.db('admin').command({ connectionStatus: 1 })).authInfo.authenticatedUsers).toEqual([]);
+    await admin.db('$external').command({ createUser: certs.multiValuedSubject, roles: [{ role: 'readWriteAnyDatabase', db: 'admin' }] });
+    await multi.close();
+    await admin.close();
   });
 
   it("answers mongod's errors: a user that is not the subject, no certificate, another database, another mechanism", async () => {

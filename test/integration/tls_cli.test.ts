@@ -111,6 +111,9 @@ describe('mongosh --tls', () => {
   let server: MayflyServer;
   beforeAll(async () => {
     server = await MayflyServer.create({ tls: { mode: 'requireTLS', certificateKeyFile: certs.serverFile, caFile: certs.caFile } });
+    const admin = new MongoClient(server.getUri(), { tls: true, tlsCAFile: certs.caFile, tlsCertificateKeyFile: certs.clientFile });
+    await admin.db('$external').command({ createUser: certs.clientSubject, roles: [{ role: 'readWriteAnyDatabase', db: 'admin' }] });
+    await admin.close();
   });
   afterAll(async () => server.stop());
 
