@@ -1,6 +1,8 @@
 /** Every stage Mayfly implements, sorted by name: one line each. */
 import type { StageDefinition } from '../stage.js';
 import { addFields } from './add_fields.js';
+import { bucket } from './bucket.js';
+import { bucketAuto } from './bucket_auto.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
 import { densify } from './densify.js';
@@ -31,6 +33,8 @@ import { unwind } from './unwind.js';
 /** The implemented stages. */
 export const STAGES: readonly StageDefinition[] = [
   addFields,
+  bucket,
+  bucketAuto,
   collStats,
   count,
   densify,

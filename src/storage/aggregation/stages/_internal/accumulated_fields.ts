@@ -107,6 +107,11 @@ export class AccumulatedStates {
     for (let i = 0; i < fields.length; i++) states[i]!.add(fields[i]!.arg(frame));
   }
 
+  /** Feeds the document of `frame` to field `i` alone (`$bucketAuto` feeds some fields in another order). */
+  addTo(i: number, frame: Frame): void {
+    this.states[i]!.add(this.fields[i]!.arg(frame));
+  }
+
   /**
    * Writes every field's result into `out` in specification order (missing as null); `followed`
    * renders the values mongod 8.2 hands a following stage differently (`groupOutput`).
