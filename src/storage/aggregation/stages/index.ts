@@ -18,10 +18,12 @@ import { match } from './match.js';
 import { merge } from './merge.js';
 import { out } from './out.js';
 import { project } from './project.js';
+import { rankFusion } from './rank_fusion.js';
 import { redact } from './redact.js';
 import { replaceRoot } from './replace_root.js';
 import { replaceWith } from './replace_with.js';
 import { sample } from './sample.js';
+import { scoreFusion } from './score_fusion.js';
 import { set } from './set.js';
 import { skip } from './skip.js';
 import { sort } from './sort.js';
@@ -50,10 +52,12 @@ export const STAGES: readonly StageDefinition[] = [
   merge,
   out,
   project,
+  rankFusion,
   redact,
   replaceRoot,
   replaceWith,
   sample,
+  scoreFusion,
   set,
   skip,
   sort,

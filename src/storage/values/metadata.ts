@@ -1,0 +1,28 @@
+/**
+ * The metadata of documents in a pipeline (mongod's `DocumentMetadataFields`), the parts a Mayfly
+ * stage produces: the `score` and `scoreDetails` of `$rankFusion` and `$scoreFusion`. Metadata
+ * travels beside a document, never in it: a side table keyed by the document object, so a stage
+ * that passes documents on unchanged (`$match`, `$sort`, `$limit`) keeps it and `{$meta: ...}`
+ * reads it from `$$ROOT`. A stage that sets it gives it a document of its own (a copy), never a
+ * stored one.
+ */
+
+/** What a document may carry. */
+export interface DocumentMetadata {
+  /** `{$meta: "score"}`. */
+  readonly score?: unknown;
+  /** `{$meta: "scoreDetails"}`. */
+  readonly scoreDetails?: unknown;
+}
+
+const table = new WeakMap<object, DocumentMetadata>();
+
+/** Sets `doc`'s metadata (replacing what it had). */
+export function setMetadata(doc: object, metadata: DocumentMetadata): void {
+  table.set(doc, metadata);
+}
+
+/** The metadata of `doc`, if it has any. */
+export function metadataOf(doc: unknown): DocumentMetadata | undefined {
+  return typeof doc === 'object' && doc !== null ? table.get(doc) : undefined;
+}
