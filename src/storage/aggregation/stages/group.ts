@@ -12,9 +12,8 @@ import { CommandError } from '../../../errors/command_error.js';
 import type { Evaluator } from '../../expression/types.js';
 import { MISSING } from '../../values/missing.js';
 import { isDocument } from '../../values/paths.js';
-import { collationKeyString } from '../../values/key_string.js';
 import { BLOCKING, type PipelineParseContext, type StageDefinition, type StageInstance } from '../stage.js';
-import { AccumulatedStates, parseAccumulatedField, type AccumulatedField } from './_internal/accumulated_fields.js';
+import { AccumulatedStates, GroupTable, parseAccumulatedField, type AccumulatedField } from './_internal/accumulated_fields.js';
 
 const EMPTY: Document = Object.freeze({}) as Document;
 
@@ -41,21 +40,20 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
       followed = true;
     },
     *run(input) {
-      const groups = new Map<string, { id: unknown; states: AccumulatedStates }>();
+      const table = new GroupTable<{ id: unknown; states: AccumulatedStates }>(collator);
       for (const doc of input) {
         const frame = expressions.frame(doc);
         let id = key(frame);
         if (id === MISSING) id = null;
-        const k = collationKeyString(id, collator);
-        let g = groups.get(k);
+        let g = table.get(id);
         if (g === undefined) {
           // `n` is evaluated against the group key when it is a document, else an empty one.
           g = { id, states: new AccumulatedStates(accs, expressions, isDocument(id) ? id : EMPTY) };
-          groups.set(k, g);
+          table.add(id, g);
         }
         g.states.add(frame);
       }
-      for (const g of groups.values()) yield g.states.writeTo({ _id: g.id }, followed);
+      for (const g of table.groups()) yield g.states.writeTo({ _id: g.id }, followed);
     },
   };
 }

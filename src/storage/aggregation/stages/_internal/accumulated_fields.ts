@@ -5,7 +5,7 @@
  * fields are accumulated in. The stages differ in how documents are assigned to groups; what a
  * group holds and how it is rendered is here.
  */
-import type { Document } from '../../../../bson/library.js';
+import { bsonTag, type Document } from '../../../../bson/library.js';
 import { CommandError } from '../../../../errors/command_error.js';
 import { accumulatorNamed, UNSUPPORTED_ACCUMULATORS } from '../../../accumulators/registry.js';
 import type { Accumulator, AccumulatorDefinition } from '../../../accumulators/types.js';
@@ -14,7 +14,10 @@ import type { Scope } from '../../../expression/scope.js';
 import type { Evaluator, Frame } from '../../../expression/types.js';
 import { compileSort } from '../../../query/sort.js';
 import type { Collator } from '../../../values/collator.js';
+import { compareValues } from '../../../values/compare.js';
+import { collationKeyString } from '../../../values/key_string.js';
 import { MISSING } from '../../../values/missing.js';
+import { isNumber, toDouble } from '../../../values/numeric.js';
 import { isDocument } from '../../../values/paths.js';
 
 /** One parsed `<field>: {<accumulator>: <argument>}`. */
@@ -124,5 +127,61 @@ export class AccumulatedStates {
       out[fields[i]!.field] = r === MISSING ? null : output === undefined ? r : output(r);
     }
     return out;
+  }
+}
+
+/**
+ * The groups of a grouping stage by key: keys equal under BSON comparison (strings under the
+ * collation) share a group. Numbers whose value is exactly a double (every Int32 and Double, most
+ * Int64 and Decimal128 values) are looked up by that double, with no key string built: the hot
+ * path of `$group` by a number; every other key by its `collationKeyString`.
+ */
+export class GroupTable<G> {
+  private readonly numbers = new Map<number, G>();
+  private readonly strings = new Map<string, G>();
+  private readonly others = new Map<string, G>();
+  private readonly order: G[] = [];
+
+  constructor(private readonly collator: Collator | null) {}
+
+  /** The group of `key`, if it has one. */
+  get(key: unknown): G | undefined {
+    if (typeof key === 'number') return this.numbers.get(key);
+    if (typeof key === 'string' && this.collator === null) return this.strings.get(key);
+    const str = this.symbolString(key);
+    if (str !== undefined) return this.strings.get(str);
+    const d = this.exactDouble(key);
+    return d === undefined ? this.others.get(collationKeyString(key, this.collator)) : this.numbers.get(d);
+  }
+
+  /** Makes `g` the group of `key` (which has none). */
+  add(key: unknown, g: G): void {
+    this.order.push(g);
+    if (typeof key === 'number') this.numbers.set(key, g);
+    else if (typeof key === 'string' && this.collator === null) this.strings.set(key, g);
+    else if (this.symbolString(key) !== undefined) this.strings.set(this.symbolString(key)!, g);
+    else {
+      const d = this.exactDouble(key);
+      if (d === undefined) this.others.set(collationKeyString(key, this.collator), g);
+      else this.numbers.set(d, g);
+    }
+  }
+
+  /** The string of a Symbol, which groups with the equal string (no collation). */
+  private symbolString(key: unknown): string | undefined {
+    if (this.collator !== null || typeof key !== 'object' || key === null || bsonTag(key) !== 'BSONSymbol') return undefined;
+    return String((key as { value: unknown }).value);
+  }
+
+  /** The double a number of another representation is exactly equal to, if any. */
+  private exactDouble(key: unknown): number | undefined {
+    if (!isNumber(key)) return undefined;
+    const d = toDouble(key);
+    return compareValues(key, d) === 0 ? d : undefined;
+  }
+
+  /** The groups in the order they were made. */
+  groups(): readonly G[] {
+    return this.order;
   }
 }
