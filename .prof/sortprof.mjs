@@ -10,6 +10,7 @@ const which = process.argv[2];
 for (let r = 0; r < 2; r++) {
   const t0 = performance.now();
   if (which === 'sort') await coll.aggregate([{ $sort: { v: 1 } }, { $limit: 10 }]).toArray();
+  else if (which === 'full') await coll.aggregate([{ $sort: { v: 1 } }, { $skip: N - 1 }]).toArray();
   else if (which === 'group') await coll.aggregate([{ $group: { _id: '$key', total: { $sum: '$v' }, mean: { $avg: '$v' } } }]).toArray();
   else await coll.countDocuments({ name: 'x' });
   console.log(which, (performance.now() - t0).toFixed(0), 'ms', process.cpuUsage());

@@ -170,6 +170,8 @@ export interface KeyedSort {
   keyOf(doc: Document): unknown[];
   /** Orders two results of `keyOf` (the directions applied). */
   compareKeys(a: readonly unknown[], b: readonly unknown[]): number;
+  /** The direction of each key. */
+  readonly directions: readonly (1 | -1)[];
 }
 
 /** Compiles `spec` (throws CommandError for a bad one) into a KeyedSort under `collator`. */
@@ -184,6 +186,7 @@ export function compileKeyedSort(spec: Document, collator?: Collator | null): Ke
     return compareValues(a, b, c);
   };
   return {
+    directions,
     keyOf(doc) {
       const out = new Array<unknown>(n);
       for (let i = 0; i < n; i++) out[i] = sortKeyValue(doc, keys[i]!, c);
@@ -208,7 +211,13 @@ export function sortItems<T>(input: Iterable<T>, docOf: (item: T) => Document, s
   const cmp = sort.compareKeys;
   if (limit <= 0) {
     const decorated: Array<{ key: unknown[]; item: T }> = [];
-    for (const item of input) decorated.push({ key: sort.keyOf(docOf(item)), item });
+    let numeric = sort.directions.length === 1;
+    for (const item of input) {
+      const key = sort.keyOf(docOf(item));
+      if (numeric && (typeof key[0] !== 'number' || key[0] !== key[0])) numeric = false;
+      decorated.push({ key, item });
+    }
+    if (numeric) return sortByNumbers(decorated, sort.directions[0]!);
     decorated.sort((a, b) => cmp(a.key, b.key));
     return decorated.map((d) => d.item);
   }
@@ -260,4 +269,25 @@ export function sortItems<T>(input: Iterable<T>, docOf: (item: T) => Document, s
   }
   heap.sort((a, b) => cmp(a.key, b.key) || a.seq - b.seq);
   return heap.map((e) => e.item);
+}
+
+/**
+ * A stable sort of items whose one sort value is a plain number (no NaN): the values in a
+ * Float64Array and the positions in a Uint32Array sorted by them (ties by position), which the
+ * engine does several times faster than a sort of objects by a general comparator.
+ */
+function sortByNumbers<T>(decorated: ReadonlyArray<{ key: unknown[]; item: T }>, direction: 1 | -1): T[] {
+  const n = decorated.length;
+  const values = new Float64Array(n);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    values[i] = decorated[i]!.key[0] as number;
+    order[i] = i;
+  }
+  // A difference of 0 (or NaN, from two equal infinities) is a tie, broken by position.
+  if (direction === 1) order.sort((a, b) => values[a]! - values[b]! || a - b);
+  else order.sort((a, b) => values[b]! - values[a]! || a - b);
+  const out = new Array<T>(n);
+  for (let i = 0; i < n; i++) out[i] = decorated[order[i]!]!.item;
+  return out;
 }
