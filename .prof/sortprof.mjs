@@ -4,7 +4,7 @@ const server = await MayflyServer.create();
 const client = new MongoClient(server.getUri());
 await client.connect();
 const coll = client.db('b').collection('s');
-const N = 300000, B = 10000;
+const N = Number(process.argv[3] ?? 300000), B = 10000;
 for (let b = 0; b < N / B; b++) await coll.insertMany(Array.from({ length: B }, (_, i) => { const k = b * B + i; return { _id: k, key: k % 100, v: (k * 7919) % 1000003, name: 'user' + k }; }));
 const which = process.argv[2];
 for (let r = 0; r < 2; r++) {

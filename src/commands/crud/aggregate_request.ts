@@ -72,7 +72,7 @@ export function prepareAggregate(ctx: CommandContext, cmd: Document, writes: boo
     now: new Date(nowMs),
     variables,
     collator,
-    runtime: commandPipelineRuntime(ctx, { writes, bypassValidation: bypassArg(cmd) }),
+    runtime: commandPipelineRuntime(ctx, { writes, bypassValidation: bypassArg(cmd), allowDiskUse: typeof cmd.allowDiskUse === 'boolean' ? cmd.allowDiskUse : undefined }),
     collection: collectionless ? null : view ? view.source : (target as string),
   });
   const stages = view ? [...view.pipeline, ...userStages] : userStages;

@@ -26,6 +26,8 @@ export interface RuntimeOptions {
   readonly writes: boolean;
   /** `bypassDocumentValidation` of the command. */
   readonly bypassValidation?: boolean;
+  /** `allowDiskUse` of the command (absent: true). */
+  readonly allowDiskUse?: boolean;
 }
 
 /** The runtime of a pipeline run by the command of `ctx`. */
@@ -34,6 +36,7 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
   const port = ctx.server.settings.port;
   return {
     db: ctx.db,
+    ...(options.allowDiskUse === undefined ? {} : { allowDiskUse: options.allowDiskUse }),
     collections: {
       *documents(name) {
         const coll = catalog.get(ctx.db, name);

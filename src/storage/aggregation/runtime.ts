@@ -103,6 +103,12 @@ export interface PipelineRuntime {
   readonly server: ServerStateReader;
   /** A uniform draw in [0, 1) (`$sample`); `Math.random` unless a test seeds it. */
   readonly random: () => number;
+  /**
+   * The command's `allowDiskUse` (absent: mongod 8.2's default, true). A blocking stage past its
+   * memory limit spills to disk when it is true (Mayfly, in memory, goes on) and fails with
+   * QueryExceededMemoryLimitNoDiskUseAllowed when it is false.
+   */
+  readonly allowDiskUse?: boolean;
 }
 
 /**

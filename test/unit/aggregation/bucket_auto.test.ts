@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { Decimal128, Double, Long, type Document } from '../../../src/bson/library.js';
 import { expectCommandError } from './helpers.js';
 import { runPipeline } from './stage_helpers.js';
+import { compilePipeline } from '../../../src/storage/aggregation/pipeline.js';
+import { newPipelineContext } from '../../../src/storage/aggregation/pipeline_context.js';
+import { isolatedRuntime } from '../../../src/storage/aggregation/runtime.js';
 
 const auto = (spec: unknown, docs: Document[]): Document[] => runPipeline([{ $bucketAuto: spec }], docs);
 const xs = (values: unknown[]): Document[] => values.map((x, i) => ({ _id: i, x }));
@@ -88,4 +91,21 @@ describe('$bucketAuto errors', () => {
     ['a dotted output field', { groupBy: '$x', buckets: 1, output: { 'a.b': { $sum: 1 } } }, 40235, "The field name 'a.b' cannot contain '.'"],
   ];
   for (const [name, spec, code, message] of cases) it(name, () => expectCommandError(() => auto(spec, []), code, message));
+});
+
+describe('$bucketAuto memory limit', () => {
+  const big = 'x'.repeat(1 << 20);
+  const docs = Array.from({ length: 101 }, (_, i) => ({ _id: i, x: i, big }));
+  const runWithDisk = (allowDiskUse: boolean | undefined): Document[] => {
+    const runtime = { ...isolatedRuntime(), ...(allowDiskUse === undefined ? {} : { allowDiskUse }) };
+    const ctx = newPipelineContext({ now: new Date(0), runtime });
+    return Array.from(compilePipeline([{ $bucketAuto: { groupBy: '$x', buckets: 1 } }], ctx)(docs));
+  };
+  it('goes past 100 MiB when it may spill (the default)', () => {
+    expect(runWithDisk(undefined)).toEqual([{ _id: { min: 0, max: 100 }, count: 101 }]);
+    expect(runWithDisk(true)).toEqual([{ _id: { min: 0, max: 100 }, count: 101 }]);
+  });
+  it('fails past 100 MiB under allowDiskUse: false', () => {
+    expectCommandError(() => runWithDisk(false), 292, "Exceeded memory limit for $bucketAuto, but didn't allow external spilling; pass allowDiskUse:true to opt in.");
+  });
 });

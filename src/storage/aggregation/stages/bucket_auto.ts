@@ -16,7 +16,11 @@
  * object (40239); `buckets` a number (40241) that is a 32-bit integer (40242); `output` an object
  * (40244) of `$group`'s fields; `granularity` a string (40261) naming a series (40257); nothing
  * else (40245); then both `groupBy` and `buckets` (40246), and `buckets` positive (40243).
+ * Its sorted input may hold 100 MiB; past that mongod spills to disk, or, under `allowDiskUse:
+ * false`, fails with QueryExceededMemoryLimitNoDiskUseAllowed (292): Mayfly, in memory, goes on
+ * in the first case and fails in the second.
  */
+import { bsonSize } from '../../../bson/encode.js';
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import type { ExpressionContext } from '../../expression/context.js';
@@ -63,7 +67,10 @@ function parseBuckets(value: unknown): number {
   return n;
 }
 
-function compileBucketAuto(spec: unknown, expressions: ExpressionContext): StageInstance {
+/** The memory `$bucketAuto` may hold before it spills (`internalDocumentSourceBucketAutoMaxMemoryBytes`). */
+export const BUCKET_AUTO_MAX_MEMORY_BYTES = 100 * 1024 * 1024;
+
+function compileBucketAuto(spec: unknown, expressions: ExpressionContext, allowDiskUse: boolean): StageInstance {
   if (!isDocument(spec)) throw new CommandError(40240, `The argument to $bucketAuto must be an object, but found type: ${bsonTypeOf(spec)}`);
   const collator = expressions.runtime.collator;
   let groupBy: Evaluator | undefined;
@@ -127,9 +134,17 @@ function compileBucketAuto(spec: unknown, expressions: ExpressionContext): Stage
     *run(input) {
       const entries: Entry[] = [];
       let position = 0;
+      // What the sorted input holds, counted only when it may not spill (allowDiskUse: false).
+      let bytes = 0;
       for (const doc of input) {
         const frame = expressions.frame(doc);
         entries.push({ key: extractKey(frame), frame, position: position++ });
+        if (!allowDiskUse) {
+          bytes += bsonSize(doc);
+          if (bytes > BUCKET_AUTO_MAX_MEMORY_BYTES) {
+            throw new CommandError('QueryExceededMemoryLimitNoDiskUseAllowed', "Exceeded memory limit for $bucketAuto, but didn't allow external spilling; pass allowDiskUse:true to opt in.");
+          }
+        }
       }
       if (entries.length === 0) return;
       // Array.prototype.sort is stable: equal keys keep their input order.
@@ -181,5 +196,5 @@ function compileBucketAuto(spec: unknown, expressions: ExpressionContext): Stage
 export const bucketAuto: StageDefinition = {
   name: '$bucketAuto',
   constraints: BLOCKING,
-  parse: (spec, ctx) => compileBucketAuto(spec, ctx.expressions),
+  parse: (spec, ctx) => compileBucketAuto(spec, ctx.expressions, ctx.runtime.allowDiskUse !== false),
 };
