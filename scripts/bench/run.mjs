@@ -198,6 +198,8 @@ async function mayflyOnly() {
     await stop(s);
   }
   out['aggregate $project of ten expressions vs find, 100,000 docs'] = await expressionFigures(quick);
+  // The stages' targets (issue: every aggregation stage), in a process of their own.
+  Object.assign(out, await childFigures(['--max-old-space-size=8192', 'scripts/bench/stages.mjs', '--json', ...(quick ? ['--quick'] : [])]));
   const memory = await childFigures(['--expose-gc', 'scripts/bench/memory.mjs', String(quick ? 200_000 : 1_000_000)]);
   out[`memory for ${memory.docs.toLocaleString('en')} small docs`] = `${(memory.bytes / 1048576).toFixed(0)} MiB for ${(memory.bsonBytes / 1048576).toFixed(0)} MiB of BSON = ${(memory.bytes / memory.bsonBytes).toFixed(2)}x; MayflyServer.create() median ${memory.createMs.toFixed(1)} ms`;
   Object.assign(out, await childFigures(['scripts/bench/window.mjs', '--json', ...(quick ? ['--quick'] : [])]));

@@ -99,6 +99,7 @@ export const ErrorCodes = {
   BSONObjectTooLarge: 10334,
   Interrupted: 11601,
   NotPrimaryNoSecondaryOk: 13435,
+  SearchNotEnabled: 31082,
   // Codes drivers' retry and error-handling tests inject with the failCommand fail point.
   LockTimeout: 24,
   LockBusy: 46,

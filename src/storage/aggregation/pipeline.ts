@@ -68,8 +68,9 @@ export function parsePipeline(stages: readonly unknown[], ctx: PipelineParseCont
   // `{aggregate: 1}`'s first stage is checked, as mongod's validateCommon; before a stage Mayfly lacks.
   const checkPositions = (): void => {
     facts.forEach(({ position }, i) => {
-      if (position === 'first' && i > 0 && names[i] === '$geoNear') throw new CommandError(40603, '$geoNear was not the first stage in the pipeline.');
-      if (position === 'first' && i > 0) throw new CommandError(40602, `${names[i]} is only valid as the first stage in a pipeline`);
+      if (position === 'first' && i > 0) {
+        throw stageNamed(names[i]!)?.constraints.notFirst?.(names[i]!) ?? new CommandError(40602, `${names[i]} is only valid as the first stage in a pipeline`);
+      }
       if (position === 'last' && i !== names.length - 1) throw new CommandError(40601, `${names[i]} can only be the final stage in the pipeline`);
     });
   };

@@ -106,8 +106,9 @@ export interface PipelineRuntime {
   /** A uniform draw in [0, 1) (`$sample`); `Math.random` unless a test seeds it. */
   readonly random: () => number;
   /**
-   * The command's `allowDiskUse`; absent when not given, which mongod 8.2 reads as true
-   * (`allowDiskUseByDefault`). Only `false` holds a stage to its memory limit (`$setWindowFields`).
+   * The command's `allowDiskUse` (absent: mongod 8.2's default, true). A blocking stage past its
+   * memory limit spills to disk when it is true (Mayfly, in memory, goes on) and fails with
+   * QueryExceededMemoryLimitNoDiskUseAllowed when it is false.
    */
   readonly allowDiskUse?: boolean;
 }

@@ -28,6 +28,11 @@ export interface StageConstraints {
   readonly allowedIn: Readonly<{ update?: true; view?: true; facet?: true; lookup?: true; unionWith?: true; transaction?: true }>;
   /** It writes to a collection (`$out`, `$merge`): never in a view, a sub-pipeline or explain's run. */
   readonly writes?: true;
+  /**
+   * The error of a `first` stage standing elsewhere, when mongod gives its own (the hybrid
+   * search stages' 10170100, `$geoNear`'s 40603) rather than 40602.
+   */
+  readonly notFirst?: (name: string) => Error;
 }
 
 /** What a stage is parsed with: the command's expressions, its ports, where the pipeline runs. */

@@ -10,7 +10,7 @@ import type { Collection } from '../collection.js';
 import { predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
 import type { NearQuery } from '../query/operators/geo.js';
 import { recordsByDistance, requireNearIndex } from './near.js';
-import { compileSort, sortFields } from '../query/sort.js';
+import { compileKeyedSort, sortFields, sortItems } from '../query/sort.js';
 import { keyString } from '../values/key_string.js';
 import { IndexScanCursor } from './index_scan.js';
 import type { CollScanNode, ExpressNode, FetchNode, IndexScanNode, OrNode, PlanNode, QueryPlan, SortNode, StageStats } from './plan.js';
@@ -71,8 +71,7 @@ function* runNear(root: PlanNode, ctx: ExecutionContext, near: NearQuery): Gener
   }
   let ordered = recordsByDistance(run(node, ctx), near);
   if (sortNode !== null) {
-    const compare = compileSort(sortNode.pattern, sortNode.collator);
-    ordered = ordered.slice().sort((a, b) => compare(a.doc, b.doc));
+    ordered = sortItems(ordered, (rec) => rec.doc, compileKeyedSort(sortNode.pattern, sortNode.collator));
   }
   let handed = 0;
   for (const rec of ordered.slice(skip)) {
@@ -216,15 +215,14 @@ function* or(node: OrNode): Generator<StoredDocument> {
 
 function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, now } = ctx;
-  const compare = compileSort(node.pattern, node.collator);
+  const keyed = compileKeyedSort(node.pattern, node.collator);
   const all = [...run(node.input, ctx)];
   if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += recordSize(rec);
-  // Each record's sort fields are decoded once, not at every comparison.
+  // Each record's sort fields are decoded, and its sort values computed, once; with a limit only
+  // the first `limit` records are kept (a bounded heap), not all of them sorted.
   const fields = sortFields(node.pattern);
-  const order = all.map((rec) => ({ rec, doc: documentFields(rec, fields) }));
-  order.sort((a, b) => compare(a.doc, b.doc));
-  const kept = node.limitAmount > 0 ? order.slice(0, node.limitAmount) : order;
-  for (const { rec } of kept) {
+  const kept = sortItems(all, (rec) => documentFields(rec, fields), keyed, node.limitAmount);
+  for (const rec of kept) {
     // Re-check at hand-out time: the record may have expired or been removed since.
     if (!coll.isLive(rec, now())) continue;
     node.stats.advanced++;

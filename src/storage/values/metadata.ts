@@ -1,25 +1,33 @@
 /**
- * Document metadata (mongod's `DocumentMetadataFields`) that a stage attaches to the documents
- * it yields and `{$meta: <name>}` reads back in a later stage: for now `$geoNear`'s distance and
- * point. Kept beside the documents (a WeakMap), never in them, so it is not stored or returned.
+ * The metadata of documents in a pipeline (mongod's `DocumentMetadataFields`), the parts Mayfly's
+ * stages produce: `$geoNear`'s distance and point, the `score` and `scoreDetails` of `$rankFusion`
+ * and `$scoreFusion`. Metadata travels beside a document, never in it (so it is neither stored nor
+ * returned): a side table keyed by the document object, so a stage that passes documents on
+ * unchanged (`$match`, `$sort`, `$limit`) keeps it and `{$meta: ...}` reads it from `$$ROOT`. A
+ * stage that sets it gives it a document of its own (a copy), never a stored one.
  */
-import type { Document } from '../../bson/library.js';
 
-/** The metadata fields Mayfly's stages produce. */
+/** What a document may carry. */
 export interface DocumentMetadata {
-  geoNearDistance?: unknown;
-  geoNearPoint?: unknown;
+  /** `{$meta: "geoNearDistance"}`. */
+  readonly geoNearDistance?: unknown;
+  /** `{$meta: "geoNearPoint"}`. */
+  readonly geoNearPoint?: unknown;
+  /** `{$meta: "score"}`. */
+  readonly score?: unknown;
+  /** `{$meta: "scoreDetails"}`. */
+  readonly scoreDetails?: unknown;
 }
 
-const METADATA = new WeakMap<object, DocumentMetadata>();
+const table = new WeakMap<object, DocumentMetadata>();
 
-/** Attaches `meta` to `doc` (merged with what it has). */
-export function setMetadata(doc: Document, meta: DocumentMetadata): void {
-  METADATA.set(doc, { ...METADATA.get(doc), ...meta });
+/** Sets `doc`'s metadata fields of `metadata` (the others it had are kept). */
+export function setMetadata(doc: object, metadata: DocumentMetadata): void {
+  const had = table.get(doc);
+  table.set(doc, had === undefined ? metadata : { ...had, ...metadata });
 }
 
-/** The metadata field `name` of `doc`, or undefined. */
-export function metadataOf(doc: unknown, name: keyof DocumentMetadata): unknown {
-  if (typeof doc !== 'object' || doc === null) return undefined;
-  return METADATA.get(doc)?.[name];
+/** The metadata of `doc`, if it has any. */
+export function metadataOf(doc: unknown): DocumentMetadata | undefined {
+  return typeof doc === 'object' && doc !== null ? table.get(doc) : undefined;
 }

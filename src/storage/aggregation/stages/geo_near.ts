@@ -29,6 +29,7 @@ const GEO_NEAR_CONSTRAINTS: StageConstraints = Object.freeze({
   input: 'none',
   target: 'collection',
   allowedIn: Object.freeze({ view: true, lookup: true, unionWith: true, transaction: true }),
+  notFirst: () => new CommandError(40603, '$geoNear was not the first stage in the pipeline.'),
 });
 
 /** The options `$geoNear` knows. */

@@ -9,66 +9,13 @@
  */
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { accumulatorNamed, UNSUPPORTED_ACCUMULATORS } from '../../accumulators/registry.js';
-import type { Accumulator, AccumulatorDefinition } from '../../accumulators/types.js';
-import type { Scope } from '../../expression/scope.js';
 import type { Evaluator } from '../../expression/types.js';
-import { compileSort } from '../../query/sort.js';
-import type { Collator } from '../../values/collator.js';
 import { MISSING } from '../../values/missing.js';
 import { isDocument } from '../../values/paths.js';
-import { collationKeyString } from '../../values/key_string.js';
 import { BLOCKING, type PipelineParseContext, type StageDefinition, type StageInstance } from '../stage.js';
+import { AccumulatedStates, GroupTable, parseAccumulatedField, type AccumulatedField } from './_internal/accumulated_fields.js';
 
-interface AccumulatorSpec {
-  readonly field: string;
-  readonly definition: AccumulatorDefinition;
-  readonly arg: Evaluator;
-  /** `n` of an accumulator that has one, evaluated once per group against the group key. */
-  readonly n?: Evaluator;
-  /** The order of `sortBy` ($top...), over the documents fed with each value. */
-  readonly compare?: (a: unknown, b: unknown) => number;
-  readonly settings?: unknown;
-}
-
-const ONE: Evaluator = () => 1;
-
-function parseAccumulator(field: string, value: unknown, scope: Scope, collator: Collator | null): AccumulatorSpec {
-  const keys = isDocument(value) ? Object.keys(value) : [];
-  if (!isDocument(value) || keys.length === 0 || keys[0]!.charCodeAt(0) !== 36) {
-    throw new CommandError(40234, `The field '${field}' must be an accumulator object`);
-  }
-  if (field.includes('.')) throw new CommandError(40235, `The field name '${field}' cannot contain '.'`);
-  if (field.charCodeAt(0) === 36) throw new CommandError(40236, `The field name '${field}' cannot be an operator name`);
-  if (keys.length !== 1) throw new CommandError(40238, `The field '${field}' must specify one accumulator`);
-  const op = keys[0]!;
-  const argSpec = value[op];
-  const definition = accumulatorNamed(op);
-  if (definition?.argument === 'empty') {
-    if (!isDocument(argSpec) || Object.keys(argSpec).length !== 0) {
-      throw new CommandError('TypeMismatch', `${op} takes no arguments, i.e. ${op}:{}`);
-    }
-    return { field, definition, arg: ONE };
-  }
-  if (definition?.parseArguments !== undefined) {
-    const parts = definition.parseArguments(argSpec);
-    const input = scope.parse(parts.input);
-    const n = parts.n === undefined ? undefined : scope.parse(parts.n);
-    if (parts.sortBy === undefined) return { field, definition, arg: input, n, settings: parts.settings };
-    const sort = compileSort(parts.sortBy as Document, collator);
-    const arg: Evaluator = (frame) => [frame.current, input(frame)];
-    return { field, definition, arg, n, compare: sort as (a: unknown, b: unknown) => number, settings: parts.settings };
-  }
-  if (Array.isArray(argSpec)) throw new CommandError(40237, `The ${op} accumulator is a unary operator`);
-  const arg = scope.parse(argSpec);
-  if (definition === undefined) {
-    if (UNSUPPORTED_ACCUMULATORS.has(op)) {
-      throw new CommandError('NotImplemented', `The ${op} accumulator is not supported by Mayfly yet`);
-    }
-    throw new CommandError(15952, `unknown group operator '${op}'`);
-  }
-  return { field, definition, arg };
-}
+const EMPTY: Document = Object.freeze({}) as Document;
 
 /** Compiles a `$group` specification. */
 function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance {
@@ -76,20 +23,14 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
   const expressions = pctx.expressions;
   const scope = expressions.scope;
   let idExpr: Evaluator | undefined;
-  const accs: AccumulatorSpec[] = [];
+  const accs: AccumulatedField[] = [];
   for (const field of Object.keys(spec)) {
     if (field === '_id') idExpr = scope.parse(spec._id);
-    else accs.push(parseAccumulator(field, spec[field], scope, expressions.runtime.collator));
+    else accs.push(parseAccumulatedField(field, spec[field], scope, expressions.runtime.collator));
   }
   if (idExpr === undefined) throw new CommandError(15955, 'a group specification must include an _id');
   const key = idExpr;
   const collator = expressions.runtime.collator;
-  const createState = (a: AccumulatorSpec, id: unknown): Accumulator => {
-    if (a.n === undefined && a.compare === undefined && a.settings === undefined) return a.definition.create(collator);
-    // mongod evaluates `n` against the group key when it is a document, else an empty one.
-    const n = a.n === undefined ? undefined : a.n(expressions.frame(isDocument(id) ? id : {}));
-    return a.definition.create(collator, false, { n, compare: a.compare, settings: a.settings });
-  };
   // mongod 8.2 (SBE) hands a `$group`'s MinKey/MaxKey results to a following stage as
   // `{"": MinKey}` (the recorded cases: `$min` over MinKey is MinKey when `$group` is last, and
   // `{"": MinKey}` under a `$project`); `groupOutput` says which accumulators do it.
@@ -99,29 +40,20 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
       followed = true;
     },
     *run(input) {
-      const groups = new Map<string, { id: unknown; states: Accumulator[] }>();
+      const table = new GroupTable<{ id: unknown; states: AccumulatedStates }>(collator);
       for (const doc of input) {
         const frame = expressions.frame(doc);
         let id = key(frame);
         if (id === MISSING) id = null;
-        const k = collationKeyString(id, collator);
-        let g = groups.get(k);
+        let g = table.get(id);
         if (g === undefined) {
-          const groupKey = id;
-          g = { id, states: accs.map((a) => createState(a, groupKey)) };
-          groups.set(k, g);
+          // `n` is evaluated against the group key when it is a document, else an empty one.
+          g = { id, states: new AccumulatedStates(accs, expressions, isDocument(id) ? id : EMPTY) };
+          table.add(id, g);
         }
-        for (let i = 0; i < accs.length; i++) g.states[i]!.add(accs[i]!.arg(frame));
+        g.states.add(frame);
       }
-      for (const g of groups.values()) {
-        const out: Document = { _id: g.id };
-        for (let i = 0; i < accs.length; i++) {
-          const r = g.states[i]!.result();
-          const output = followed ? accs[i]!.definition.groupOutput : undefined;
-          out[accs[i]!.field] = r === MISSING ? null : output === undefined ? r : output(r);
-        }
-        yield out;
-      }
+      for (const g of table.groups()) yield g.states.writeTo({ _id: g.id }, followed);
     },
   };
 }

@@ -1,6 +1,8 @@
 /** Every stage Mayfly implements, sorted by name: one line each. */
 import type { StageDefinition } from '../stage.js';
 import { addFields } from './add_fields.js';
+import { bucket } from './bucket.js';
+import { bucketAuto } from './bucket_auto.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
 import { densify } from './densify.js';
@@ -18,10 +20,12 @@ import { match } from './match.js';
 import { merge } from './merge.js';
 import { out } from './out.js';
 import { project } from './project.js';
+import { rankFusion } from './rank_fusion.js';
 import { redact } from './redact.js';
 import { replaceRoot } from './replace_root.js';
 import { replaceWith } from './replace_with.js';
 import { sample } from './sample.js';
+import { scoreFusion } from './score_fusion.js';
 import { set } from './set.js';
 import { setWindowFields } from './set_window_fields.js';
 import { skip } from './skip.js';
@@ -34,6 +38,8 @@ import { unwind } from './unwind.js';
 /** The implemented stages. */
 export const STAGES: readonly StageDefinition[] = [
   addFields,
+  bucket,
+  bucketAuto,
   collStats,
   count,
   densify,
@@ -51,10 +57,12 @@ export const STAGES: readonly StageDefinition[] = [
   merge,
   out,
   project,
+  rankFusion,
   redact,
   replaceRoot,
   replaceWith,
   sample,
+  scoreFusion,
   set,
   setWindowFields,
   skip,

@@ -2,10 +2,12 @@
  * `$meta` (ExpressionMeta): a document's metadata by name. The argument must be a string
  * (17307) naming a metadata field mongod 8.2 knows (17308), checked when parsed. Mayfly has no
  * text search, so `textScore` is never available: mongod's 40218 when the pipeline is parsed.
- * `geoNearDistance` and `geoNearPoint` are what `$geoNear` attached to the document. Every other
- * field is metadata that no Mayfly stage produces (search and vector-search
- * scores, geo distances, index keys, sort keys, record ids, `$sample`'s random values), so it
- * evaluates to missing, as mongod's does for a document without that metadata.
+ * `geoNearDistance` and `geoNearPoint` are what `$geoNear` attached to the document; `score`
+ * and `scoreDetails` are what `$rankFusion` and `$scoreFusion` set (values/metadata.ts); a
+ * document without `scoreDetails` is mongod's 40218 (no stage before produced it), one without
+ * `score` reads missing. Every other field is metadata that no Mayfly stage produces (search and
+ * vector-search scores, index keys, sort keys, record ids, `$sample`'s random values), so it
+ * evaluates to missing, as mongod's does for a document without it.
  */
 import { CommandError } from '../../../../errors/command_error.js';
 import { metadataOf } from '../../../values/metadata.js';
@@ -42,7 +44,20 @@ export const meta: ExpressionOperator = {
     if (arg === 'textScore') throw new CommandError(40218, 'query requires text score metadata, but it is not available');
     if (arg === 'geoNearDistance' || arg === 'geoNearPoint') {
       // Set by $geoNear on the documents it yields (values/metadata.ts).
-      return (frame) => metadataOf(frame.root, arg) ?? MISSING;
+      return (frame) => metadataOf(frame.root)?.[arg] ?? MISSING;
+    }
+    if (arg === 'score') {
+      return (frame) => {
+        const score = metadataOf(frame.root)?.score;
+        return score === undefined ? MISSING : score;
+      };
+    }
+    if (arg === 'scoreDetails') {
+      return (frame) => {
+        const details = metadataOf(frame.root)?.scoreDetails;
+        if (details === undefined) throw new CommandError(40218, 'query requires scoreDetails metadata, but it is not available');
+        return details;
+      };
     }
     return () => MISSING;
   },
