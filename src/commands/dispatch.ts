@@ -92,7 +92,7 @@ function runDefinition(
       return reply;
     }
   }
-  validateArguments(def, body, commandField);
+  validateArguments(def, body, commandField, server.settings.replSetName);
   if (failPoint) return runUnderFailCommand(ctx, def, body, commandField);
   startCommand(ctx, def, body, commandField);
   const reply = def.run(ctx, body);

@@ -13,7 +13,7 @@ import { isDocument } from '../../storage/values/paths.js';
 import { IdlRules, checkCursorOptions, docArg, intArg } from '../args.js';
 import { cursorReply, firstBatchReply } from '../cursor_reply.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
-import { checkAggregateRequest, prepareAggregate } from './aggregate_request.js';
+import { aggregateReadConcernRefusal, checkAggregateRequest, prepareAggregate } from './aggregate_request.js';
 import { explainAggregate } from './explain_aggregate.js';
 import { followsRecords, runPipeline } from './pipeline_exec.js';
 
@@ -29,17 +29,20 @@ const pipelineRule: ArgRule = {
   },
 };
 
-/** The aggregate's target (`parseNs`): a collection name, or 1 for a collectionless aggregate. */
+/**
+ * The aggregate's target (`parseNs`): a collection name (73 for another type), or 1 for a
+ * collectionless aggregate (2 for another number).
+ */
 const aggregateTarget: ArgRule = {
   type: ['string', 'number'],
   parse(value, field) {
     if (isNumber(value)) {
       if (toDouble(value) !== 1) {
-        throw new CommandError('FailedToParse', `Invalid command format: the '${field}' field must specify a collection name or 1`);
+        throw new CommandError('BadValue', `Invalid command format: the '${field}' field must specify a collection name or 1`);
       }
       return;
     }
-    if (typeof value !== 'string') throw new CommandError('TypeMismatch', `collection name has invalid type: ${bsonTypeOf(value)}`);
+    if (typeof value !== 'string') throw new CommandError('InvalidNamespace', `collection name has invalid type ${bsonTypeOf(value)}`);
   },
 };
 
@@ -65,9 +68,7 @@ export const aggregate: CommandDefinition = {
         checkCursorOptions('cursor', value);
       },
     },
-    maxTimeMS: IdlRules.nonNegativeInt64,
     bypassDocumentValidation: IdlRules.safeBool,
-    readConcern: { type: 'object' },
     collation: { type: 'object' },
     hint: IdlRules.indexHint,
     let: { type: 'object' },
@@ -75,6 +76,7 @@ export const aggregate: CommandDefinition = {
     fromMongos: IdlRules.optionalBool,
     isMapReduceCommand: IdlRules.optionalBool,
   },
+  concerns: { readConcern: aggregateReadConcernRefusal, writeConcern: true },
   help: 'Runs the aggregation command. See http://dochub.mongodb.org/core/aggregation for more details.',
   run(ctx, cmd) {
     const target = cmd.aggregate;

@@ -8,6 +8,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
 import { stageNamed } from '../../storage/aggregation/registry.js';
 import type { Collection } from '../../storage/collection.js';
+import { describeReadConcern, type ReadConcern } from '../read_write_concern.js';
 import type { CommandContext } from '../types.js';
 import { bypassArg } from './document_validation.js';
 import { preparePipeline, type PreparedPipeline } from './pipeline_exec.js';
@@ -30,6 +31,26 @@ export function checkAggregateRequest(cmd: Document, explain: boolean): void {
   if (cmd.needsMerge !== undefined && cmd.fromMongos === undefined) {
     throw new CommandError('FailedToParse', "Cannot specify 'needsMerge' without 'fromMongos'");
   }
+}
+
+/**
+ * Why the aggregate `cmd` refuses the read concern `rc` (`LiteParsedPipeline::
+ * supportsReadConcern`): a stage that runs only at `local` (the diagnostic stages), or a writing
+ * stage under `linearizable`; undefined when every stage accepts it.
+ */
+export function aggregateReadConcernRefusal(cmd: Document, rc: ReadConcern): string | undefined {
+  const level = rc.level ?? 'local';
+  const stages = Array.isArray(cmd.pipeline) ? (cmd.pipeline as unknown[]) : [];
+  for (const stage of stages) {
+    if (stage === null || typeof stage !== 'object') continue;
+    const name = Object.keys(stage)[0] ?? '';
+    const refuses = stageNamed(name)?.constraints.readConcern;
+    if (refuses === 'localOnly' && level !== 'local') {
+      return `Aggregation stage ${name} cannot run with a readConcern other than 'local', or in a multi-document transaction. Current readConcern: ${describeReadConcern(rc).slice('{ readConcern: '.length, -2)}`;
+    }
+    if (refuses === 'notLinearizable' && level === 'linearizable') return `${name} cannot be used with a 'linearizable' read concern level`;
+  }
+  return undefined;
 }
 
 /** An aggregate ready to run (or to explain). */

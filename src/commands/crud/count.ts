@@ -24,7 +24,7 @@ const countLimit: ArgRule = {
 /** The `count` command (`CountCommandRequest` in count_command.idl). */
 export const count: CommandDefinition = {
   name: 'count',
-  target: { type: 'string' },
+  target: IdlRules.collectionName,
   args: {
     query: { type: 'object' },
     limit: countLimit,
@@ -33,10 +33,9 @@ export const count: CommandDefinition = {
     collation: { type: 'object' },
     // Added by old shells; mongod ignores it without looking at its type.
     fields: { type: 'any' },
-    readConcern: { type: 'object' },
-    maxTimeMS: IdlRules.nonNegativeInt64,
     mirrored: IdlRules.optionalBool,
   },
+  concerns: { readConcern: 'notSnapshot', writeConcern: false },
   help: 'count objects in collection',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'count', ctx.db);

@@ -31,7 +31,7 @@ function valuesAt(value: unknown, parts: string[], i: number, out: unknown[]): v
 /** The `distinct` command (`DistinctCommandRequest` in distinct_command.idl). */
 export const distinct: CommandDefinition = {
   name: 'distinct',
-  target: { type: 'string' },
+  target: IdlRules.collectionName,
   args: {
     key: { type: 'string', required: true },
     query: { type: 'object' },
@@ -39,6 +39,7 @@ export const distinct: CommandDefinition = {
     hint: IdlRules.indexHint,
     mirrored: IdlRules.optionalBool,
   },
+  concerns: { readConcern: 'all', writeConcern: false },
   help: '{ distinct : \'collection name\' , key : \'a.b\' , query : {} }',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'distinct', ctx.db);

@@ -28,6 +28,11 @@ export interface StageConstraints {
   readonly allowedIn: Readonly<{ update?: true; view?: true; facet?: true; lookup?: true; unionWith?: true; transaction?: true }>;
   /** It writes to a collection (`$out`, `$merge`): never in a view, a sub-pipeline or explain's run. */
   readonly writes?: true;
+  /**
+   * The read concerns it refuses (mongod's `LiteParsed*::supportsReadConcern`): all but `local`
+   * (the diagnostic stages), or `linearizable` (the writing stages); absent: none.
+   */
+  readonly readConcern?: 'localOnly' | 'notLinearizable';
 }
 
 /** What a stage is parsed with: the command's expressions, its ports, where the pipeline runs. */
