@@ -15,7 +15,7 @@ import { CommandError } from '../errors/command_error.js';
 import { bsonTypeOf } from '../storage/values/bson_type.js';
 import { isNumber, safeNumberLong, toDouble } from '../storage/values/numeric.js';
 import { isDocument } from '../storage/values/paths.js';
-import { typeMismatch } from './idl_errors.js';
+import { NUMBER_TYPE_NAMES, typeMismatch } from './idl_errors.js';
 import { checkGenericConcerns } from './read_write_concern.js';
 import { ArgTypes, type ArgRule, type ArgType, type CommandDefinition } from './types.js';
 
@@ -127,7 +127,6 @@ export function comparisonError(field: string, op: string, limit: bigint | numbe
   return new CommandError(51024, `BSON field '${field}' value must be ${op} ${limit}, actual value '${actual}'`);
 }
 
-const NUMBER_TYPE_NAMES = ArgTypes.number;
 const SAFE_BOOL_TYPE_NAMES = ['bool', ...ArgTypes.number] as const;
 
 /** The bounds an IDL `validator` puts on a number. */
@@ -195,12 +194,28 @@ export function checkHintType(value: unknown): unknown {
   return value;
 }
 
-/** SimpleCursorOptions (`{batchSize}`, strict) at `prefix` (e.g. `listIndexes.cursor`). */
-export function checkCursorOptions(prefix: string, cursor: Document): void {
+/**
+ * SimpleCursorOptions (`{batchSize}`, strict) at `prefix` (e.g. `listIndexes.cursor`); a negative
+ * batchSize is the IDL's 51024, or 2 BadValue where mongod 8.2 answers so (`negative`: aggregate).
+ */
+export function checkCursorOptions(prefix: string, cursor: Document, options: { negative?: 'BadValue' } = {}): void {
   for (const key of Object.keys(cursor)) {
     if (key !== 'batchSize') throw new CommandError('IDLUnknownField', `BSON field '${prefix}.${key}' is an unknown field.`);
-    if (cursor.batchSize !== null) checkSafeInt64(`${prefix}.batchSize`, 'batchSize', cursor.batchSize, { gte: 0 });
+    if (cursor.batchSize === null) continue;
+    if (options.negative === undefined) checkSafeInt64(`${prefix}.batchSize`, 'batchSize', cursor.batchSize, { gte: 0 });
+    else checkNonNegative(`${prefix}.batchSize`, 'batchSize', cursor.batchSize);
   }
+}
+
+/**
+ * A `safeInt64` that must be >= 0, answered 2 BadValue (aggregate's batchSize, count's skip in
+ * mongod 8.2): a number (14 otherwise) whose `safeNumberLong` is not negative. Returns it.
+ */
+export function checkNonNegative(path: string, field: string, value: unknown): bigint {
+  if (!isNumber(value)) throw typeMismatch(path, value, NUMBER_TYPE_NAMES);
+  const n = safeNumberLong(value)!;
+  if (n < 0n) throw new CommandError('BadValue', `BSON field '${field}' value must be >= 0, actual value '${n}'`);
+  return n;
 }
 
 /**

@@ -123,7 +123,7 @@ describe('count and distinct', () => {
     ['count query as a number', { count: 'c', query: 1 }, 14, 'TypeMismatch', "BSON field 'count.query' is the wrong type 'int', expected type 'object'"],
     ['count limit as a string', { count: 'c', limit: 'x' }, 2, 'BadValue', 'limit value is not a valid number'],
     ['count limit fractional', { count: 'c', limit: 1.5 }, 9, 'FailedToParse', 'Expected an integer: limit: 1.5'],
-    ['count skip negative', { count: 'c', skip: -1 }, 51024, 'Location51024', "BSON field 'skip' value must be >= 0, actual value '-1'"],
+    ['count skip negative', { count: 'c', skip: -1 }, 2, 'BadValue', "BSON field 'skip' value must be >= 0, actual value '-1'"],
     ['count hint as a bool', { count: 'c', hint: true }, 9, 'FailedToParse', 'Hint must be a string or an object'],
     ['count maxTimeMS negative', { count: 'c', maxTimeMS: -1 }, 2, 'BadValue', '-1 value for maxTimeMS is out of range [0, 2147483647]'],
     ['count mirrored as a number', { count: 'c', mirrored: 1 }, 14, 'TypeMismatch', "Field 'mirrored' should be a boolean value, but found: int"],
@@ -184,11 +184,12 @@ describe('insert and delete', () => {
 describe('aggregate and explain', () => {
   runCases([
     ['no cursor', { aggregate: 'c', pipeline: [] }, 9, 'FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument"],
+    ['explain false with no cursor', { aggregate: 'c', pipeline: [], explain: false }, 9, 'FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument"],
     ['pipeline not an array', { aggregate: 'c', pipeline: {}, cursor: {} }, 14, 'TypeMismatch', "'pipeline' option must be specified as an array"],
     ['a stage that is not an object', { aggregate: 'c', pipeline: [{ $match: {} }, 1], cursor: {} }, 14, 'TypeMismatch', "Each element of the 'pipeline' array must be an object"],
     ['no pipeline', { aggregate: 'c', cursor: {} }, 40414, 'IDLFailedToParse', "BSON field 'aggregate.pipeline' is missing but a required field"],
     ['cursor of a wrong type', { aggregate: 'c', pipeline: [], cursor: 'x' }, 14, 'TypeMismatch', 'cursor field must be missing or an object'],
-    ['a negative cursor.batchSize', { aggregate: 'c', pipeline: [], cursor: { batchSize: -1 } }, 51024, 'Location51024', "BSON field 'batchSize' value must be >= 0, actual value '-1'"],
+    ['a negative cursor.batchSize', { aggregate: 'c', pipeline: [], cursor: { batchSize: -1 } }, 2, 'BadValue', "BSON field 'batchSize' value must be >= 0, actual value '-1'"],
     ['cursor.batchSize as a string', { aggregate: 'c', pipeline: [], cursor: { batchSize: 'x' } }, 14, 'TypeMismatch', `BSON field 'cursor.batchSize' is the wrong type 'string', expected types ${NUMBERS}`],
     ['an unknown cursor field', { aggregate: 'c', pipeline: [], cursor: { foo: 1 } }, 40415, 'IDLUnknownField', "BSON field 'cursor.foo' is an unknown field."],
     ['allowDiskUse as a number', { aggregate: 'c', pipeline: [], cursor: {}, allowDiskUse: 1 }, 14, 'TypeMismatch', "Field 'allowDiskUse' should be a boolean value, but found: int"],
@@ -211,8 +212,8 @@ describe('aggregate and explain', () => {
     ['explain: verbosity as a number', { explain: { find: 'c' }, verbosity: 1 }, 14, 'TypeMismatch', "BSON field 'explain.verbosity' is the wrong type 'int', expected type 'string'"],
   ]);
 
-  it('explain: false needs no cursor; comment may be anything', async () => {
-    const reply = await h.db.command({ aggregate: 'c', pipeline: [{ $sort: { _id: 1 } }], explain: false, comment: ['x'] });
+  it('explain: false runs the pipeline through its cursor; comment may be anything', async () => {
+    const reply = await h.db.command({ aggregate: 'c', pipeline: [{ $sort: { _id: 1 } }], explain: false, cursor: {}, comment: ['x'] });
     expect(reply.cursor.firstBatch).toEqual([{ _id: 1, a: 1 }, { _id: 2, a: 2 }]);
   });
 });

@@ -8,12 +8,12 @@ import { CommandError } from '../../errors/command_error.js';
 import { revalidatingSource } from '../../storage/cursors.js';
 import type { StoredDocument } from '../../storage/record.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
-import { isNumber, toDouble } from '../../storage/values/numeric.js';
+import { isNumber, safeNumberLong, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
-import { IdlRules, checkCursorOptions, docArg, intArg } from '../args.js';
+import { IdlRules, checkCursorOptions, docArg } from '../args.js';
 import { cursorReply, firstBatchReply } from '../cursor_reply.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
-import { aggregateReadConcernRefusal, checkAggregateRequest, prepareAggregate } from './aggregate_request.js';
+import { aggregateReadConcernRefusal, checkAggregateRequest, checkApiStrict, prepareAggregate } from './aggregate_request.js';
 import { explainAggregate } from './explain_aggregate.js';
 import { followsRecords, runPipeline } from './pipeline_exec.js';
 
@@ -65,7 +65,7 @@ export const aggregate: CommandDefinition = {
       type: 'object',
       parse(value) {
         if (!isDocument(value)) throw new CommandError('TypeMismatch', 'cursor field must be missing or an object');
-        checkCursorOptions('cursor', value);
+        checkCursorOptions('cursor', value, { negative: 'BadValue' });
       },
     },
     bypassDocumentValidation: IdlRules.safeBool,
@@ -81,10 +81,13 @@ export const aggregate: CommandDefinition = {
   run(ctx, cmd) {
     const target = cmd.aggregate;
     if (target === '') throw new CommandError('InvalidNamespace', `Invalid namespace specified '${ctx.db}.'`);
+    checkApiStrict(cmd);
     checkAggregateRequest(cmd, cmd.explain === true);
     // `explain: true` describes the plan (queryPlanner verbosity) instead of running it.
     if (cmd.explain === true) return explainAggregate(ctx, cmd, 'queryPlanner');
-    const batchSize = intArg(docArg(cmd, 'cursor') ?? {}, 'batchSize');
+    const batchSizeValue = docArg(cmd, 'cursor')?.batchSize;
+    // A number, rounded as mongod reads it (`safeNumberLong`: doubles truncated, decimals half to even).
+    const batchSize = batchSizeValue === undefined || batchSizeValue === null ? undefined : Number(safeNumberLong(batchSizeValue));
     const { prepared, ns, coll } = prepareAggregate(ctx, cmd, true);
     ctx.server.counters.opcounters.command++;
     const last = prepared.parsed.stages[prepared.parsed.stages.length - 1];

@@ -18,11 +18,11 @@ import { checkViewCollation, viewFor } from './view_reads.js';
 
 /**
  * `aggregation_request_helper::validate`, after the fields are parsed: the cursor is required
- * unless `explain` is given (whatever its value); an explain takes no writeConcern; `needsMerge`
+ * unless `explain` is true; an explain takes no writeConcern; `needsMerge`
  * goes with `fromMongos`.
  */
 export function checkAggregateRequest(cmd: Document, explain: boolean): void {
-  if (cmd.cursor === undefined && cmd.explain === undefined && !explain) {
+  if (cmd.cursor === undefined && cmd.explain !== true && !explain) {
     throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
   }
   if (explain && cmd.writeConcern !== undefined) {
@@ -51,6 +51,43 @@ export function aggregateReadConcernRefusal(cmd: Document, rc: ReadConcern): str
     if (refuses === 'notLinearizable' && level === 'linearizable') return `${name} cannot be used with a 'linearizable' read concern level`;
   }
   return undefined;
+}
+
+/** The stages outside API Version 1 (mongod's `LiteParsed*` of each: `APIStrictError` under `apiStrict`). */
+const OUTSIDE_API_V1: ReadonlySet<string> = new Set([
+  '$currentOp',
+  '$indexStats',
+  '$listCatalog',
+  '$listClusterCatalog',
+  '$listLocalSessions',
+  '$listSampledQueries',
+  '$listSearchIndexes',
+  '$listSessions',
+  '$planCacheStats',
+  '$queryStats',
+  '$search',
+  '$searchMeta',
+  '$shardedDataDistribution',
+]);
+
+/**
+ * With `apiStrict: true` (API Version 1): the `explain` field, the stages outside the version,
+ * and `$collStats`' options but `count` are refused (323).
+ */
+export function checkApiStrict(cmd: Document): void {
+  if (cmd.apiStrict !== true) return;
+  if (cmd.explain !== undefined) throw new CommandError('APIStrictError', "BSON field 'aggregate.explain' is not allowed with apiStrict:true.");
+  const stages = Array.isArray(cmd.pipeline) ? (cmd.pipeline as unknown[]) : [];
+  for (const stage of stages) {
+    if (stage === null || typeof stage !== 'object') continue;
+    const name = Object.keys(stage)[0] ?? '';
+    if (OUTSIDE_API_V1.has(name)) throw new CommandError('APIStrictError', `${name} is not allowed with 'apiStrict: true' in API Version 1`);
+    const spec = (stage as Document)[name];
+    if (name === '$collStats' && spec !== null && typeof spec === 'object') {
+      const option = Object.keys(spec).find((key) => key !== 'count');
+      if (option !== undefined) throw new CommandError('APIStrictError', `$collStats's ${option} option is not allowed with 'apiStrict: true' in API Version 1`);
+    }
+  }
 }
 
 /** An aggregate ready to run (or to explain). */
@@ -93,7 +130,7 @@ export function prepareAggregate(ctx: CommandContext, cmd: Document, writes: boo
     now: new Date(nowMs),
     variables,
     collator,
-    runtime: commandPipelineRuntime(ctx, { writes, bypassValidation: bypassArg(cmd) }),
+    runtime: commandPipelineRuntime(ctx, { writes, bypassValidation: bypassArg(cmd), command: cmd }),
     collection: collectionless ? null : view ? view.source : (target as string),
   });
   const stages = view ? [...view.pipeline, ...userStages] : userStages;

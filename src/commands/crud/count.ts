@@ -1,7 +1,7 @@
 /** `count`: number of matching documents, with skip, limit and a hinted index. */
 import { CommandError } from '../../errors/command_error.js';
-import { INT64_MIN, isNumber, parseIntegerToLong, unwrapOrFailedToParse } from '../../storage/values/numeric.js';
-import { IdlRules, collectionArg, docArg, intArg } from '../args.js';
+import { INT64_MIN, isNumber, parseIntegerToLong, safeNumberLong, unwrapOrFailedToParse } from '../../storage/values/numeric.js';
+import { IdlRules, checkNonNegative, collectionArg, docArg, intArg } from '../args.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
@@ -28,7 +28,13 @@ export const count: CommandDefinition = {
   args: {
     query: { type: 'object' },
     limit: countLimit,
-    skip: IdlRules.nonNegativeInt64,
+    // A number whose `safeNumberLong` is not negative (2 BadValue otherwise, mongod 8.2).
+    skip: {
+      type: 'any',
+      parse(value, field, idl) {
+        if (value !== null) checkNonNegative(`${idl}.${field}`, field, value);
+      },
+    },
     hint: IdlRules.indexHint,
     collation: { type: 'object' },
     // Added by old shells; mongod ignores it without looking at its type.
@@ -46,7 +52,7 @@ export const count: CommandDefinition = {
     const collator = queryCollator(coll, collation);
     const filter = docArg(cmd, 'query') ?? {};
     const predicate = compileQuery(filter, ctx.now(), undefined, collator);
-    const skip = intArg(cmd, 'skip', 0);
+    const skip = cmd.skip === undefined || cmd.skip === null ? 0 : Number(safeNumberLong(cmd.skip));
     const limit = Math.abs(intArg(cmd, 'limit', 0));
     ctx.server.counters.opcounters.command++;
     if (!coll) return { n: 0 };

@@ -4,7 +4,7 @@ import { documentFields } from '../../storage/record.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compareValues } from '../../storage/values/compare.js';
 import { collationKeyString } from '../../storage/values/key_string.js';
-import { IdlRules, collectionArg, docArg } from '../args.js';
+import { IdlRules, collectionArg, docArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { distinctOnView, viewFor } from './view_reads.js';
@@ -33,7 +33,16 @@ export const distinct: CommandDefinition = {
   name: 'distinct',
   target: IdlRules.collectionName,
   args: {
-    key: { type: 'string', required: true },
+    // A string (null reads as missing: 40414), without an embedded NUL (31032).
+    key: {
+      type: 'string',
+      required: true,
+      parse(value, field, idl) {
+        if (value === null) throw new CommandError('IDLFailedToParse', `BSON field '${idl}.${field}' is missing but a required field`);
+        if (typeof value !== 'string') throw typeMismatch(`${idl}.${field}`, value, ['string']);
+        if (value.includes('\0')) throw new CommandError(31032, 'Key field cannot contain an embedded null byte');
+      },
+    },
     query: { type: 'object' },
     collation: { type: 'object' },
     hint: IdlRules.indexHint,
@@ -46,7 +55,6 @@ export const distinct: CommandDefinition = {
     const view = viewFor(ctx, name);
     if (view) return distinctOnView(ctx, cmd, view); // a view reads as an aggregation
     const key = cmd.key as string;
-    if (key.length === 0) throw new CommandError('BadValue', 'FieldPath cannot be constructed with empty string');
     const collation = checkCollation(cmd.collation);
     const coll = ctx.server.catalog.get(ctx.db, name);
     const collator = queryCollator(coll, collation);

@@ -132,6 +132,7 @@ function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredD
 }
 
 function* indexScan(node: IndexScanNode): Generator<StoredDocument> {
+  node.index.accesses.ops++; // $indexStats
   const cursor = new IndexScanCursor(node.index, node.bounds, node.range, node.direction, node);
   for (let rec = cursor.next(); rec !== null; rec = cursor.next()) {
     node.stats.advanced++;
@@ -208,6 +209,7 @@ function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
 /** The records of the express node `node` that `matches` accepts, as `express` reads them. */
 export function expressRecords(node: ExpressNode, coll: Collection, matches: (rec: StoredDocument) => boolean, now: () => number): StoredDocument[] {
   const out: StoredDocument[] = [];
+  node.index.accesses.ops++; // $indexStats
   if (node.index.isId) {
     const rec = coll.rawGet(keyString(node.value));
     if (rec) {

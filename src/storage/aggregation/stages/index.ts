@@ -3,18 +3,21 @@ import type { StageDefinition } from '../stage.js';
 import { addFields } from './add_fields.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
+import { currentOp } from './current_op.js';
 import { densify } from './densify.js';
 import { documents } from './documents.js';
 import { facet } from './facet.js';
 import { fill } from './fill.js';
 import { graphLookup } from './graph_lookup.js';
 import { group } from './group.js';
+import { indexStats } from './index_stats.js';
 import { limit } from './limit.js';
 import { listLocalSessions } from './list_local_sessions.js';
 import { lookup } from './lookup.js';
 import { match } from './match.js';
 import { merge } from './merge.js';
 import { out } from './out.js';
+import { planCacheStats } from './plan_cache_stats.js';
 import { project } from './project.js';
 import { redact } from './redact.js';
 import { replaceRoot } from './replace_root.js';
@@ -33,18 +36,21 @@ export const STAGES: readonly StageDefinition[] = [
   addFields,
   collStats,
   count,
+  currentOp,
   densify,
   documents,
   facet,
   fill,
   graphLookup,
   group,
+  indexStats,
   limit,
   listLocalSessions,
   lookup,
   match,
   merge,
   out,
+  planCacheStats,
   project,
   redact,
   replaceRoot,
