@@ -16,7 +16,7 @@ import { candidateRecords } from '../../storage/planner/read_plan.js';
 import { executePlan } from '../../storage/planner/execute.js';
 import { planQuery } from '../../storage/planner/plan.js';
 import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
-import { resolveView } from '../../storage/views.js';
+import { resolveView, viewOptions } from '../../storage/views.js';
 import { storageStats } from '../diagnostic/coll_stats.js';
 import type { CommandContext } from '../types.js';
 import { enforceValidation, validatedInsert } from './document_validation.js';
@@ -72,6 +72,19 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
       },
       localSessions: () => localSessionRecords(ctx.server, ctx.now()),
       currentOps: (opts) => currentOps(ctx, options.command ?? {}, opts),
+      catalogEntries() {
+        const dbs = ctx.db === 'admin' ? catalog.databaseNames() : [ctx.db];
+        const out: Document[] = [];
+        for (const db of dbs) {
+          for (const coll of catalog.collections(db)) {
+            out.push({ db, ns: coll.ns, type: 'collection', options: coll.options, info: { readOnly: false, uuid: coll.uuid }, idIndex: coll.idIndex.spec, sharded: false });
+          }
+          for (const view of catalog.views(db)) {
+            out.push({ db, ns: `${db}.${view.name}`, type: 'view', options: viewOptions(view), info: { readOnly: true }, sharded: false });
+          }
+        }
+        return out;
+      },
       indexStats(name) {
         const coll = catalog.get(ctx.db, name);
         if (!coll) return [];

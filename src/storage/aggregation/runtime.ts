@@ -96,6 +96,11 @@ export interface ServerStateReader {
    * spec}` per index); empty when it does not exist.
    */
   indexStats(name: string): Document[];
+  /**
+   * `$listClusterCatalog`'s documents: listCollections' entries with `db`, `ns` and `sharded`, of
+   * every database when the pipeline runs on `admin`, else of its database.
+   */
+  catalogEntries(): Document[];
   /** `$currentOp`'s documents: the operations in progress (this one included) as `options` select them. */
   currentOps(options: CurrentOpOptions): Document[];
 }
@@ -132,6 +137,6 @@ export function isolatedRuntime(db = 'test', random: () => number = Math.random)
     db,
     random,
     collections: { documents: () => [], describe: () => undefined, isView: () => false, resolveView: () => undefined, query: () => [], indexedOn: () => false },
-    server: { host: '', storageStats: () => undefined, documentCount: () => undefined, localSessions: () => [], indexStats: () => [], currentOps: () => [] },
+    server: { host: '', storageStats: () => undefined, documentCount: () => undefined, localSessions: () => [], indexStats: () => [], currentOps: () => [], catalogEntries: () => [] },
   };
 }

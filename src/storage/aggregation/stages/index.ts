@@ -12,6 +12,7 @@ import { graphLookup } from './graph_lookup.js';
 import { group } from './group.js';
 import { indexStats } from './index_stats.js';
 import { limit } from './limit.js';
+import { listClusterCatalog } from './list_cluster_catalog.js';
 import { listLocalSessions } from './list_local_sessions.js';
 import { lookup } from './lookup.js';
 import { match } from './match.js';
@@ -45,6 +46,7 @@ export const STAGES: readonly StageDefinition[] = [
   group,
   indexStats,
   limit,
+  listClusterCatalog,
   listLocalSessions,
   lookup,
   match,
