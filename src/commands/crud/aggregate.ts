@@ -15,6 +15,8 @@ import { cursorReply, firstBatchReply } from '../cursor_reply.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 import { aggregateReadConcernRefusal, checkAggregateRequest, checkApiStrict, prepareAggregate } from './aggregate_request.js';
 import { explainAggregate } from './explain_aggregate.js';
+import { TimeLimit } from './time_limit.js';
+import { parseMaxTimeMS } from '../read_write_concern.js';
 import { followsRecords, runPipeline } from './pipeline_exec.js';
 
 /** `pipeline` (`parsePipelineFromBSON`): an array of objects. */
@@ -89,22 +91,24 @@ export const aggregate: CommandDefinition = {
     // A number, rounded as mongod reads it (`safeNumberLong`: doubles truncated, decimals half to even).
     const batchSize = batchSizeValue === undefined || batchSizeValue === null ? undefined : Number(safeNumberLong(batchSizeValue));
     const { prepared, ns, coll } = prepareAggregate(ctx, cmd, true);
+    const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'aggregate');
+    const timeLimit = maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now) : undefined;
     ctx.server.counters.opcounters.command++;
     const last = prepared.parsed.stages[prepared.parsed.stages.length - 1];
     if (last?.definition.constraints.writes) {
       // $out/$merge run to completion now; the reply is an exhausted cursor with no documents.
-      for (const _ of runPipeline(prepared, { now: ctx.now })) {
+      for (const _ of runPipeline(prepared, { now: ctx.now, timeLimit })) {
         // the writing stage yields nothing
       }
       return cursorReply(ns, []);
     }
     if (!followsRecords(prepared) || coll === undefined) {
-      return firstBatchReply(ctx, ns, runPipeline(prepared, { now: ctx.now })[Symbol.iterator](), { batchSize });
+      return firstBatchReply(ctx, ns, runPipeline(prepared, { now: ctx.now, timeLimit })[Symbol.iterator](), { batchSize });
     }
     // Each output document comes from the record read last: the cursor can re-check the one
     // it reads ahead (it may expire, Cosmos TTL, or be deleted before the getMore).
     let lastRec: StoredDocument | undefined;
-    const output = runPipeline(prepared, { now: ctx.now, onRecord: (rec) => (lastRec = rec) });
+    const output = runPipeline(prepared, { now: ctx.now, timeLimit, onRecord: (rec) => (lastRec = rec) });
     const tracked = (function* () {
       for (const doc of output) yield { doc, rec: lastRec };
     })();
