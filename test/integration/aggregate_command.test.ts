@@ -66,6 +66,32 @@ describe('maxTimeMS', () => {
   });
 });
 
+describe('allowDiskUse and the blocking sort memory limit', () => {
+  it('with allowDiskUse false a sort past internalQueryMaxBlockingSortMemoryUsageBytes fails with 292; true or absent spills', async () => {
+    const admin = h.client.db('admin');
+    const was = await admin.command({ getParameter: 1, internalQueryMaxBlockingSortMemoryUsageBytes: 1 });
+    expect(was.internalQueryMaxBlockingSortMemoryUsageBytes).toBe(104857600);
+    await admin.command({ setParameter: 1, internalQueryMaxBlockingSortMemoryUsageBytes: 100 });
+    try {
+      const err = await errorOf(() => command({ aggregate: 'c', pipeline: [{ $sort: { g: -1 } }], cursor: {}, allowDiskUse: false }));
+      expect([err.code, err.codeName, err.errmsg]).toEqual([
+        292,
+        'QueryExceededMemoryLimitNoDiskUseAllowed',
+        'PlanExecutor error during aggregation :: caused by :: Sort exceeded memory limit of 100 bytes, but did not opt in to external sorting. Aborting operation. Pass allowDiskUse:true to opt in.',
+      ]);
+      for (const disk of [{ allowDiskUse: true }, {}]) {
+        const ok = await command({ aggregate: 'c', pipeline: [{ $sort: { g: -1, _id: 1 } }], cursor: { batchSize: 2 }, ...disk });
+        expect(ok.cursor.firstBatch).toEqual([{ _id: 2, g: 2 }, { _id: 5, g: 2 }]);
+      }
+      // A top-k sort holds only its k documents.
+      const topK = await command({ aggregate: 'c', pipeline: [{ $sort: { _id: -1 } }, { $limit: 1 }], cursor: {}, allowDiskUse: false });
+      expect(topK.cursor.firstBatch).toEqual([{ _id: 9, g: 0 }]);
+    } finally {
+      await admin.command({ setParameter: 1, internalQueryMaxBlockingSortMemoryUsageBytes: 104857600 });
+    }
+  });
+});
+
 describe('batchSize and getMore', () => {
   it('streams through getMore in batches, the last one closing the cursor', async () => {
     const first = await command({ aggregate: 'c', pipeline: [{ $match: { g: { $ne: 2 } } }, { $project: { g: 0 } }], cursor: { batchSize: Long.fromNumber(3) } });

@@ -12,7 +12,7 @@ import { isNumber, safeNumberLong, toDouble } from '../../storage/values/numeric
 import { isDocument } from '../../storage/values/paths.js';
 import { IdlRules, checkCursorOptions, docArg } from '../args.js';
 import { cursorReply, firstBatchReply } from '../cursor_reply.js';
-import type { ArgRule, CommandDefinition } from '../types.js';
+import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 import { aggregateReadConcernRefusal, checkAggregateRequest, checkApiStrict, prepareAggregate } from './aggregate_request.js';
 import { explainAggregate } from './explain_aggregate.js';
 import { TimeLimit } from './time_limit.js';
@@ -47,6 +47,12 @@ const aggregateTarget: ArgRule = {
     if (typeof value !== 'string') throw new CommandError('InvalidNamespace', `collection name has invalid type ${bsonTypeOf(value)}`);
   },
 };
+
+/** The number a server parameter holds (a registered integer parameter). */
+function numberParameter(ctx: CommandContext, name: string): number | undefined {
+  const value = ctx.server.parameters.lookup(name)?.get();
+  return typeof value === 'number' ? value : undefined;
+}
 
 /** The `aggregate` command (`AggregateCommandRequest` in aggregate_command.idl). */
 export const aggregate: CommandDefinition = {
@@ -93,22 +99,24 @@ export const aggregate: CommandDefinition = {
     const { prepared, ns, coll } = prepareAggregate(ctx, cmd, true);
     const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'aggregate');
     const timeLimit = maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now) : undefined;
+    // allowDiskUse (default true, mongod 8's allowDiskUseByDefault): false bounds the blocking sort.
+    const sortMemoryLimitBytes = cmd.allowDiskUse === false ? numberParameter(ctx, 'internalQueryMaxBlockingSortMemoryUsageBytes') : undefined;
     ctx.server.counters.opcounters.command++;
     const last = prepared.parsed.stages[prepared.parsed.stages.length - 1];
     if (last?.definition.constraints.writes) {
       // $out/$merge run to completion now; the reply is an exhausted cursor with no documents.
-      for (const _ of runPipeline(prepared, { now: ctx.now, timeLimit })) {
+      for (const _ of runPipeline(prepared, { now: ctx.now, timeLimit, sortMemoryLimitBytes })) {
         // the writing stage yields nothing
       }
       return cursorReply(ns, []);
     }
     if (!followsRecords(prepared) || coll === undefined) {
-      return firstBatchReply(ctx, ns, runPipeline(prepared, { now: ctx.now, timeLimit })[Symbol.iterator](), { batchSize });
+      return firstBatchReply(ctx, ns, runPipeline(prepared, { now: ctx.now, timeLimit, sortMemoryLimitBytes })[Symbol.iterator](), { batchSize });
     }
     // Each output document comes from the record read last: the cursor can re-check the one
     // it reads ahead (it may expire, Cosmos TTL, or be deleted before the getMore).
     let lastRec: StoredDocument | undefined;
-    const output = runPipeline(prepared, { now: ctx.now, timeLimit, onRecord: (rec) => (lastRec = rec) });
+    const output = runPipeline(prepared, { now: ctx.now, timeLimit, sortMemoryLimitBytes, onRecord: (rec) => (lastRec = rec) });
     const tracked = (function* () {
       for (const doc of output) yield { doc, rec: lastRec };
     })();

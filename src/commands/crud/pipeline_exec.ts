@@ -63,6 +63,8 @@ export interface RunOptions {
   readonly onStageOutput?: (i: number) => void;
   /** The command's maxTimeMS budget, checked between documents (50 once spent). */
   readonly timeLimit?: TimeLimit;
+  /** The bytes the query layer's blocking sort may hold (`allowDiskUse: false`); absent: no limit. */
+  readonly sortMemoryLimitBytes?: number;
 }
 
 /**
@@ -75,7 +77,13 @@ export function runPipeline(prep: PreparedPipeline, options: RunOptions): Iterab
   const { query, rest } = prep.optimized;
   let source: Iterable<Document> = [];
   if (plan !== null && coll !== undefined && query !== null) {
-    const records = executePlan(plan, { coll, predicate: query.predicate ?? ALWAYS_TRUE, now: options.now, explain: options.explain });
+    const records = executePlan(plan, {
+      coll,
+      predicate: query.predicate ?? ALWAYS_TRUE,
+      now: options.now,
+      explain: options.explain,
+      sortMemoryLimitBytes: options.sortMemoryLimitBytes,
+    });
     // The fields the stages read of each document, when known: only those are decoded.
     const needed = pipelineFields(rest.map((s) => s.stage));
     const onRecord = options.onRecord;

@@ -6,6 +6,7 @@
  * stored and visible (an open cursor never returns a document deleted or expired meanwhile).
  */
 import { documentFields, recordSize, type StoredDocument } from '../record.js';
+import { CommandError } from '../../errors/command_error.js';
 import type { Collection } from '../collection.js';
 import { predicateFields, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
 import { compileSort, sortFields } from '../query/sort.js';
@@ -21,6 +22,11 @@ export interface ExecutionContext {
   readonly now: () => number;
   /** Also measure what only explain shows (sorted data sizes). */
   readonly explain?: boolean;
+  /**
+   * The bytes a blocking sort may hold when it may not spill to disk (`allowDiskUse: false`;
+   * mongod's `internalQueryMaxBlockingSortMemoryUsageBytes`): past them, 292. Absent: no limit.
+   */
+  readonly sortMemoryLimitBytes?: number;
 }
 
 /**
@@ -183,6 +189,20 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
   const compare = compileSort(node.pattern, node.collator);
   const all = [...run(node.input, ctx)];
   if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += recordSize(rec);
+  // A sort keeping every record holds them all (a top-k sort only its k).
+  const limitBytes = ctx.sortMemoryLimitBytes;
+  if (limitBytes !== undefined && node.limitAmount === 0) {
+    let bytes = 0;
+    for (const rec of all) {
+      bytes += recordSize(rec);
+      if (bytes > limitBytes) {
+        throw new CommandError(
+          'QueryExceededMemoryLimitNoDiskUseAllowed',
+          `Sort exceeded memory limit of ${limitBytes} bytes, but did not opt in to external sorting. Aborting operation. Pass allowDiskUse:true to opt in.`,
+        );
+      }
+    }
+  }
   // Each record's sort fields are decoded once, not at every comparison.
   const fields = sortFields(node.pattern);
   const order = all.map((rec) => ({ rec, doc: documentFields(rec, fields) }));
