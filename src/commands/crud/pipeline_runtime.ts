@@ -77,7 +77,9 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
         const out: Document[] = [];
         for (const db of dbs) {
           for (const coll of catalog.collections(db)) {
-            out.push({ db, ns: coll.ns, type: 'collection', options: coll.options, info: { readOnly: false, uuid: coll.uuid }, idIndex: coll.idIndex.spec, sharded: false });
+            // The idIndex a create was given is reported as the entry's, not among its options.
+            const { idIndex: _given, ...options } = coll.options;
+            out.push({ db, ns: coll.ns, type: 'collection', options, info: { readOnly: false, uuid: coll.uuid }, idIndex: coll.idIndex.spec, sharded: false });
           }
           for (const view of catalog.views(db)) {
             out.push({ db, ns: `${db}.${view.name}`, type: 'view', options: viewOptions(view), info: { readOnly: true }, sharded: false });

@@ -31,6 +31,11 @@ describe('$collStats', () => {
     expectCommandError(() => runSystem([{ $collStats: { latencyStats: { x: 1 } } }], { server }), 40415, "BSON field '$collStats.latencyStats.x' is an unknown field.");
     expectCommandError(() => runSystem([{ $collStats: { latencyStats: { histograms: null } } }], { server }), 14, "BSON field '$collStats.latencyStats.histograms' is the wrong type 'null', expected type 'bool'");
   });
+  it('count and queryExecStats are empty objects (31170); storageStats passes collStats options through', () => {
+    expectCommandError(() => runSystem([{ $collStats: { count: { a: 1 } } }], { server }), 31170, 'count argument must be an empty object');
+    expectCommandError(() => runSystem([{ $collStats: { queryExecStats: { a: 1 } } }], { server }), 31170, 'queryExecStats argument must be an empty object');
+    expect(runSystem([{ $collStats: { storageStats: { verbose: true, other: 1 } } }], { server })[0]!.storageStats).toEqual({ scaleFactor: 1 });
+  });
   it('on a view: latencies only (166 for storage figures)', () => {
     expect(runSystem([{ $collStats: { latencyStats: {} } }], { collection: 'v', views: { v: [] }, server })).toHaveLength(1);
     expectCommandError(() => runSystem([{ $collStats: { count: {} } }], { collection: 'v', views: { v: [] }, server }), 166, 'Namespace test.v is a view, not a collection');

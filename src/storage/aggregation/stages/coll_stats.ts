@@ -78,14 +78,12 @@ export const collStats: StageDefinition = {
         }
         asked.latency = value;
       } else if (key === 'storageStats') {
-        strictFields('$collStats.storageStats', value, ['scale', 'verbose', 'waitForLock', 'numericOnly']);
+        // Its other fields are collStats' own options, passed through unchecked, as mongod does.
         asked.storage = value;
-      } else if (key === 'count') {
-        strictFields('$collStats.count', value, []);
-        asked.count = value;
       } else {
-        strictFields('$collStats.queryExecStats', value, []);
-        asked.queryExec = value;
+        if (Object.keys(value).length > 0) throw new CommandError(31170, `${key} argument must be an empty object`);
+        if (key === 'count') asked.count = value;
+        else asked.queryExec = value;
       }
     }
     // Computed when parsed, as mongod's: its errors come before any document is read.

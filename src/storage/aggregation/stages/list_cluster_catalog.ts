@@ -2,7 +2,7 @@
  * `$listClusterCatalog` (document_source_list_cluster_catalog.cpp): one document per collection
  * and view, `{db, ns, type, options, info, idIndex?, sharded}` (listCollections' entries with
  * their namespace), of every database when run on `admin`, else of the database it runs on;
- * first stage of an `{aggregate: 1}` (9621301 on a collection). Its specification is an object
+ * first stage of an `{aggregate: 1}` (9621301 on a collection), at read concern `local` only. Its specification is an object
  * (9621302 otherwise) of two booleans (14 otherwise, null included): `shards` adds the shards
  * holding each collection (none: a standalone has no shard), `balancingConfiguration` asks for a
  * sharded cluster's balancer settings (nothing to add here).
@@ -15,7 +15,7 @@ import type { StageDefinition } from '../stage.js';
 /** `{$listClusterCatalog: {shards?: bool, balancingConfiguration?: bool}}`. */
 export const listClusterCatalog: StageDefinition = {
   name: '$listClusterCatalog',
-  constraints: { stream: 'streaming', position: 'first', input: 'none', target: 'database', allowedIn: {} },
+  constraints: { stream: 'streaming', position: 'first', input: 'none', target: 'database', allowedIn: {}, readConcern: 'localOnly' },
   parse(spec, ctx) {
     if (!isDocument(spec)) throw new CommandError(9621302, `$listClusterCatalog must take a nested object but found: ${bsonTypeOf(spec)}`);
     for (const [key, value] of Object.entries(spec)) {
