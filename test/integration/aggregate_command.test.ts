@@ -46,6 +46,14 @@ describe('maxTimeMS', () => {
     expect([err.code, err.codeName, err.errmsg]).toEqual([50, 'MaxTimeMSExpired', 'PlanExecutor error during aggregation :: caused by :: operation exceeded time limit']);
   });
 
+  it('count and distinct check it between the documents they read', async () => {
+    const count = await withClockStep(10, () => errorOf(() => command({ count: 'c', maxTimeMS: 30 })));
+    expect([count.code, count.errmsg]).toEqual([50, 'operation exceeded time limit']);
+    const distinct = await withClockStep(10, () => errorOf(() => command({ distinct: 'c', key: 'g', maxTimeMS: 30 })));
+    expect(distinct.code).toBe(50);
+    expect((await withClockStep(1, () => command({ count: 'c', maxTimeMS: 1000 }))).n).toBe(10);
+  });
+
   it('a budget the work stays within returns everything; 0 is no limit', async () => {
     const within = await withClockStep(1, () => command({ aggregate: 'c', pipeline: [{ $match: { g: 0 } }], cursor: {}, maxTimeMS: 1000 }));
     expect(within.cursor.firstBatch.map((d: { _id: number }) => d._id)).toEqual([0, 3, 6, 9]);

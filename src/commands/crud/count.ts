@@ -5,6 +5,8 @@ import { IdlRules, checkNonNegative, collectionArg, docArg, intArg } from '../ar
 import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
+import { parseMaxTimeMS } from '../read_write_concern.js';
+import { TimeLimit } from './time_limit.js';
 import { countOnView, viewFor } from './view_reads.js';
 
 /**
@@ -57,7 +59,9 @@ export const count: CommandDefinition = {
     ctx.server.counters.opcounters.command++;
     if (!coll) return { n: 0 };
     let n = 0;
-    for (const _ of orderedRecords(coll, { filter, predicate, skip, limit, hint: cmd.hint, collator }, ctx.now)) n++;
+    const records = orderedRecords(coll, { filter, predicate, skip, limit, hint: cmd.hint, collator }, ctx.now);
+    const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'count');
+    for (const _ of maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now).checked(records) : records) n++;
     return { n };
   },
 };

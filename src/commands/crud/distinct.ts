@@ -7,6 +7,8 @@ import { collationKeyString } from '../../storage/values/key_string.js';
 import { IdlRules, collectionArg, docArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
+import { parseMaxTimeMS } from '../read_write_concern.js';
+import { TimeLimit } from './time_limit.js';
 import { distinctOnView, viewFor } from './view_reads.js';
 
 /** Values at a dotted path, descending into arrays of subdocuments, arrays unwound one level. */
@@ -66,7 +68,10 @@ export const distinct: CommandDefinition = {
     const fields = [parts[0]!]; // only the key's top-level field is decoded
     // Values equal under the collation are one value (the first one met).
     const seen = new Map<string, unknown>();
-    for (const rec of orderedRecords(coll, { filter, predicate, collator, hint: cmd.hint }, ctx.now)) {
+    const records = orderedRecords(coll, { filter, predicate, collator, hint: cmd.hint }, ctx.now);
+    const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'distinct');
+    // Past maxTimeMS between two documents: 50.
+    for (const rec of maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now).checked(records) : records) {
       const found: unknown[] = [];
       valuesAt(documentFields(rec, fields), parts, 0, found);
       for (const v of found) {

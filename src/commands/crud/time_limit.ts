@@ -42,11 +42,24 @@ export class TimeLimit {
     }
   }
 
-  /** `source` checked before each of its documents is handed on (the pipeline's input). */
+  /**
+   * `source` checked before each of its documents is handed on (a pipeline's input, the records a
+   * count or distinct reads). Outside `timed` (a command without a cursor) the work is timed from
+   * the first document pulled.
+   */
   *checked<T>(source: Iterable<T>): Generator<T> {
-    for (const item of source) {
-      this.check();
-      yield item;
+    const own = this.startedMs === null;
+    if (own) this.startedMs = this.now();
+    try {
+      for (const item of source) {
+        this.check();
+        yield item;
+      }
+    } finally {
+      if (own && this.startedMs !== null) {
+        this.spentMs += this.now() - this.startedMs;
+        this.startedMs = null;
+      }
     }
   }
 }
