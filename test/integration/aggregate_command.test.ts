@@ -100,6 +100,20 @@ describe('allowDiskUse and the blocking sort memory limit', () => {
   });
 });
 
+describe('explain of a pipeline that makes its own documents', () => {
+  it('lists its stages, with a queryShapeHash; executionStats counts what each returns, writing nothing', async () => {
+    const pipeline = [{ $documents: [{ x: 1 }, { x: 2 }, { x: 3 }] }, { $match: { x: { $gt: 1 } } }];
+    const planner = await h.db.command({ aggregate: 1, pipeline, explain: true });
+    expect(planner.stages.map((s: Document) => Object.keys(s)[0])).toEqual(['$documents', '$match']);
+    expect(planner.queryShapeHash).toMatch(/^[0-9A-F]{64}$/);
+    const exec = await h.db.command({ explain: { aggregate: 1, pipeline, cursor: {} }, verbosity: 'executionStats' });
+    expect(exec.stages.map((s: Document) => [Object.keys(s)[0], s.nReturned, s.executionTimeMillisEstimate])).toEqual([
+      ['$documents', 3, 0],
+      ['$match', 2, 0],
+    ]);
+  });
+});
+
 describe('batchSize and getMore', () => {
   it('streams through getMore in batches, the last one closing the cursor', async () => {
     const first = await command({ aggregate: 'c', pipeline: [{ $match: { g: { $ne: 2 } } }, { $project: { g: 0 } }], cursor: { batchSize: Long.fromNumber(3) } });
