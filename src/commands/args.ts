@@ -4,7 +4,8 @@
  *
  * As mongod's generated parsers do, a command's fields are checked in the order they arrive
  * (the first bad one is reported), then missing required fields (in the table's order), then
- * the generic arguments every command shares (`maxTimeMS`, `readConcern`). A plain `type` rule
+ * the generic arguments every command shares (`maxTimeMS`, `readConcern`, `writeConcern`:
+ * read_write_concern.ts). A plain `type` rule
  * reads null as absent (`checkAndAssertType`); the `IdlRules` below are mongod's custom IDL
  * types, whose deserializers see null too (`Expected field sortto be of type object` for find's
  * `sort: null`).
@@ -14,7 +15,11 @@ import { CommandError } from '../errors/command_error.js';
 import { bsonTypeOf } from '../storage/values/bson_type.js';
 import { isNumber, safeNumberLong, toDouble } from '../storage/values/numeric.js';
 import { isDocument } from '../storage/values/paths.js';
+import { NUMBER_TYPE_NAMES, typeMismatch } from './idl_errors.js';
+import { checkGenericConcerns } from './read_write_concern.js';
 import { ArgTypes, type ArgRule, type ArgType, type CommandDefinition } from './types.js';
+
+export { typeMismatch };
 
 /** Fields every command accepts (mongod's generic arguments). */
 export const GENERIC_ARGUMENTS: ReadonlySet<string> = new Set([
@@ -69,17 +74,8 @@ export function wrongTypeError(idl: string, field: string, value: unknown, types
   return typeMismatch(`${idl}.${field}`, value, types.flatMap((t) => ArgTypes[t]));
 }
 
-/**
- * `BSON field '<path>' is the wrong type '<t>', expected type '<name>'` (14), or `expected types
- * '[a, b']` for several: mongod 8's text, its misplaced closing quote included.
- */
-export function typeMismatch(path: string, value: unknown, names: readonly string[]): CommandError {
-  const expected = names.length === 1 ? `expected type '${names[0]}'` : `expected types '[${names.join(', ')}']`;
-  return new CommandError('TypeMismatch', `BSON field '${path}' is the wrong type '${bsonTypeOf(value)}', ${expected}`);
-}
-
 /** Checks `cmd` against the definition's argument table (unknown, missing, mistyped fields). */
-export function validateArguments(def: CommandDefinition, cmd: Document, commandField: string): void {
+export function validateArguments(def: CommandDefinition, cmd: Document, commandField: string, replSetName: string | null = null): void {
   const idl = def.idlName ?? def.name;
   if (def.target) checkRule(idl, commandField, cmd[commandField], def.target, true);
   if (def.args !== 'lenient') {
@@ -99,10 +95,8 @@ export function validateArguments(def: CommandDefinition, cmd: Document, command
       }
     }
   }
-  if (def.genericRules !== undefined) {
-    for (const key of Object.keys(def.genericRules)) checkRule(idl, key, cmd[key], def.genericRules[key]!, false);
-  }
-  checkGenericArguments(cmd, def);
+  // The generic arguments every invocation parses after its own fields (read_write_concern.ts).
+  checkGenericConcerns(def.name, idl, cmd, def.concerns, replSetName);
 }
 
 /** Where an argument table keeps its required fields once computed (a symbol: not an argument). */
@@ -128,39 +122,11 @@ function checkRule(idl: string, key: string, value: unknown, rule: ArgRule, isTa
   if (!(type as readonly ArgType[]).some((t) => matchesType(value, t))) throw wrongTypeError(idl, key, value, type as readonly ArgType[]);
 }
 
-/**
- * The generic arguments every command's invocation parses after its own fields (mongod's
- * service entry point): `maxTimeMS` (`parseMaxTimeMS`) and `readConcern` (`ReadConcernArgs`).
- */
-function checkGenericArguments(cmd: Document, def: CommandDefinition): void {
-  // A command with its own rule for a generic argument (`genericRules`) has checked it already.
-  const own = def.genericRules;
-  if (cmd.maxTimeMS !== undefined && own?.maxTimeMS === undefined) parseMaxTimeMS(cmd.maxTimeMS);
-  if (cmd.readConcern !== undefined && !isDocument(cmd.readConcern) && own?.readConcern === undefined) {
-    throw new CommandError('FailedToParse', 'readConcern field should be an object');
-  }
-}
-
-/** The largest `maxTimeMS` (int32). */
-const MAX_TIME_MS_LIMIT = 2147483647n;
-
-/** mongod's `parseMaxTimeMS`: a number, within [0, 2^31 - 1], integral (2 BadValue otherwise). */
-export function parseMaxTimeMS(value: unknown): number {
-  if (!isNumber(value)) throw new CommandError('BadValue', 'maxTimeMS must be a number');
-  const n = safeNumberLong(value)!;
-  if (n < 0n || n > MAX_TIME_MS_LIMIT) {
-    throw new CommandError('BadValue', `${n} value for maxTimeMS is out of range [0, ${MAX_TIME_MS_LIMIT}]`);
-  }
-  if (Number(n) !== toDouble(value)) throw new CommandError('BadValue', 'maxTimeMS has non-integral value');
-  return Number(n);
-}
-
 /** The 51024 error of an IDL validator: `BSON field 'skip' value must be >= 0, actual value '-1'`. */
 export function comparisonError(field: string, op: string, limit: bigint | number, actual: bigint): CommandError {
   return new CommandError(51024, `BSON field '${field}' value must be ${op} ${limit}, actual value '${actual}'`);
 }
 
-const NUMBER_TYPE_NAMES = ArgTypes.number;
 const SAFE_BOOL_TYPE_NAMES = ['bool', ...ArgTypes.number] as const;
 
 /** The bounds an IDL `validator` puts on a number. */
@@ -228,12 +194,28 @@ export function checkHintType(value: unknown): unknown {
   return value;
 }
 
-/** SimpleCursorOptions (`{batchSize}`, strict) at `prefix` (e.g. `listIndexes.cursor`). */
-export function checkCursorOptions(prefix: string, cursor: Document): void {
+/**
+ * SimpleCursorOptions (`{batchSize}`, strict) at `prefix` (e.g. `listIndexes.cursor`); a negative
+ * batchSize is the IDL's 51024, or 2 BadValue where mongod 8.2 answers so (`negative`: aggregate).
+ */
+export function checkCursorOptions(prefix: string, cursor: Document, options: { negative?: 'BadValue' } = {}): void {
   for (const key of Object.keys(cursor)) {
     if (key !== 'batchSize') throw new CommandError('IDLUnknownField', `BSON field '${prefix}.${key}' is an unknown field.`);
-    if (cursor.batchSize !== null) checkSafeInt64(`${prefix}.batchSize`, 'batchSize', cursor.batchSize, { gte: 0 });
+    if (cursor.batchSize === null) continue;
+    if (options.negative === undefined) checkSafeInt64(`${prefix}.batchSize`, 'batchSize', cursor.batchSize, { gte: 0 });
+    else checkNonNegative(`${prefix}.batchSize`, 'batchSize', cursor.batchSize);
   }
+}
+
+/**
+ * A `safeInt64` that must be >= 0, answered 2 BadValue (aggregate's batchSize, count's skip in
+ * mongod 8.2): a number (14 otherwise) whose `safeNumberLong` is not negative. Returns it.
+ */
+export function checkNonNegative(path: string, field: string, value: unknown): bigint {
+  if (!isNumber(value)) throw typeMismatch(path, value, NUMBER_TYPE_NAMES);
+  const n = safeNumberLong(value)!;
+  if (n < 0n) throw new CommandError('BadValue', `BSON field '${field}' value must be >= 0, actual value '${n}'`);
+  return n;
 }
 
 /**
@@ -281,6 +263,10 @@ export const IdlRules = {
         if (!isDocument(value[i])) throw typeMismatch(`${idl}.${field}.${i}`, value[i], ['object']);
       }
     }, required),
+  /** A command's collection name (`namespacestring` target): a string (73 InvalidNamespace otherwise, null included). */
+  collectionName: parsed((value) => {
+    if (typeof value !== 'string') throw new CommandError('InvalidNamespace', `collection name has invalid type ${bsonTypeOf(value)}`);
+  }),
   /** `SimpleCursorOptions` as a field (`{batchSize}`; null reads as absent). */
   cursorOptions: parsed((value, field, idl) => {
     if (value === null) return;

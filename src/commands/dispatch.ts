@@ -98,7 +98,7 @@ function runDefinition(
       return reply;
     }
   }
-  validateArguments(def, body, commandField);
+  validateArguments(def, body, commandField, server.settings.replSetName);
   if (failPoint) return runUnderFailCommand(ctx, def, body, commandField, retryable);
   const session = startCommand(ctx, body);
   const reply = runCommand(ctx, def, body, retryable);

@@ -5,6 +5,8 @@
  */
 import type { Document } from '../bson/library.js';
 import type { ConnectionState, ServerServices } from '../server/services.js';
+import { NUMBER_TYPE_NAMES } from './idl_errors.js';
+import type { CommandConcerns } from './read_write_concern.js';
 
 /** What a command handler receives besides its command document. */
 export interface CommandContext {
@@ -26,7 +28,7 @@ export interface CommandContext {
 /** Kinds of argument values, with mongod's IDL type names for error messages. */
 export const ArgTypes = {
   string: ['string'],
-  number: ['long', 'int', 'decimal', 'double'],
+  number: NUMBER_TYPE_NAMES,
   bool: ['bool'],
   object: ['object'],
   array: ['array'],
@@ -67,10 +69,10 @@ export interface CommandDefinition {
    */
   readonly args: Readonly<Record<string, ArgRule>> | 'lenient';
   /**
-   * The command's own rules for generic arguments (`readConcern`, `writeConcern`, `maxTimeMS`),
-   * checked after `args` in place of the shared checks, for commands that parse them differently.
+   * What it supports of the generic `readConcern` and `writeConcern` (read_write_concern.ts);
+   * absent: they are parsed, nothing more is checked.
    */
-  readonly genericRules?: Readonly<Record<string, ArgRule>>;
+  readonly concerns?: CommandConcerns;
   /** One line for listCommands' `help`. */
   readonly help: string;
   /** Runs the command; returns the reply fields (without `ok`). */

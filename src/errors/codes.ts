@@ -110,6 +110,7 @@ export const ErrorCodes = {
   UnsatisfiableWriteConcern: 100,
   WriteConflict: 112,
   DocumentValidationFailure: 121,
+  NotAReplicaSet: 123,
   FailedToSatisfyReadPreference: 133,
   ReadConcernMajorityNotAvailableYet: 134,
   ExceededMemoryLimit: 146,

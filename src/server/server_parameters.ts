@@ -98,6 +98,11 @@ export function registerServerParameters(server: ServerServices): void {
     settableAtRuntime: true,
     settableAtStartup: true,
   });
+  // The memory of blocking aggregation stages that may not spill (`allowDiskUse: false`).
+  for (const name of ['internalQueryMaxBlockingSortMemoryUsageBytes', 'internalDocumentSourceGroupMaxMemoryBytes']) {
+    let bytes = 100 * 1024 * 1024;
+    intParameter(table, name, () => bytes, (n) => (bytes = n), { gt: 0 });
+  }
   let quiet = false;
   boolParameter(table, 'quiet', () => quiet, (b) => (quiet = b));
   const ttl = server.ttl;

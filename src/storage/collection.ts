@@ -408,6 +408,7 @@ export class Collection {
       if (!this.isVisible(rec, nowMs)) this.remove(rec);
     }
     this.build(index);
+    index.accesses.sinceMs = nowMs;
     this.secondary.push(index);
     this.removalFields = null;
     return index;

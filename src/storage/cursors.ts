@@ -179,11 +179,17 @@ export class CursorManager {
   firstBatch(ns: string, source: Iterator<Document>, nowMs: number, options: { maxDocs: number; singleBatch: boolean; noTimeout: boolean }): { batch: Document[]; id: Long } {
     const cursor = new Cursor(Long.ZERO, ns, source, nowMs, options.noTimeout);
     const batch = cursor.nextBatch(options.maxDocs);
-    if (options.singleBatch || cursor.exhausted) {
+    // A first batch of 0 documents reads nothing: the cursor stays open, even over no documents.
+    if (options.singleBatch || (options.maxDocs !== 0 && cursor.exhausted)) {
       cursor.close();
       return { batch, id: Long.ZERO };
     }
     return { batch, id: this.adopt(cursor) };
+  }
+
+  /** The open cursors (`$currentOp`'s idle cursors). */
+  list(): Cursor[] {
+    return [...this.cursors.values()];
   }
 
   /** Gives `cursor` a fresh id and keeps it for getMore. */

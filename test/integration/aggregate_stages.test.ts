@@ -136,6 +136,6 @@ describe('collectionless aggregate', () => {
     err = await errorOf(() => db.command({ aggregate: 1, pipeline: [{ $documents: [] }, { $documents: [] }], cursor: {} }));
     expect([err.code, err.errmsg]).toEqual([40602, '$documents is only valid as the first stage in a pipeline']);
     err = await errorOf(() => db.command({ aggregate: 2, pipeline: [], cursor: {} }));
-    expect([err.code, err.errmsg]).toEqual([9, "Invalid command format: the 'aggregate' field must specify a collection name or 1"]);
+    expect([err.code, err.errmsg]).toEqual([2, "Invalid command format: the 'aggregate' field must specify a collection name or 1"]);
   });
 });

@@ -57,11 +57,11 @@ describe('find', () => {
     ['hint as a number', { find: 'c', hint: 1 }, 9, 'FailedToParse', 'Hint must be a string or an object'],
     ['let as a number', { find: 'c', let: 1 }, 14, 'TypeMismatch', "BSON field 'FindCommandRequest.let' is the wrong type 'int', expected type 'object'"],
     ['readConcern as a string', { find: 'c', readConcern: 'majority' }, 14, 'TypeMismatch', "BSON field 'FindCommandRequest.readConcern' is the wrong type 'string', expected type 'object'"],
-    ['a negative maxTimeMS', { find: 'c', maxTimeMS: -1 }, 51024, 'Location51024', "BSON field 'maxTimeMS' value must be >= 0, actual value '-1'"],
-    ['a fractional maxTimeMS', { find: 'c', maxTimeMS: 1.5 }, 2, 'BadValue', 'maxTimeMS has non-integral value'],
+    ['a negative maxTimeMS', { find: 'c', maxTimeMS: -1 }, 2, 'BadValue', '-1 value for maxTimeMS is out of range [0, 2147483647]'],
+    ['a fractional maxTimeMS', { find: 'c', maxTimeMS: 1.5 }, 9, 'FailedToParse', 'Expected an integer: maxTimeMS: 1.5'],
     ['maxTimeMS beyond int32', { find: 'c', maxTimeMS: Long.fromNumber(2147483648) }, 2, 'BadValue', '2147483648 value for maxTimeMS is out of range [0, 2147483647]'],
     ['maxTimeMS as a string', { find: 'c', maxTimeMS: 'x' }, 14, 'TypeMismatch', `BSON field 'FindCommandRequest.maxTimeMS' is the wrong type 'string', expected types ${NUMBERS}`],
-    ['a null maxTimeMS', { find: 'c', maxTimeMS: null }, 2, 'BadValue', 'maxTimeMS must be a number'],
+    ['an infinite maxTimeMS', { find: 'c', maxTimeMS: Infinity }, 9, 'FailedToParse', 'Cannot represent as a 64-bit integer: maxTimeMS: inf.0'],
     ['an unknown field', { find: 'c', bogus: 1 }, 40415, 'IDLUnknownField', "BSON field 'FindCommandRequest.bogus' is an unknown field."],
     ['the first bad field wins (limit)', { find: 'c', limit: -1, sort: 1 }, 51024, 'Location51024', "BSON field 'limit' value must be >= 0, actual value '-1'"],
     ['the first bad field wins (sort)', { find: 'c', sort: 1, limit: -1 }, 14, 'TypeMismatch', 'Expected field sortto be of type object'],
@@ -123,15 +123,15 @@ describe('count and distinct', () => {
     ['count query as a number', { count: 'c', query: 1 }, 14, 'TypeMismatch', "BSON field 'count.query' is the wrong type 'int', expected type 'object'"],
     ['count limit as a string', { count: 'c', limit: 'x' }, 2, 'BadValue', 'limit value is not a valid number'],
     ['count limit fractional', { count: 'c', limit: 1.5 }, 9, 'FailedToParse', 'Expected an integer: limit: 1.5'],
-    ['count skip negative', { count: 'c', skip: -1 }, 51024, 'Location51024', "BSON field 'skip' value must be >= 0, actual value '-1'"],
+    ['count skip negative', { count: 'c', skip: -1 }, 2, 'BadValue', "BSON field 'skip' value must be >= 0, actual value '-1'"],
     ['count hint as a bool', { count: 'c', hint: true }, 9, 'FailedToParse', 'Hint must be a string or an object'],
-    ['count maxTimeMS negative', { count: 'c', maxTimeMS: -1 }, 51024, 'Location51024', "BSON field 'maxTimeMS' value must be >= 0, actual value '-1'"],
+    ['count maxTimeMS negative', { count: 'c', maxTimeMS: -1 }, 2, 'BadValue', '-1 value for maxTimeMS is out of range [0, 2147483647]'],
     ['count mirrored as a number', { count: 'c', mirrored: 1 }, 14, 'TypeMismatch', "Field 'mirrored' should be a boolean value, but found: int"],
     ['distinct key as a number', { distinct: 'c', key: 1 }, 14, 'TypeMismatch', "BSON field 'distinct.key' is the wrong type 'int', expected type 'string'"],
     ['distinct without key', { distinct: 'c' }, 40414, 'IDLFailedToParse', "BSON field 'distinct.key' is missing but a required field"],
     ['distinct query as an array', { distinct: 'c', key: 'a', query: [] }, 14, 'TypeMismatch', "BSON field 'distinct.query' is the wrong type 'array', expected type 'object'"],
     ['distinct hint as a number', { distinct: 'c', key: 'a', hint: 5 }, 9, 'FailedToParse', 'Hint must be a string or an object'],
-    ['distinct readConcern as a string', { distinct: 'c', key: 'a', readConcern: 'local' }, 9, 'FailedToParse', 'readConcern field should be an object'],
+    ['distinct readConcern as a string', { distinct: 'c', key: 'a', readConcern: 'local' }, 14, 'TypeMismatch', "BSON field 'distinct.readConcern' is the wrong type 'string', expected type 'object'"],
   ]);
 
   it('a negative count limit counts its absolute value; fields is ignored', async () => {
@@ -152,7 +152,7 @@ describe('insert and delete', () => {
     ['insert ordered as a number', { insert: 'w', documents: [{}], ordered: 1 }, 14, 'TypeMismatch', "BSON field 'insert.ordered' is the wrong type 'int', expected type 'bool'"],
     ['insert bypassDocumentValidation as a string', { insert: 'w', documents: [{}], bypassDocumentValidation: 'x' }, 14, 'TypeMismatch', `BSON field 'insert.bypassDocumentValidation' is the wrong type 'string', expected types ${SAFE_BOOL}`],
     ['insert let (not an insert field)', { insert: 'w', documents: [{}], let: {} }, 40415, 'IDLUnknownField', "BSON field 'insert.let' is an unknown field."],
-    ['insert maxTimeMS as a string', { insert: 'w', documents: [{}], maxTimeMS: 'x' }, 2, 'BadValue', 'maxTimeMS must be a number'],
+    ['insert maxTimeMS as a string', { insert: 'w', documents: [{}], maxTimeMS: 'x' }, 14, 'TypeMismatch', `BSON field 'insert.maxTimeMS' is the wrong type 'string', expected types ${NUMBERS}`],
     ['deletes not an array', { delete: 'w', deletes: {} }, 14, 'TypeMismatch', "BSON field 'delete.deletes' is the wrong type 'object', expected type 'array'"],
     ['a statement that is not an object', { delete: 'w', deletes: [1] }, 14, 'TypeMismatch', "BSON field 'delete.deletes.0' is the wrong type 'int', expected type 'object'"],
     ['a statement without limit', { delete: 'w', deletes: [{ q: {} }] }, 40414, 'IDLFailedToParse', "BSON field 'delete.deletes.limit' is missing but a required field"],
@@ -166,7 +166,7 @@ describe('insert and delete', () => {
     ['delete let as a number', { delete: 'w', deletes: [{ q: {}, limit: 1 }], let: 1 }, 14, 'TypeMismatch', "BSON field 'delete.let' is the wrong type 'int', expected type 'object'"],
     ['statements are parsed in field order', { delete: 'w', deletes: [{ q: {} }], bogus: 1 }, 40414, 'IDLFailedToParse', "BSON field 'delete.deletes.limit' is missing but a required field"],
     ['an unknown field before the statements', { delete: 'w', bogus: 1, deletes: [{ q: {} }] }, 40415, 'IDLUnknownField', "BSON field 'delete.bogus' is an unknown field."],
-    ['delete maxTimeMS fractional', { delete: 'w', deletes: [{ q: {}, limit: 1 }], maxTimeMS: 0.5 }, 2, 'BadValue', 'maxTimeMS has non-integral value'],
+    ['delete maxTimeMS fractional', { delete: 'w', deletes: [{ q: {}, limit: 1 }], maxTimeMS: 0.5 }, 9, 'FailedToParse', 'Expected an integer: maxTimeMS: 0.5'],
   ]);
 
   it('a bad statement fails the whole command: nothing is deleted', async () => {
@@ -184,24 +184,25 @@ describe('insert and delete', () => {
 describe('aggregate and explain', () => {
   runCases([
     ['no cursor', { aggregate: 'c', pipeline: [] }, 9, 'FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument"],
+    ['explain false with no cursor', { aggregate: 'c', pipeline: [], explain: false }, 9, 'FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument"],
     ['pipeline not an array', { aggregate: 'c', pipeline: {}, cursor: {} }, 14, 'TypeMismatch', "'pipeline' option must be specified as an array"],
     ['a stage that is not an object', { aggregate: 'c', pipeline: [{ $match: {} }, 1], cursor: {} }, 14, 'TypeMismatch', "Each element of the 'pipeline' array must be an object"],
     ['no pipeline', { aggregate: 'c', cursor: {} }, 40414, 'IDLFailedToParse', "BSON field 'aggregate.pipeline' is missing but a required field"],
     ['cursor of a wrong type', { aggregate: 'c', pipeline: [], cursor: 'x' }, 14, 'TypeMismatch', 'cursor field must be missing or an object'],
-    ['a negative cursor.batchSize', { aggregate: 'c', pipeline: [], cursor: { batchSize: -1 } }, 51024, 'Location51024', "BSON field 'batchSize' value must be >= 0, actual value '-1'"],
+    ['a negative cursor.batchSize', { aggregate: 'c', pipeline: [], cursor: { batchSize: -1 } }, 2, 'BadValue', "BSON field 'batchSize' value must be >= 0, actual value '-1'"],
     ['cursor.batchSize as a string', { aggregate: 'c', pipeline: [], cursor: { batchSize: 'x' } }, 14, 'TypeMismatch', `BSON field 'cursor.batchSize' is the wrong type 'string', expected types ${NUMBERS}`],
     ['an unknown cursor field', { aggregate: 'c', pipeline: [], cursor: { foo: 1 } }, 40415, 'IDLUnknownField', "BSON field 'cursor.foo' is an unknown field."],
     ['allowDiskUse as a number', { aggregate: 'c', pipeline: [], cursor: {}, allowDiskUse: 1 }, 14, 'TypeMismatch', "Field 'allowDiskUse' should be a boolean value, but found: int"],
     ['explain as a number', { aggregate: 'c', pipeline: [], explain: 1 }, 14, 'TypeMismatch', 'explain must be a boolean'],
-    ['a negative maxTimeMS', { aggregate: 'c', pipeline: [], cursor: {}, maxTimeMS: -1 }, 51024, 'Location51024', "BSON field 'maxTimeMS' value must be >= 0, actual value '-1'"],
-    ['a fractional maxTimeMS', { aggregate: 'c', pipeline: [], cursor: {}, maxTimeMS: 1000.5 }, 2, 'BadValue', 'maxTimeMS has non-integral value'],
+    ['a negative maxTimeMS', { aggregate: 'c', pipeline: [], cursor: {}, maxTimeMS: -1 }, 2, 'BadValue', '-1 value for maxTimeMS is out of range [0, 2147483647]'],
+    ['a fractional maxTimeMS', { aggregate: 'c', pipeline: [], cursor: {}, maxTimeMS: 1000.5 }, 9, 'FailedToParse', 'Expected an integer: maxTimeMS: 1000.5'],
     ['maxTimeMS as a string', { aggregate: 'c', pipeline: [], cursor: {}, maxTimeMS: 'x' }, 14, 'TypeMismatch', `BSON field 'aggregate.maxTimeMS' is the wrong type 'string', expected types ${NUMBERS}`],
     ['readConcern as a number', { aggregate: 'c', pipeline: [], cursor: {}, readConcern: 1 }, 14, 'TypeMismatch', "BSON field 'aggregate.readConcern' is the wrong type 'int', expected type 'object'"],
     ['let as a string', { aggregate: 'c', pipeline: [], cursor: {}, let: 'x' }, 14, 'TypeMismatch', "BSON field 'aggregate.let' is the wrong type 'string', expected type 'object'"],
     ['hint as a number', { aggregate: 'c', pipeline: [], cursor: {}, hint: 1 }, 9, 'FailedToParse', 'Hint must be a string or an object'],
     ['bypassDocumentValidation as a string', { aggregate: 'c', pipeline: [], cursor: {}, bypassDocumentValidation: 'x' }, 14, 'TypeMismatch', `BSON field 'aggregate.bypassDocumentValidation' is the wrong type 'string', expected types ${SAFE_BOOL}`],
-    ['a bool target', { aggregate: true, pipeline: [], cursor: {} }, 14, 'TypeMismatch', 'collection name has invalid type: bool'],
-    ['a number target other than 1', { aggregate: 2, pipeline: [], cursor: {} }, 9, 'FailedToParse', "Invalid command format: the 'aggregate' field must specify a collection name or 1"],
+    ['a bool target', { aggregate: true, pipeline: [], cursor: {} }, 73, 'InvalidNamespace', 'collection name has invalid type bool'],
+    ['a number target other than 1', { aggregate: 2, pipeline: [], cursor: {} }, 2, 'BadValue', "Invalid command format: the 'aggregate' field must specify a collection name or 1"],
     ['needsMerge without fromMongos', { aggregate: 'c', pipeline: [], cursor: {}, needsMerge: true }, 9, 'FailedToParse', "Cannot specify 'needsMerge' without 'fromMongos'"],
     ['an explain with a writeConcern', { aggregate: 'c', pipeline: [], explain: true, writeConcern: { w: 1 } }, 9, 'FailedToParse', "Aggregation explain does not support the'writeConcern' option"],
     ['an unknown field', { aggregate: 'c', pipeline: [], cursor: {}, bogus: 1 }, 40415, 'IDLUnknownField', "BSON field 'aggregate.bogus' is an unknown field."],
@@ -211,8 +212,8 @@ describe('aggregate and explain', () => {
     ['explain: verbosity as a number', { explain: { find: 'c' }, verbosity: 1 }, 14, 'TypeMismatch', "BSON field 'explain.verbosity' is the wrong type 'int', expected type 'string'"],
   ]);
 
-  it('explain: false needs no cursor; comment may be anything', async () => {
-    const reply = await h.db.command({ aggregate: 'c', pipeline: [{ $sort: { _id: 1 } }], explain: false, comment: ['x'] });
+  it('explain: false runs the pipeline through its cursor; comment may be anything', async () => {
+    const reply = await h.db.command({ aggregate: 'c', pipeline: [{ $sort: { _id: 1 } }], explain: false, cursor: {}, comment: ['x'] });
     expect(reply.cursor.firstBatch).toEqual([{ _id: 1, a: 1 }, { _id: 2, a: 2 }]);
   });
 });

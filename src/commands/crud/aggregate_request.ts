@@ -8,6 +8,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
 import { stageNamed } from '../../storage/aggregation/registry.js';
 import type { Collection } from '../../storage/collection.js';
+import { describeReadConcern, type ReadConcern } from '../read_write_concern.js';
 import type { CommandContext } from '../types.js';
 import { bypassArg } from './document_validation.js';
 import { preparePipeline, type PreparedPipeline } from './pipeline_exec.js';
@@ -17,11 +18,11 @@ import { checkViewCollation, viewFor } from './view_reads.js';
 
 /**
  * `aggregation_request_helper::validate`, after the fields are parsed: the cursor is required
- * unless `explain` is given (whatever its value); an explain takes no writeConcern; `needsMerge`
+ * unless `explain` is true; an explain takes no writeConcern; `needsMerge`
  * goes with `fromMongos`.
  */
 export function checkAggregateRequest(cmd: Document, explain: boolean): void {
-  if (cmd.cursor === undefined && cmd.explain === undefined && !explain) {
+  if (cmd.cursor === undefined && cmd.explain !== true && !explain) {
     throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
   }
   if (explain && cmd.writeConcern !== undefined) {
@@ -29,6 +30,63 @@ export function checkAggregateRequest(cmd: Document, explain: boolean): void {
   }
   if (cmd.needsMerge !== undefined && cmd.fromMongos === undefined) {
     throw new CommandError('FailedToParse', "Cannot specify 'needsMerge' without 'fromMongos'");
+  }
+}
+
+/**
+ * Why the aggregate `cmd` refuses the read concern `rc` (`LiteParsedPipeline::
+ * supportsReadConcern`): a stage that runs only at `local` (the diagnostic stages), or a writing
+ * stage under `linearizable`; undefined when every stage accepts it.
+ */
+export function aggregateReadConcernRefusal(cmd: Document, rc: ReadConcern): string | undefined {
+  const level = rc.level ?? 'local';
+  const stages = Array.isArray(cmd.pipeline) ? (cmd.pipeline as unknown[]) : [];
+  for (const stage of stages) {
+    if (stage === null || typeof stage !== 'object') continue;
+    const name = Object.keys(stage)[0] ?? '';
+    const refuses = stageNamed(name)?.constraints.readConcern;
+    if (refuses === 'localOnly' && level !== 'local') {
+      return `Aggregation stage ${name} cannot run with a readConcern other than 'local', or in a multi-document transaction. Current readConcern: ${describeReadConcern(rc).slice('{ readConcern: '.length, -2)}`;
+    }
+    if (refuses === 'notLinearizable' && level === 'linearizable') return `${name} cannot be used with a 'linearizable' read concern level`;
+  }
+  return undefined;
+}
+
+/** The stages outside API Version 1 (mongod's `LiteParsed*` of each: `APIStrictError` under `apiStrict`). */
+const OUTSIDE_API_V1: ReadonlySet<string> = new Set([
+  '$currentOp',
+  '$indexStats',
+  '$listCatalog',
+  '$listClusterCatalog',
+  '$listLocalSessions',
+  '$listSampledQueries',
+  '$listSearchIndexes',
+  '$listSessions',
+  '$planCacheStats',
+  '$queryStats',
+  '$search',
+  '$searchMeta',
+  '$shardedDataDistribution',
+]);
+
+/**
+ * With `apiStrict: true` (API Version 1): the `explain` field, the stages outside the version,
+ * and `$collStats`' options but `count` are refused (323).
+ */
+export function checkApiStrict(cmd: Document): void {
+  if (cmd.apiStrict !== true) return;
+  if (cmd.explain !== undefined) throw new CommandError('APIStrictError', "BSON field 'aggregate.explain' is not allowed with apiStrict:true.");
+  const stages = Array.isArray(cmd.pipeline) ? (cmd.pipeline as unknown[]) : [];
+  for (const stage of stages) {
+    if (stage === null || typeof stage !== 'object') continue;
+    const name = Object.keys(stage)[0] ?? '';
+    if (OUTSIDE_API_V1.has(name)) throw new CommandError('APIStrictError', `${name} is not allowed with 'apiStrict: true' in API Version 1`);
+    const spec = (stage as Document)[name];
+    if (name === '$collStats' && spec !== null && typeof spec === 'object') {
+      const option = Object.keys(spec).find((key) => key !== 'count');
+      if (option !== undefined) throw new CommandError('APIStrictError', `$collStats's ${option} option is not allowed with 'apiStrict: true' in API Version 1`);
+    }
   }
 }
 
@@ -72,7 +130,7 @@ export function prepareAggregate(ctx: CommandContext, cmd: Document, writes: boo
     now: new Date(nowMs),
     variables,
     collator,
-    runtime: commandPipelineRuntime(ctx, { writes, bypassValidation: bypassArg(cmd), ...(typeof cmd.allowDiskUse === 'boolean' ? { allowDiskUse: cmd.allowDiskUse } : {}) }),
+    runtime: commandPipelineRuntime(ctx, { writes, bypassValidation: bypassArg(cmd), command: cmd, ...(typeof cmd.allowDiskUse === 'boolean' ? { allowDiskUse: cmd.allowDiskUse } : {}) }),
     collection: collectionless ? null : view ? view.source : (target as string),
   });
   const stages = view ? [...view.pipeline, ...userStages] : userStages;

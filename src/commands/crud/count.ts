@@ -1,10 +1,12 @@
 /** `count`: number of matching documents, with skip, limit and a hinted index. */
 import { CommandError } from '../../errors/command_error.js';
-import { INT64_MIN, isNumber, parseIntegerToLong, unwrapOrFailedToParse } from '../../storage/values/numeric.js';
-import { IdlRules, collectionArg, docArg, intArg } from '../args.js';
+import { INT64_MIN, isNumber, parseIntegerToLong, safeNumberLong, unwrapOrFailedToParse } from '../../storage/values/numeric.js';
+import { IdlRules, checkNonNegative, collectionArg, docArg, intArg } from '../args.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
+import { parseMaxTimeMS } from '../read_write_concern.js';
+import { TimeLimit } from './time_limit.js';
 import { countOnView, viewFor } from './view_reads.js';
 
 /**
@@ -24,19 +26,24 @@ const countLimit: ArgRule = {
 /** The `count` command (`CountCommandRequest` in count_command.idl). */
 export const count: CommandDefinition = {
   name: 'count',
-  target: { type: 'string' },
+  target: IdlRules.collectionName,
   args: {
     query: { type: 'object' },
     limit: countLimit,
-    skip: IdlRules.nonNegativeInt64,
+    // A number whose `safeNumberLong` is not negative (2 BadValue otherwise, mongod 8.2).
+    skip: {
+      type: 'any',
+      parse(value, field, idl) {
+        if (value !== null) checkNonNegative(`${idl}.${field}`, field, value);
+      },
+    },
     hint: IdlRules.indexHint,
     collation: { type: 'object' },
     // Added by old shells; mongod ignores it without looking at its type.
     fields: { type: 'any' },
-    readConcern: { type: 'object' },
-    maxTimeMS: IdlRules.nonNegativeInt64,
     mirrored: IdlRules.optionalBool,
   },
+  concerns: { readConcern: 'notSnapshot', writeConcern: false },
   help: 'count objects in collection',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'count', ctx.db);
@@ -47,12 +54,14 @@ export const count: CommandDefinition = {
     const collator = queryCollator(coll, collation);
     const filter = docArg(cmd, 'query') ?? {};
     const predicate = compileQuery(filter, ctx.now(), undefined, collator);
-    const skip = intArg(cmd, 'skip', 0);
+    const skip = cmd.skip === undefined || cmd.skip === null ? 0 : Number(safeNumberLong(cmd.skip));
     const limit = Math.abs(intArg(cmd, 'limit', 0));
     ctx.server.counters.opcounters.command++;
     if (!coll) return { n: 0 };
     let n = 0;
-    for (const _ of orderedRecords(coll, { filter, predicate, skip, limit, hint: cmd.hint, collator }, ctx.now)) n++;
+    const records = orderedRecords(coll, { filter, predicate, skip, limit, hint: cmd.hint, collator }, ctx.now);
+    const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'count');
+    for (const _ of maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now).checked(records) : records) n++;
     return { n };
   },
 };

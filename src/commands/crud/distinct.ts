@@ -4,9 +4,11 @@ import { documentFields } from '../../storage/record.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { compareValues } from '../../storage/values/compare.js';
 import { collationKeyString } from '../../storage/values/key_string.js';
-import { IdlRules, collectionArg, docArg } from '../args.js';
+import { IdlRules, collectionArg, docArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
+import { parseMaxTimeMS } from '../read_write_concern.js';
+import { TimeLimit } from './time_limit.js';
 import { distinctOnView, viewFor } from './view_reads.js';
 
 /** Values at a dotted path, descending into arrays of subdocuments, arrays unwound one level. */
@@ -31,21 +33,30 @@ function valuesAt(value: unknown, parts: string[], i: number, out: unknown[]): v
 /** The `distinct` command (`DistinctCommandRequest` in distinct_command.idl). */
 export const distinct: CommandDefinition = {
   name: 'distinct',
-  target: { type: 'string' },
+  target: IdlRules.collectionName,
   args: {
-    key: { type: 'string', required: true },
+    // A string (null reads as missing: 40414), without an embedded NUL (31032).
+    key: {
+      type: 'string',
+      required: true,
+      parse(value, field, idl) {
+        if (value === null) throw new CommandError('IDLFailedToParse', `BSON field '${idl}.${field}' is missing but a required field`);
+        if (typeof value !== 'string') throw typeMismatch(`${idl}.${field}`, value, ['string']);
+        if (value.includes('\0')) throw new CommandError(31032, 'Key field cannot contain an embedded null byte');
+      },
+    },
     query: { type: 'object' },
     collation: { type: 'object' },
     hint: IdlRules.indexHint,
     mirrored: IdlRules.optionalBool,
   },
+  concerns: { readConcern: 'all', writeConcern: false },
   help: '{ distinct : \'collection name\' , key : \'a.b\' , query : {} }',
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'distinct', ctx.db);
     const view = viewFor(ctx, name);
     if (view) return distinctOnView(ctx, cmd, view); // a view reads as an aggregation
     const key = cmd.key as string;
-    if (key.length === 0) throw new CommandError('BadValue', 'FieldPath cannot be constructed with empty string');
     const collation = checkCollation(cmd.collation);
     const coll = ctx.server.catalog.get(ctx.db, name);
     const collator = queryCollator(coll, collation);
@@ -57,7 +68,10 @@ export const distinct: CommandDefinition = {
     const fields = [parts[0]!]; // only the key's top-level field is decoded
     // Values equal under the collation are one value (the first one met).
     const seen = new Map<string, unknown>();
-    for (const rec of orderedRecords(coll, { filter, predicate, collator, hint: cmd.hint }, ctx.now)) {
+    const records = orderedRecords(coll, { filter, predicate, collator, hint: cmd.hint }, ctx.now);
+    const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'distinct');
+    // Past maxTimeMS between two documents: 50.
+    for (const rec of maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now).checked(records) : records) {
       const found: unknown[] = [];
       valuesAt(documentFields(rec, fields), parts, 0, found);
       for (const v of found) {

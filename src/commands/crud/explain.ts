@@ -52,7 +52,7 @@ export const explain: CommandDefinition = {
       throw new CommandError('CommandNotFound', `Explain failed due to unknown command: ${commandName ?? ''}`);
     }
     if (!EXPLAINABLE.has(def.name)) throw new CommandError('IllegalOperation', `Cannot explain cmd: ${def.name}`);
-    validateArguments(def, inner, commandName);
+    validateArguments(def, inner, commandName, ctx.server.settings.replSetName);
     // A view is explained as the aggregation that reads it; writes to it are refused (166).
     const targetName = inner[commandName];
     const view = typeof targetName === 'string' ? viewFor(ctx, targetName) : undefined;

@@ -21,8 +21,18 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
   const server = serverInfo(ctx);
   const { plan, optimized } = prepared;
   if (plan === null || optimized.query === null) {
-    // The first stage makes its own documents: there is no query to plan.
-    return { explainVersion: '1', stages: [...stages], serverInfo: server, serverParameters: { ...SERVER_PARAMETERS }, command };
+    // The first stage makes its own documents: there is no query to plan. At the execution
+    // verbosities the pipeline runs (writing nothing), each stage counting what it returns.
+    const { queryShapeHash } = shapeHashes({}, { aggregate: true, stages: stages.map((stage) => Object.keys(stage)[0] ?? '') });
+    let described: Document[] = [...stages];
+    if (verbosity !== 'queryPlanner') {
+      const counts = optimized.rest.map(() => 0);
+      for (const _ of runPipeline(prepared, { now: ctx.now, explain: true, onStageOutput: (i) => counts[i]!++ })) {
+        // drained: only the counts are kept
+      }
+      described = optimized.rest.map(({ stage }, i) => ({ ...stage, nReturned: counts[i]!, executionTimeMillisEstimate: 0 }));
+    }
+    return { explainVersion: '1', stages: described, queryShapeHash, serverInfo: server, serverParameters: { ...SERVER_PARAMETERS }, command };
   }
   const rest = optimized.rest;
   const exec = verbosity !== 'queryPlanner';

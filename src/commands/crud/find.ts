@@ -46,7 +46,6 @@ export const find: CommandDefinition = {
     term: IdlRules.safeInt64(),
     readOnce: IdlRules.optionalBool,
     allowSpeculativeMajorityRead: IdlRules.optionalBool,
-    maxTimeMS: IdlRules.nonNegativeInt64,
     readConcern: { type: 'object' },
   },
   help: 'query for documents',

@@ -46,7 +46,14 @@ export const getMore: CommandDefinition = {
     }
     ctx.server.counters.opcounters.getmore++;
     cursor.lastUsedMs = ctx.now();
-    const nextBatch = cursor.nextBatch(batchSize === undefined || batchSize === 0 ? undefined : batchSize);
+    let nextBatch;
+    try {
+      nextBatch = cursor.nextBatch(batchSize === undefined || batchSize === 0 ? undefined : batchSize);
+    } catch (err) {
+      // A cursor whose batch failed (maxTimeMS spent, a runtime error) is gone, as in mongod.
+      cursors.kill(cursor.id);
+      throw err;
+    }
     let id = cursor.id;
     if (cursor.exhausted) {
       cursors.kill(cursor.id);

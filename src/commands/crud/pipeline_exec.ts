@@ -17,6 +17,7 @@ import { executePlan } from '../../storage/planner/execute.js';
 import { planQuery, type QueryPlan } from '../../storage/planner/plan.js';
 import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
 import type { Collator } from '../../storage/values/collator.js';
+import type { TimeLimit } from './time_limit.js';
 
 /** What a pipeline reads and how it is parsed. */
 export interface PipelineRequest {
@@ -60,6 +61,10 @@ export interface RunOptions {
   readonly onRecord?: (rec: StoredDocument) => void;
   /** Told of each document stage `i` of the optimised rest produces (explain's `nReturned`). */
   readonly onStageOutput?: (i: number) => void;
+  /** The command's maxTimeMS budget, checked between documents (50 once spent). */
+  readonly timeLimit?: TimeLimit;
+  /** The bytes the query layer's blocking sort may hold (`allowDiskUse: false`); absent: no limit. */
+  readonly sortMemoryLimitBytes?: number;
 }
 
 /**
@@ -72,18 +77,26 @@ export function runPipeline(prep: PreparedPipeline, options: RunOptions): Iterab
   const { query, rest } = prep.optimized;
   let source: Iterable<Document> = [];
   if (plan !== null && coll !== undefined && query !== null) {
-    const records = executePlan(plan, { coll, predicate: query.predicate ?? ALWAYS_TRUE, now: options.now, explain: options.explain });
+    const records = executePlan(plan, {
+      coll,
+      predicate: query.predicate ?? ALWAYS_TRUE,
+      now: options.now,
+      explain: options.explain,
+      sortMemoryLimitBytes: options.sortMemoryLimitBytes,
+    });
     // The fields the stages read of each document, when known: only those are decoded.
     const needed = pipelineFields(rest.map((s) => s.stage));
     const onRecord = options.onRecord;
+    const limited = options.timeLimit ? options.timeLimit.checked(records) : records;
     source = (function* () {
-      for (const rec of records) {
+      for (const rec of limited) {
         onRecord?.(rec);
         yield documentFields(rec, needed);
       }
     })();
   }
-  return withExecutorContext(runStages(rest, source, options.onStageOutput));
+  const output = runStages(rest, source, options.onStageOutput);
+  return withExecutorContext(options.timeLimit ? options.timeLimit.timed(output) : output);
 }
 
 /**

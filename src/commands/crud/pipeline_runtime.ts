@@ -5,8 +5,10 @@
  * `$listLocalSessions` read of the server.
  */
 import { hostname } from 'node:os';
-import { UUID, type Document } from '../../bson/library.js';
-import type { CollectionDescription, ForeignQuery, OutputWriter, PipelineRuntime } from '../../storage/aggregation/runtime.js';
+import { Long, UUID, type Document } from '../../bson/library.js';
+import { bsonSize } from '../../bson/encode.js';
+import type { CollectionDescription, CurrentOpOptions, ForeignQuery, OutputWriter, PipelineRuntime } from '../../storage/aggregation/runtime.js';
+import { formatValue } from '../../storage/values/format.js';
 import type { Catalog } from '../../storage/catalog.js';
 import { Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
@@ -14,7 +16,7 @@ import { candidateRecords } from '../../storage/planner/read_plan.js';
 import { executePlan } from '../../storage/planner/execute.js';
 import { planQuery } from '../../storage/planner/plan.js';
 import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
-import { resolveView } from '../../storage/views.js';
+import { resolveView, viewOptions } from '../../storage/views.js';
 import { storageStats } from '../diagnostic/coll_stats.js';
 import type { CommandContext } from '../types.js';
 import { enforceValidation, validatedInsert } from './document_validation.js';
@@ -28,6 +30,8 @@ export interface RuntimeOptions {
   readonly bypassValidation?: boolean;
   /** `allowDiskUse` of the command, when given. */
   readonly allowDiskUse?: boolean;
+  /** The command running the pipeline, as `$currentOp` reports it. */
+  readonly command?: Document;
 }
 
 /** The runtime of a pipeline run by the command of `ctx`. */
@@ -71,9 +75,92 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
         return n;
       },
       localSessions: () => sessionCatalogOf(ctx.server).records(ctx.now()),
+      currentOps: (opts) => currentOps(ctx, options.command ?? {}, opts),
+      catalogEntries() {
+        const dbs = ctx.db === 'admin' ? catalog.databaseNames() : [ctx.db];
+        const out: Document[] = [];
+        for (const db of dbs) {
+          for (const coll of catalog.collections(db)) {
+            // The idIndex a create was given is reported as the entry's, not among its options.
+            const { idIndex: _given, ...options } = coll.options;
+            out.push({ db, ns: coll.ns, type: 'collection', options, info: { readOnly: false, uuid: coll.uuid }, idIndex: coll.idIndex.spec, sharded: false });
+          }
+          for (const view of catalog.views(db)) {
+            out.push({ db, ns: `${db}.${view.name}`, type: 'view', options: viewOptions(view), info: { readOnly: true }, sharded: false });
+          }
+        }
+        return out;
+      },
+      indexStats(name) {
+        const coll = catalog.get(ctx.db, name);
+        if (!coll) return [];
+        const nowMs = ctx.now();
+        return coll.allIndexes().map((index) => {
+          index.accesses.sinceMs ??= nowMs;
+          return {
+            name: index.name,
+            key: index.keyPattern,
+            host: `${hostname()}:${port}`,
+            accesses: { ops: Long.fromNumber(index.accesses.ops), since: new Date(index.accesses.sinceMs) },
+            spec: index.spec,
+          };
+        });
+      },
     },
     random: Math.random,
   };
+}
+
+/**
+ * `$currentOp`'s documents: a standalone serves one command at a time, so the operation in
+ * progress is the command running the stage; with `idleCursors`, each open cursor.
+ */
+function currentOps(ctx: CommandContext, command: Document, opts: CurrentOpOptions): Document[] {
+  const conn = ctx.connection;
+  const nowMs = ctx.now();
+  const host = `${hostname()}:${ctx.server.settings.port}`;
+  const shown: Document = opts.truncateOps && bsonSize(command) > 1000 ? { $truncated: formatValue(command).slice(0, 1000) } : command;
+  const op: Document = {
+    type: 'op',
+    host,
+    desc: `conn${conn.id}`,
+    connectionId: conn.id,
+    client: conn.remoteAddress,
+  };
+  const appName = (conn.clientMetadata?.application as Document | undefined)?.name;
+  if (typeof appName === 'string') op.appName = appName;
+  if (conn.clientMetadata) op.clientMetadata = conn.clientMetadata;
+  Object.assign(op, {
+    active: true,
+    currentOpTime: new Date(nowMs).toISOString().replace('Z', '+00:00'),
+    threaded: true,
+    opid: ctx.server.counters.opcounters.command,
+    secs_running: Long.ZERO,
+    microsecs_running: Long.ZERO,
+    op: 'command',
+    ns: `${ctx.db}.$cmd.aggregate`,
+    redacted: false,
+    command: shown,
+    numYields: 0,
+    locks: {},
+    waitingForLock: false,
+    lockStats: {},
+    waitingForFlowControl: false,
+    flowControlStats: {},
+  });
+  if (command.lsid !== undefined) op.lsid = command.lsid;
+  const out: Document[] = [op];
+  if (opts.idleCursors) {
+    for (const cursor of ctx.server.cursors.list()) {
+      out.push({
+        type: 'idleCursor',
+        host,
+        ns: cursor.ns,
+        cursor: { cursorId: cursor.id, lastAccessDate: new Date(cursor.lastUsedMs), noCursorTimeout: cursor.noTimeout, tailable: false, awaitData: false },
+      });
+    }
+  }
+  return out;
 }
 
 /** The documents of `coll` for a stage's query on it, through the planner (an index may answer it). */

@@ -94,6 +94,8 @@ export type CollationArg = Document | null | undefined;
 /** Checks a `collation` argument (mongod's errors: `normaliseCollation`). */
 export function checkCollation(collation: unknown): CollationArg {
   if (collation === undefined || collation === null) return undefined;
+  // An empty collation is none given: the collection's default applies (mongod's `{}` collation).
+  if (Object.keys(collation as Document).length === 0) return undefined;
   return normaliseCollation(collation as Document);
 }
 

@@ -5,7 +5,7 @@
 import { sessionCatalogOf } from '../../sessions/session_catalog.js';
 import type { CommandDefinition } from '../types.js';
 import { killSessionCursors } from './kill_cursors_of.js';
-import { checkDefaultReadConcernOnly, matchesNoAuthUser, parseUserList, SESSION_COMMAND_GENERIC_RULES } from './session_args.js';
+import { checkDefaultReadConcernOnly, matchesNoAuthUser, parseUserList } from './session_args.js';
 
 /** The `killAllSessions` command. */
 export const killAllSessions: CommandDefinition = {
@@ -13,7 +13,7 @@ export const killAllSessions: CommandDefinition = {
   idlName: 'KillAllSessionsCmd',
   target: { type: 'any', parse: (value, field, idl) => void parseUserList(value, `${idl}.${field}`) },
   args: 'lenient',
-  genericRules: SESSION_COMMAND_GENERIC_RULES,
+  concerns: { writeConcern: false },
   help: 'kill all logical sessions, for a user, and their operations',
   run(ctx, cmd) {
     checkDefaultReadConcernOnly(ctx, cmd, 'killAllSessions');

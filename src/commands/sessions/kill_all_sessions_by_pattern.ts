@@ -7,7 +7,7 @@ import { sessionCatalogOf, NO_AUTH_USER_DIGEST } from '../../sessions/session_ca
 import type { Binary } from '../../bson/library.js';
 import type { CommandDefinition } from '../types.js';
 import { killSessionCursors } from './kill_cursors_of.js';
-import { checkDefaultReadConcernOnly, matchesNoAuthUser, parsePattern, SESSION_COMMAND_GENERIC_RULES, type KillPattern } from './session_args.js';
+import { checkDefaultReadConcernOnly, matchesNoAuthUser, parsePattern, type KillPattern } from './session_args.js';
 import { CommandError } from '../../errors/command_error.js';
 import { typeMismatch } from '../args.js';
 
@@ -27,7 +27,7 @@ export const killAllSessionsByPattern: CommandDefinition = {
   idlName: 'KillAllSessionsByPatternCmd',
   target: { type: 'any', parse: (value, field, idl) => void parsePatterns(value, `${idl}.${field}`) },
   args: 'lenient',
-  genericRules: SESSION_COMMAND_GENERIC_RULES,
+  concerns: { writeConcern: false },
   help: 'kill logical sessions by pattern',
   run(ctx, cmd) {
     checkDefaultReadConcernOnly(ctx, cmd, 'killAllSessionsByPattern');

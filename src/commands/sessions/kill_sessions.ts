@@ -5,7 +5,7 @@
 import { sessionCatalogOf } from '../../sessions/session_catalog.js';
 import type { CommandDefinition } from '../types.js';
 import { killSessionCursors } from './kill_cursors_of.js';
-import { checkDefaultReadConcernOnly, parseSessionList, SESSION_COMMAND_GENERIC_RULES } from './session_args.js';
+import { checkDefaultReadConcernOnly, parseSessionList } from './session_args.js';
 
 /** The `killSessions` command. */
 export const killSessions: CommandDefinition = {
@@ -13,7 +13,7 @@ export const killSessions: CommandDefinition = {
   idlName: 'KillSessionsCmdFromClient',
   target: { type: 'any', parse: (value, field, idl) => void parseSessionList(value, idl, field) },
   args: 'lenient',
-  genericRules: SESSION_COMMAND_GENERIC_RULES,
+  concerns: { writeConcern: false },
   help: 'kill a logical session and its operations',
   run(ctx, cmd) {
     checkDefaultReadConcernOnly(ctx, cmd, 'killSessions');

@@ -7,9 +7,8 @@
 import { Binary, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { isDocument } from '../../storage/values/paths.js';
-import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { typeMismatch } from '../args.js';
-import type { ArgRule, CommandContext } from '../types.js';
+import type { CommandContext } from '../types.js';
 
 function unknownField(path: string): CommandError {
   return new CommandError('IDLUnknownField', `BSON field '${path}' is an unknown field.`);
@@ -133,31 +132,6 @@ export function matchesNoAuthUser(users: readonly UserFilter[]): boolean {
   return users.some((u) => u.user === '' && u.db === '');
 }
 
-const READ_CONCERN_LEVELS: ReadonlySet<string> = new Set(['local', 'majority', 'linearizable', 'available', 'snapshot']);
-const READ_CONCERN_FIELDS: ReadonlySet<string> = new Set(['level', 'afterClusterTime', 'afterOpTime', 'atClusterTime', 'provenance', 'allowTransactionTableSnapshot', 'waitLastStableRecoveryTimestamp']);
-
-/**
- * The `readConcern` of a command that supports no read concern but the default: the IDL parse
- * (14 for a non-document, 40415 for an unknown field, 14 / 2 for a bad level) here; which
- * levels are refused is `checkDefaultReadConcernOnly`'s, at run time (it needs the topology).
- */
-export const READ_CONCERN_LOCAL_ONLY: ArgRule = {
-  type: 'any',
-  parse(value, field, idl) {
-    if (value === null) return;
-    if (!isDocument(value)) throw typeMismatch(`${idl}.${field}`, value, ['object']);
-    for (const key of Object.keys(value)) {
-      if (!READ_CONCERN_FIELDS.has(key)) throw unknownField(`${field}.${key}`);
-    }
-    const level = value.level;
-    if (level === undefined || level === null) return;
-    if (typeof level !== 'string') throw typeMismatch(`${field}.level`, level, ['string']);
-    if (!READ_CONCERN_LEVELS.has(level)) {
-      throw new CommandError('BadValue', `Enumeration value '${level}' for field '${field}.level' is not a valid value.`);
-    }
-  },
-};
-
 /**
  * Refuses a read concern other than the default (`local`): 20 for `afterClusterTime` on a
  * standalone, 72 `Command <name> does not support { readConcern: ... }` for another level.
@@ -173,35 +147,3 @@ export function checkDefaultReadConcernOnly(ctx: CommandContext, cmd: Document, 
     throw new CommandError('InvalidOptions', `Command ${name} does not support { readConcern: { level: "${level}", provenance: "clientSupplied" } }`);
   }
 }
-
-/**
- * `maxTimeMS` as the session commands parse it (an IDL safe integer): null is absent, a
- * non-number 14, a fractional, NaN or infinite number 9, one outside [0, 2^31 - 1] 2.
- */
-export const MAX_TIME_MS_RULE: ArgRule = {
-  type: 'any',
-  parse(value, field) {
-    if (value === null) return;
-    if (!isNumber(value)) throw typeMismatch(field, value, ['long', 'int', 'decimal', 'double']);
-    const n = toDouble(value);
-    if (!Number.isInteger(n)) throw new CommandError('FailedToParse', `Expected an integer, but found ${String(n)} in: ${field}`);
-    if (n < 0 || n > 2147483647) throw new CommandError('BadValue', `${n} value for ${field} is out of range [0, 2147483647]`);
-  },
-};
-
-/** The `writeConcern` of a command that takes none: 14 for a non-document, 72 for any document. */
-export const NO_WRITE_CONCERN: ArgRule = {
-  type: 'any',
-  parse(value, field, idl) {
-    if (value === null) return;
-    if (!isDocument(value)) throw typeMismatch(`${idl}.${field}`, value, ['object']);
-    throw new CommandError('InvalidOptions', 'Command does not support writeConcern');
-  },
-};
-
-/** The generic-argument rules of the session commands (no read or write concern, an IDL maxTimeMS). */
-export const SESSION_COMMAND_GENERIC_RULES: Readonly<Record<string, ArgRule>> = {
-  readConcern: READ_CONCERN_LOCAL_ONLY,
-  writeConcern: NO_WRITE_CONCERN,
-  maxTimeMS: MAX_TIME_MS_RULE,
-};

@@ -6,13 +6,13 @@
 import { Binary, UUID } from '../../bson/library.js';
 import { LOGICAL_SESSION_TIMEOUT_MINUTES, sessionCatalogOf } from '../../sessions/session_catalog.js';
 import type { CommandDefinition } from '../types.js';
-import { checkDefaultReadConcernOnly, SESSION_COMMAND_GENERIC_RULES } from './session_args.js';
+import { checkDefaultReadConcernOnly } from './session_args.js';
 
 /** The `startSession` command. */
 export const startSession: CommandDefinition = {
   name: 'startSession',
   args: 'lenient',
-  genericRules: SESSION_COMMAND_GENERIC_RULES,
+  concerns: { writeConcern: false },
   help: 'start a logical session',
   run(ctx, cmd) {
     checkDefaultReadConcernOnly(ctx, cmd, 'startSession');

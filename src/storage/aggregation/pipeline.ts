@@ -11,6 +11,7 @@ import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { isDocument } from '../values/paths.js';
 import { stageFacts, stageNamed, UNSUPPORTED_STAGES } from './registry.js';
+import { MAX_PIPELINE_LENGTH } from './stages/_internal/sub_pipeline.js';
 import type { ParsedPipeline, ParsedStage, PipelineParseContext, StageDefinition, StageInstance, SubPipelinePlace } from './stage.js';
 
 /** The kinds of pipeline: an aggregate's (on a collection or `{aggregate: 1}`), a view's, a pipeline update's, the sub-pipelines. */
@@ -48,6 +49,9 @@ const NOT_ALLOWED_IN: Readonly<Record<'facet' | 'lookup' | 'unionWith', (name: s
  * any stage not allowed in an update (InvalidOptions), implemented or not.
  */
 export function parsePipeline(stages: readonly unknown[], ctx: PipelineParseContext, place: PipelinePlace = 'aggregate'): ParsedPipeline {
+  if (place !== 'update' && place !== 'view' && stages.length > MAX_PIPELINE_LENGTH) {
+    throw new CommandError(7749501, `Pipeline length must be no longer than ${MAX_PIPELINE_LENGTH} stages.`);
+  }
   const names = stages.map(stageName);
   if (place === 'update') return parseUpdatePipeline(stages as Document[], names, ctx);
   const facts = names.map((name) => {

@@ -1,7 +1,7 @@
 /**
  * The ports through which stages reach beyond the documents they are given: other collections
  * (`$lookup`, `$unionWith`, `$graphLookup`), the writes of `$out` and `$merge`, and the server's
- * state (`$collStats`, `$listLocalSessions`). The command that runs a pipeline fills them in
+ * state (`$collStats`, `$indexStats`, `$listLocalSessions`). The command that runs a pipeline fills them in
  * (src/commands/crud/pipeline_runtime.ts); the aggregation layer itself knows no catalog, no
  * collection, no session cache.
  */
@@ -93,6 +93,29 @@ export interface ServerStateReader {
   documentCount(name: string): number | undefined;
   /** The session records of the logical session cache (`$listLocalSessions`). */
   localSessions(): Document[];
+  /**
+   * `$indexStats`' documents of collection `name` (`{name, key, host, accesses: {ops, since},
+   * spec}` per index); empty when it does not exist.
+   */
+  indexStats(name: string): Document[];
+  /**
+   * `$listClusterCatalog`'s documents: listCollections' entries with `db`, `ns` and `sharded`, of
+   * every database when the pipeline runs on `admin`, else of its database.
+   */
+  catalogEntries(): Document[];
+  /** `$currentOp`'s documents: the operations in progress (this one included) as `options` select them. */
+  currentOps(options: CurrentOpOptions): Document[];
+}
+
+/** What `$currentOp` is asked to report (its options; `targetAllNodes` is a router's). */
+export interface CurrentOpOptions {
+  readonly allUsers: boolean;
+  readonly idleConnections: boolean;
+  readonly idleCursors: boolean;
+  readonly idleSessions: boolean;
+  readonly localOps: boolean;
+  /** Commands of more than 1 KB are shown as `{$truncated: <text>}`. */
+  readonly truncateOps: boolean;
 }
 
 /** The ports of one pipeline run. */
@@ -122,6 +145,6 @@ export function isolatedRuntime(db = 'test', random: () => number = Math.random)
     db,
     random,
     collections: { documents: () => [], describe: () => undefined, isView: () => false, resolveView: () => undefined, query: () => [], indexedOn: () => false },
-    server: { host: '', storageStats: () => undefined, documentCount: () => undefined, localSessions: () => [] },
+    server: { host: '', storageStats: () => undefined, documentCount: () => undefined, localSessions: () => [], indexStats: () => [], currentOps: () => [], catalogEntries: () => [] },
   };
 }

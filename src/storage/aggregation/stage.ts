@@ -33,6 +33,11 @@ export interface StageConstraints {
    * search stages' 10170100, `$geoNear`'s 40603) rather than 40602.
    */
   readonly notFirst?: (name: string) => Error;
+  /**
+   * The read concerns it refuses (mongod's `LiteParsed*::supportsReadConcern`): all but `local`
+   * (the diagnostic stages), or `linearizable` (the writing stages); absent: none.
+   */
+  readonly readConcern?: 'localOnly' | 'notLinearizable';
 }
 
 /** What a stage is parsed with: the command's expressions, its ports, where the pipeline runs. */

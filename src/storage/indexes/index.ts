@@ -117,6 +117,11 @@ export class Index {
   private fill: (() => Array<{ key: unknown; rec: StoredDocument }>) | null = null;
   /** True once any document had an array on an indexed path (never reset, as in mongod). */
   multikey = false;
+  /**
+   * `$indexStats`' access counter: the operations that used this index (a plan that scanned it),
+   * since `sinceMs` (when it was built; undefined until a clock time is known).
+   */
+  readonly accesses: { ops: number; sinceMs: number | undefined } = { ops: 0, sinceMs: undefined };
   /** Per field, the path components that held arrays. */
   readonly multikeyComponents: Set<number>[];
   private readonly generator: KeyGenerator | null;

@@ -6,6 +6,7 @@
  * stored and visible (an open cursor never returns a document deleted or expired meanwhile).
  */
 import { documentFields, recordSize, type StoredDocument } from '../record.js';
+import { CommandError } from '../../errors/command_error.js';
 import type { Collection } from '../collection.js';
 import { predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
 import type { NearQuery } from '../query/operators/geo.js';
@@ -23,6 +24,11 @@ export interface ExecutionContext {
   readonly now: () => number;
   /** Also measure what only explain shows (sorted data sizes). */
   readonly explain?: boolean;
+  /**
+   * The bytes a blocking sort may hold when it may not spill to disk (`allowDiskUse: false`;
+   * mongod's `internalQueryMaxBlockingSortMemoryUsageBytes`): past them, 292. Absent: no limit.
+   */
+  readonly sortMemoryLimitBytes?: number;
 }
 
 /**
@@ -168,6 +174,7 @@ function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredD
 }
 
 function* indexScan(node: IndexScanNode): Generator<StoredDocument> {
+  node.index.accesses.ops++; // $indexStats
   const cursor = new IndexScanCursor(node.index, node.bounds, node.range, node.direction, node);
   for (let rec = cursor.next(); rec !== null; rec = cursor.next()) {
     node.stats.advanced++;
@@ -218,6 +225,20 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
   const keyed = compileKeyedSort(node.pattern, node.collator);
   const all = [...run(node.input, ctx)];
   if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += recordSize(rec);
+  // A sort keeping every record holds them all (a top-k sort only its k).
+  const limitBytes = ctx.sortMemoryLimitBytes;
+  if (limitBytes !== undefined && node.limitAmount === 0) {
+    let bytes = 0;
+    for (const rec of all) {
+      bytes += recordSize(rec);
+      if (bytes > limitBytes) {
+        throw new CommandError(
+          'QueryExceededMemoryLimitNoDiskUseAllowed',
+          `Sort exceeded memory limit of ${limitBytes} bytes, but did not opt in to external sorting. Aborting operation. Pass allowDiskUse:true to opt in.`,
+        );
+      }
+    }
+  }
   // Each record's sort fields are decoded, and its sort values computed, once; with a limit only
   // the first `limit` records are kept (a bounded heap), not all of them sorted.
   const fields = sortFields(node.pattern);
@@ -243,6 +264,7 @@ function express(node: ExpressNode, ctx: ExecutionContext): StoredDocument[] {
 /** The records of the express node `node` that `matches` accepts, as `express` reads them. */
 export function expressRecords(node: ExpressNode, coll: Collection, matches: (rec: StoredDocument) => boolean, now: () => number): StoredDocument[] {
   const out: StoredDocument[] = [];
+  node.index.accesses.ops++; // $indexStats
   if (node.index.isId) {
     const rec = coll.rawGet(keyString(node.value));
     if (rec) {

@@ -208,7 +208,6 @@ export function naturalDirection(spec: unknown): 1 | -1 | null {
 export function resolveHint(coll: Collection | undefined, hint: unknown): Index | 'natural' | null {
   if (hint === undefined || hint === null) return null;
   if (typeof hint === 'string') {
-    if (hint === '') return null;
     const index = coll?.findIndex(hint);
     if (index && !index.hidden) return index;
   } else if (isDocument(hint)) {

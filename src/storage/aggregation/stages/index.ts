@@ -5,6 +5,7 @@ import { bucket } from './bucket.js';
 import { bucketAuto } from './bucket_auto.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
+import { currentOp } from './current_op.js';
 import { densify } from './densify.js';
 import { documents } from './documents.js';
 import { facet } from './facet.js';
@@ -12,13 +13,16 @@ import { fill } from './fill.js';
 import { geoNear } from './geo_near.js';
 import { graphLookup } from './graph_lookup.js';
 import { group } from './group.js';
+import { indexStats } from './index_stats.js';
 import { limit } from './limit.js';
+import { listClusterCatalog } from './list_cluster_catalog.js';
 import { listLocalSessions } from './list_local_sessions.js';
 import { listSessions } from './list_sessions.js';
 import { lookup } from './lookup.js';
 import { match } from './match.js';
 import { merge } from './merge.js';
 import { out } from './out.js';
+import { planCacheStats } from './plan_cache_stats.js';
 import { project } from './project.js';
 import { rankFusion } from './rank_fusion.js';
 import { redact } from './redact.js';
@@ -42,6 +46,7 @@ export const STAGES: readonly StageDefinition[] = [
   bucketAuto,
   collStats,
   count,
+  currentOp,
   densify,
   documents,
   facet,
@@ -49,13 +54,16 @@ export const STAGES: readonly StageDefinition[] = [
   geoNear,
   graphLookup,
   group,
+  indexStats,
   limit,
+  listClusterCatalog,
   listLocalSessions,
   listSessions,
   lookup,
   match,
   merge,
   out,
+  planCacheStats,
   project,
   rankFusion,
   redact,

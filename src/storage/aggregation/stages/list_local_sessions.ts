@@ -11,7 +11,7 @@ import type { StageDefinition } from '../stage.js';
 /** `{$listLocalSessions: {} | {allUsers: true} | {users: [{user, db}, ...]}}`. */
 export const listLocalSessions: StageDefinition = {
   name: '$listLocalSessions',
-  constraints: { stream: 'streaming', position: 'first', input: 'none', target: 'database', allowedIn: {} },
+  constraints: { stream: 'streaming', position: 'first', input: 'none', target: 'database', allowedIn: {}, readConcern: 'localOnly' },
   parse(spec, ctx) {
     if (ctx.collection !== null) {
       throw new CommandError('InvalidNamespace', '$listLocalSessions must be run against the database with {aggregate: 1}, not a collection');

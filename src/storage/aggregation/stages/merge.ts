@@ -77,7 +77,7 @@ function parseSpec(spec: unknown, defaultDb: string): MergeSpec {
 /** `{$merge: "<coll>"}` or `{$merge: {into, on?, whenMatched?, whenNotMatched?}}`. */
 export const merge: StageDefinition = {
   name: '$merge',
-  constraints: { stream: 'blocking', position: 'last', input: 'documents', target: 'collection', allowedIn: {}, writes: true },
+  constraints: { stream: 'blocking', position: 'last', input: 'documents', target: 'collection', allowedIn: {}, writes: true, readConcern: 'notLinearizable' },
   parse(raw, ctx) {
     const spec = parseSpec(raw, ctx.runtime.db);
     if (!MODES.has(`${spec.whenMatched}/${spec.whenNotMatched}`)) {

@@ -14,7 +14,7 @@ import { checkTarget, readAll, targetNamespace } from './_internal.js';
 /** `{$out: "<coll>"}` or `{$out: {db, coll}}`. */
 export const out: StageDefinition = {
   name: '$out',
-  constraints: { stream: 'blocking', position: 'last', input: 'documents', target: 'collection', allowedIn: {}, writes: true },
+  constraints: { stream: 'blocking', position: 'last', input: 'documents', target: 'collection', allowedIn: {}, writes: true, readConcern: 'notLinearizable' },
   parse(spec, ctx) {
     if (typeof spec !== 'string' && !isDocument(spec)) {
       throw new CommandError(16990, `$out only supports a string or object argument, but found ${bsonTypeOf(spec)}`);
