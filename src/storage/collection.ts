@@ -6,7 +6,7 @@
  * BSON bytes, made and read by record_format.ts: README, "How documents are stored"); storage never
  * sees sockets or replies.
  */
-import { MAX_BSON_OBJECT_BYTES, ObjectId, UUID, type Document } from '../bson/library.js';
+import { MAX_BSON_OBJECT_BYTES, ObjectId, Timestamp, UUID, type Document } from '../bson/library.js';
 import { encodeStored, patchStored, storedSize } from './record_format.js';
 import { bsonSize } from '../bson/encode.js';
 import { BsonRecord, documentFields, recordSize, type StoredDocument } from './record.js';
@@ -212,8 +212,9 @@ export class Collection {
    * duplicate key held by a visible document; an expired holder is removed first.
    */
   insert(doc: Document, nowMs: number, maxBytes = Number.POSITIVE_INFINITY): StoredDocument {
-    // A versioned row takes its columns in the document's order, `_id` first.
-    const prepared = prepareForInsert(doc, this.rowModel !== null);
+    // A versioned row takes its columns in the document's order, `_id` first; a top-level
+    // Timestamp(0, 0) becomes the next cluster time, as mongod stores it.
+    const prepared = this.fillEmptyTimestamps(prepareForInsert(doc, this.rowModel !== null));
     // A document known to be small (it arrived in a small message) need not be measured, nor
     // its size checked. Decoded from `maxBytes` of BSON, it is written again within three times
     // that (a field name's invalid UTF-8 byte decodes to U+FFFD, 3 bytes), plus an `_id` added
@@ -240,6 +241,19 @@ export class Collection {
     this.writes.inserted(this, rec, prepared);
     this.capped?.inserted(this, rec); // a capped collection drops its oldest documents
     return rec;
+  }
+
+  /** `doc`, or a copy whose top-level `Timestamp(0, 0)` values are fresh cluster times (`fixDocumentForInsert`). */
+  private fillEmptyTimestamps(doc: Document): Document {
+    let out: Document | null = null;
+    for (const key in doc) {
+      const value = doc[key];
+      if (value instanceof Timestamp && value.low === 0 && value.high === 0) {
+        out ??= { ...doc };
+        assign(out, key, this.writes.nextTimestamp());
+      }
+    }
+    return out ?? doc;
   }
 
   /**

@@ -169,7 +169,8 @@ export class ObserverRegistry {
   tellWrites(ops: readonly WriteOp[], time: CommitTime): void {
     const observers = this.observers;
     if (observers.length === 0 || ops.length === 0) return;
-    const events = ops.map((op) => stamp(op, time));
+    const events = ops as WriteEvent[];
+    for (let k = 0; k < ops.length; k++) stamp(ops[k]!, time);
     let i = 0;
     while (i < events.length) {
       const event = events[i]!;
@@ -177,7 +178,7 @@ export class ObserverRegistry {
         // A run of inserts into one collection is one `onInserts` (mongod's batch).
         let j = i + 1;
         while (j < events.length && events[j]!.op === 'insert' && events[j]!.collection === event.collection) j++;
-        const batch = events.slice(i, j);
+        const batch = i === 0 && j === events.length ? events : events.slice(i, j);
         for (const o of observers) o.onInserts?.(batch);
         i = j;
         continue;

@@ -202,6 +202,14 @@ export class WritePath {
     this.record(new DeleteOp(coll, rec, cause, this.unit?.fromMigrate || undefined));
   }
 
+  /**
+   * A fresh cluster time for a value the write stores (an insert's top-level `Timestamp(0, 0)`,
+   * which mongod replaces with the next timestamp: `fixDocumentForInsert`).
+   */
+  nextTimestamp(): Timestamp {
+    return this.clocks.clusterTime();
+  }
+
   /** Tells the observers of a DDL change now, stamped with a fresh cluster time. */
   ddl<K extends keyof DdlEvents>(kind: K, event: Omit<DdlEvents[K], keyof CommitTime>): void {
     this.observers.tellDdl(kind, { ...event, ...this.stamp() } as DdlEvents[K]);
