@@ -4,7 +4,7 @@
  * of a collection with a TTL job is scheduled, drops, renames and index changes re-derive the
  * jobs; it installs the visibility check of the Cosmos policy. It validates TTL index options for createIndexes and
  * collMod, and runs the one background reaper. Versioned collections (Tablestore semantics) get
- * their row model, purge job and hooks here too. See `src/ttl/README.md` for the algorithm.
+ * their row model, purge job and write handlers here too. See `src/ttl/README.md` for the algorithm.
  */
 import { Long, type Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
@@ -285,7 +285,7 @@ export class TtlEngine {
 
   /** Derives the TTL jobs of `coll` from its index specs, keeping the ones that did not change. */
   private sync(coll: Collection): void {
-    // A versioned collection has no secondary index; its hooks were installed when it was attached.
+    // A versioned collection has no secondary index; its handlers were installed when it was attached.
     if (this.versioned.has(coll)) return;
     const old = this.states.get(coll);
     let cosmos: CosmosJob | null = null;
@@ -367,7 +367,7 @@ export class TtlEngine {
 
   /**
    * Makes `coll` a versioned collection when its options say so: installs its row model, its
-   * purge job and hooks (visibility: a row with versions but none readable is invisible).
+   * purge job and write handlers (visibility: a row with versions but none readable is invisible).
    */
   private attachVersioned(coll: Collection): void {
     const limits = limitsFromOptions(coll.options);
