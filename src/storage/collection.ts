@@ -243,10 +243,11 @@ export class Collection {
     return rec;
   }
 
-  /** `doc`, or a copy whose top-level `Timestamp(0, 0)` values are fresh cluster times (`fixDocumentForInsert`). */
+  /** `doc`, or a copy whose top-level `Timestamp(0, 0)` values (but `_id`'s) are fresh cluster times (`fixDocumentForInsert`). */
   private fillEmptyTimestamps(doc: Document): Document {
     let out: Document | null = null;
     for (const key in doc) {
+      if (key === '_id') continue;
       const value = doc[key];
       if (value instanceof Timestamp && value.low === 0 && value.high === 0) {
         out ??= { ...doc };

@@ -165,8 +165,10 @@ describe('$merge', () => {
 });
 
 describe('inserts and Timestamp(0, 0)', () => {
-  test('a top-level Timestamp(0, 0) is stored as a fresh timestamp; a nested one is kept', async () => {
+  test('a top-level Timestamp(0, 0) is stored as a fresh timestamp; a nested one and an _id are kept', async () => {
     await h.db.collection('ts_fill').insertOne({ _id: 1, ts: new Timestamp({ t: 0, i: 0 }), nested: { ts: new Timestamp({ t: 0, i: 0 }) } });
+    await h.db.collection('ts_fill').insertOne({ _id: new Timestamp({ t: 0, i: 0 }) as never, v: 2 });
+    expect(await h.db.collection('ts_fill').countDocuments({ _id: new Timestamp({ t: 0, i: 0 }) as never })).toBe(1);
     const doc = await h.db.collection('ts_fill').findOne({ _id: 1 });
     const ts = doc!.ts as Timestamp;
     expect(ts).toBeInstanceOf(Timestamp);
