@@ -43,14 +43,18 @@ export class AuthManager {
     this.catalog = catalog;
     this.now = now;
     this.enabled = options.enabled;
-    // Dropping admin (or its users or roles collection) changes who may do what.
-    const touches = (coll: Collection) => coll.db === AUTH_DB && (coll.name === USERS_COLLECTION || coll.name === ROLES_COLLECTION);
-    catalog.addListener({
-      collectionCreated: (coll) => {
-        if (touches(coll)) this.generation++;
-      },
-      collectionDropped: (coll) => {
-        if (touches(coll)) this.generation++;
+    // Creating, dropping or renaming admin's users or roles collection (or dropping admin)
+    // changes who may do what: the write path's observers say so.
+    const touches = (ns: string) => ns === `${AUTH_DB}.${USERS_COLLECTION}` || ns === `${AUTH_DB}.${ROLES_COLLECTION}`;
+    const changed = (...namespaces: string[]) => {
+      if (namespaces.some(touches)) this.generation++;
+    };
+    catalog.writes.observers.add({
+      onCreateCollection: (e) => changed(e.ns),
+      onDropCollection: (e) => changed(e.ns),
+      onRenameCollection: (e) => changed(e.from, e.to),
+      onDropDatabase: (e) => {
+        if (e.db === AUTH_DB) this.generation++;
       },
     });
     const root = options.rootUser;

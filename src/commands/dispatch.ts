@@ -17,7 +17,6 @@ import { validateArguments } from './args.js';
 import { registry } from './registry.js';
 import { sessionCatalogOf, type SessionRecord } from '../sessions/session_catalog.js';
 import { addClusterTime, gossipClusterTimeIn } from './replication/cluster_time.js';
-import { noteWrite } from './replication/repl_set.js';
 import { checkTransactionArguments, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
 import type { CommandContext, CommandDefinition } from './types.js';
 import type { ConnectionState, ServerServices } from '../server/services.js';
@@ -94,7 +93,7 @@ function runDefinition(
   if (def.express !== undefined && !failPoint && retryable === undefined) {
     const reply = def.express(ctx, body);
     if (reply !== undefined) {
-      finishCommand(ctx, def, startCommand(ctx, body), reply);
+      finishCommand(ctx, startCommand(ctx, body), reply);
       return reply;
     }
   }
@@ -104,8 +103,8 @@ function runDefinition(
   const reply = runCommand(ctx, def, body, retryable);
   // A copy: handlers may return shared documents, and dispatch adds `ok`.
   return reply instanceof Promise
-    ? reply.then((r) => (r === CLOSE_CONNECTION ? r : finishCommand(ctx, def, session, copyReply(r))))
-    : finishCommand(ctx, def, session, copyReply(reply));
+    ? reply.then((r) => (r === CLOSE_CONNECTION ? r : finishCommand(ctx, session, copyReply(r))))
+    : finishCommand(ctx, session, copyReply(reply));
 }
 
 /** The commands of the Stable API, version 1 (mongod's `apiVersions: [ "1" ]`). */
@@ -165,7 +164,7 @@ async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, 
   try {
     const reply = await runCommand(ctx, def, body, retryable);
     if (reply === CLOSE_CONNECTION) return reply;
-    return failCommand.onReply(finishCommand(ctx, def, session, { ...reply }));
+    return failCommand.onReply(finishCommand(ctx, session, { ...reply }));
   } catch (err) {
     throw err instanceof CommandError ? failCommand.onError(err) : err;
   }
@@ -184,20 +183,13 @@ function startCommand(ctx: CommandContext, body: Document): SessionRecord | unde
   return body.lsid === undefined ? undefined : sessionCatalogOf(ctx.server).touch(body.lsid, ctx.now());
 }
 
-/** Write commands that take a fresh optime on the replica set until the write path ticks the clock itself. */
-const WRITE_COMMANDS: ReadonlySet<string> = new Set(['bulkWrite', 'collMod', 'create', 'createIndexes', 'delete', 'drop', 'dropDatabase', 'dropIndexes', 'findAndModify', 'insert', 'renameCollection', 'update']);
-
-/**
- * After a command ran: a cursor it left open belongs to its session (killSessions closes it); a
- * write takes a fresh optime on the replica set (`operationTime`, hello's `lastWrite`).
- */
-function finishCommand(ctx: CommandContext, def: CommandDefinition, session: SessionRecord | undefined, reply: Document): Document {
+/** After a command ran: a cursor it left open belongs to its session (killSessions closes it). */
+function finishCommand(ctx: CommandContext, session: SessionRecord | undefined, reply: Document): Document {
   if (session !== undefined) {
     const cursor = reply.cursor as Document | undefined;
     const id = cursor?.id;
     if (id instanceof Long && !id.isZero()) sessionCatalogOf(ctx.server).addCursor(session, id.toBigInt());
   }
-  if (ctx.server.settings.replSetName !== null && WRITE_COMMANDS.has(def.name)) noteWrite(ctx);
   return reply;
 }
 

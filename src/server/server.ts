@@ -90,6 +90,8 @@ export class Server implements ServerServices {
     this.clock = new Clock(options.clock ?? 'system');
     this.startedAtMs = this.clock.now();
     this.logicalClock = new LogicalClock(this.clock);
+    // Every commit of the write path takes its cluster time from the logical clock.
+    this.catalog.writes.useClocks({ clusterTime: () => this.logicalClock.tick(), wallTimeMs: () => this.clock.now() });
     const recent = this.recentLog;
     const tee = new Writable({
       write(chunk: Buffer, _enc, cb) {

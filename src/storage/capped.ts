@@ -32,7 +32,8 @@ export const UNLIMITED_CAPPED_DOCS = 0x7fffffff;
 /** What the tracker needs of its collection. */
 export interface CappedHost<R> {
   readonly storedCount: number;
-  remove(rec: R): boolean;
+  /** Removes `rec`, an eviction (an operation of the insert's write unit). */
+  remove(rec: R, cause: 'capped'): boolean;
 }
 
 /** Sizes and order of a capped collection's records; evicts the oldest when over a bound. */
@@ -65,7 +66,7 @@ export class CappedTracker<R extends StoredDocument> {
     for (const old of this.sizes.keys()) {
       if (this.bytes <= this.limits.maxBytes && host.storedCount <= this.limits.maxDocs) break;
       if (old === rec) break;
-      host.remove(old);
+      host.remove(old, 'capped');
     }
   }
 

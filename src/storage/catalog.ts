@@ -2,7 +2,9 @@
  * The in-memory catalog: databases and their collections. A database exists while it holds at
  * least one collection, as in mongod. Each server instance owns one catalog. Views are kept as
  * mongod keeps them, as documents of the database's `system.views` collection (`views.ts`); a
- * name is either a collection or a view, never both.
+ * name is either a collection or a view, never both. The catalog owns the write path
+ * (`write/write_unit.ts`): its collections record every change there, and it tells the observers
+ * of every DDL change (create, drop, rename, createIndexes, dropIndexes, collMod, dropDatabase).
  */
 import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
@@ -10,19 +12,31 @@ import { Collection } from './collection.js';
 import { validateCollectionName, validateDbName, viewNotCollectionError } from './values/namespace.js';
 import { keyString } from './values/key_string.js';
 import { SYSTEM_VIEWS, viewDocument, viewFromDocument, type ViewDefinition } from './views.js';
+import { DETACHED_WRITES as DETACHED, WritePath } from './write/write_unit.js';
 
-/** Called whenever a collection is created or dropped, so the TTL engine can attach/detach. */
+/**
+ * Called the moment a collection object comes to be, before any write reaches it, so that the
+ * TTL engine can install a row model (versioned collections). What happens to collections after
+ * that is told to the write path's observers (`writes.observers`).
+ */
 export interface CatalogListener {
   collectionCreated?(coll: Collection): void;
-  collectionDropped?(coll: Collection): void;
+}
+
+/** Options of `Catalog.rename`. */
+export interface RenameOptions {
+  /** Drop an existing collection of the target name (renameCollection's `dropTarget`, `$out`). */
+  readonly dropTarget?: boolean;
 }
 
 /** Databases → collections. */
 export class Catalog {
   private readonly dbs = new Map<string, Map<string, Collection>>();
   private readonly listeners: CatalogListener[] = [];
+  /** The one write path of this catalog's collections, with its observers. */
+  readonly writes = new WritePath();
 
-  /** Registers a listener for collection creation and removal. */
+  /** Registers a listener for collection creation. */
   addListener(listener: CatalogListener): void {
     this.listeners.push(listener);
   }
@@ -103,11 +117,13 @@ export class Catalog {
   putView(def: ViewDefinition, nowMs: number): void {
     validateDbName(def.db);
     validateCollectionName(def.db, def.name);
-    const holder = this.get(def.db, SYSTEM_VIEWS) ?? this.add(def.db, SYSTEM_VIEWS, {});
-    const doc = viewDocument(def);
-    const rec = holder.rawGet(keyString(doc._id));
-    if (rec) holder.update(rec, doc, nowMs);
-    else holder.insert(doc, nowMs);
+    this.writes.run(() => {
+      const holder = this.get(def.db, SYSTEM_VIEWS) ?? this.add(def.db, SYSTEM_VIEWS, {});
+      const doc = viewDocument(def);
+      const rec = holder.rawGet(keyString(doc._id));
+      if (rec) holder.update(rec, doc, nowMs, null, undefined, 'replace');
+      else holder.insert(doc, nowMs);
+    });
   }
 
   /** Removes the view `db.name`; false when there is none. */
@@ -122,11 +138,18 @@ export class Catalog {
     const colls = this.dbs.get(db);
     const coll = colls?.get(name);
     if (!colls || !coll) return false;
-    colls.delete(name);
-    if (colls.size === 0) this.dbs.delete(db);
-    coll.clear();
-    for (const l of this.listeners) l.collectionDropped?.(coll);
+    this.detach(coll);
+    this.writes.ddl('onDropCollection', { ns: coll.ns, collection: coll });
     return true;
+  }
+
+  /** Takes `coll` out of the catalog and empties it, telling no one. */
+  private detach(coll: Collection): void {
+    const colls = this.dbs.get(coll.db)!;
+    colls.delete(coll.name);
+    if (colls.size === 0) this.dbs.delete(coll.db);
+    coll.clear();
+    coll.writes = DETACHED;
   }
 
   /** Removes every collection of `db`; returns whether it existed. */
@@ -135,35 +158,72 @@ export class Catalog {
     if (!colls) return false;
     for (const name of [...colls.keys()]) this.drop(db, name);
     this.dbs.delete(db);
+    this.writes.ddl('onDropDatabase', { db });
     return true;
   }
 
-  /** Moves a collection to a new namespace (same or other database). */
-  rename(from: Collection, toDb: string, toName: string): Collection {
+  /**
+   * Moves a collection to a new namespace (same or other database); with `dropTarget`, a
+   * collection of that name is dropped as part of the rename (one rename event names it).
+   */
+  rename(from: Collection, toDb: string, toName: string, options: RenameOptions = {}): Collection {
+    const fromNs = from.ns;
+    const existing = this.get(toDb, toName);
+    let droppedTarget: Collection | undefined;
+    if (existing && options.dropTarget) {
+      this.detach(existing);
+      droppedTarget = existing;
+    }
     const fromColls = this.dbs.get(from.db)!;
     fromColls.delete(from.name);
     if (fromColls.size === 0) this.dbs.delete(from.db);
     if (toDb === from.db) {
       from.name = toName;
       this.dbSet(toDb).set(toName, from);
+      this.writes.ddl('onRenameCollection', { from: fromNs, to: from.ns, source: from, collection: from, droppedTarget });
       return from;
     }
-    // Across databases: a new collection object holding the same documents and indexes.
+    // Across databases: a new collection object holding the same documents and indexes, copied
+    // as an internal move (its operations are `fromMigrate`).
     const moved = new Collection(toDb, toName, from.options);
     this.dbSet(toDb).set(toName, moved);
+    moved.writes = this.writes;
     for (const l of this.listeners) l.collectionCreated?.(moved);
-    for (const spec of from.indexSpecs().slice(1)) moved.addIndex(spec, 0);
-    for (const rec of from.allRecords()) {
-      // A versioned row moves with all its versions (its row model copies it).
-      if (moved.rowModel) {
-        moved.insertRecord(moved.rowModel.adopt(rec));
-        continue;
-      }
-      moved.insert(rec.doc, rec.modifiedAtMs);
-    }
+    this.writes.run(
+      () => {
+        for (const spec of from.indexSpecs().slice(1)) moved.addIndex(spec, 0);
+        for (const rec of from.allRecords()) {
+          // A versioned row moves with all its versions (its row model copies it).
+          if (moved.rowModel) {
+            moved.insertRecord(moved.rowModel.adopt(rec));
+            continue;
+          }
+          moved.insert(rec.doc, rec.modifiedAtMs);
+        }
+      },
+      { fromMigrate: true },
+    );
     from.clear();
-    for (const l of this.listeners) l.collectionDropped?.(from);
+    from.writes = DETACHED;
+    this.writes.ddl('onRenameCollection', { from: fromNs, to: moved.ns, source: from, collection: moved, droppedTarget });
     return moved;
+  }
+
+  // ---- DDL that the commands make on a collection -------------------------------------------
+
+  /** Tells the observers that `specs` were built on `coll` (createIndexes, once all are built). */
+  indexesCreated(coll: Collection, specs: readonly Document[]): void {
+    if (specs.length > 0) this.writes.ddl('onCreateIndexes', { ns: coll.ns, collection: coll, specs });
+  }
+
+  /** Tells the observers that `specs` were dropped from `coll` (dropIndexes). */
+  indexesDropped(coll: Collection, specs: readonly Document[]): void {
+    if (specs.length > 0) this.writes.ddl('onDropIndexes', { ns: coll.ns, collection: coll, specs });
+  }
+
+  /** Tells the observers of a collMod of `coll` (`changes`: what its reply reports changed). */
+  collectionModified(coll: Collection, changes: Document): void {
+    this.writes.ddl('onCollMod', { ns: coll.ns, collection: coll, changes, options: coll.options });
   }
 
   private dbSet(db: string): Map<string, Collection> {
@@ -175,7 +235,9 @@ export class Catalog {
   private add(db: string, name: string, options: Document): Collection {
     const coll = new Collection(db, name, options);
     this.dbSet(db).set(name, coll);
+    coll.writes = this.writes;
     for (const l of this.listeners) l.collectionCreated?.(coll);
+    this.writes.ddl('onCreateCollection', { ns: coll.ns, collection: coll, options });
     return coll;
   }
 }

@@ -1,11 +1,12 @@
 /**
  * One collection: documents in natural (insertion) order keyed by their canonical `_id`, the
- * secondary indexes kept in step with every write, and the hooks through which the TTL engine
- * hides expired documents and learns of writes. Documents are kept in their stored form (their
+ * secondary indexes kept in step with every write, the visibility check through which the TTL
+ * engine hides expired documents, and the write path (`write/write_unit.ts`) to which every
+ * change is reported as an operation of the open write unit. Documents are kept in their stored form (their
  * BSON bytes, made and read by record_format.ts: README, "How documents are stored"); storage never
  * sees sockets or replies.
  */
-import { MAX_BSON_OBJECT_BYTES, ObjectId, UUID, type Document } from '../bson/library.js';
+import { MAX_BSON_OBJECT_BYTES, ObjectId, Timestamp, UUID, type Document } from '../bson/library.js';
 import { encodeStored, patchStored, storedSize } from './record_format.js';
 import { bsonSize } from '../bson/encode.js';
 import { BsonRecord, documentFields, recordSize, type StoredDocument } from './record.js';
@@ -18,6 +19,8 @@ import type { Collator } from './values/collator.js';
 import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
 import { addTopLevelField, assign } from './values/paths.js';
+import { DETACHED_WRITES, type WritePath } from './write/write_unit.js';
+import type { DeleteCause } from './write/observers.js';
 
 /** How the record table reads a record's key: a `BsonRecord` reads it from its bytes. */
 const RECORD_KEYING: Keying<StoredDocument> = {
@@ -25,19 +28,12 @@ const RECORD_KEYING: Keying<StoredDocument> = {
   hasKey: (rec, key) => (rec.bson === undefined ? rec.id === key : storedIdHasKey(rec.bson, key)),
 };
 
-/** How the TTL engine plugs into a collection. Every hook is optional. */
-export interface CollectionHooks {
-  /** False when `rec` has expired and must be invisible to every read and write at `nowMs`. */
-  isVisible?(rec: StoredDocument, nowMs: number): boolean;
-  /** After an insert. */
-  afterInsert?(rec: StoredDocument): void;
-  /** After a modification (the record already holds the new document and time). */
-  afterUpdate?(rec: StoredDocument): void;
-  /** After a removal (by a client or the reaper). */
-  afterDelete?(rec: StoredDocument): void;
-  /** When the collection is dropped or emptied. */
-  afterClear?(): void;
-}
+/**
+ * How the TTL engine hides expired documents: false when `rec` has expired and must be invisible
+ * to every read and write at `nowMs`. (What follows a write is told to the write path's
+ * observers, `write/observers.ts`.)
+ */
+export type VisibilityCheck = (rec: StoredDocument, nowMs: number) => boolean;
 
 /**
  * How a collection with its own row model stores writes: versioned collections
@@ -88,8 +84,10 @@ export class Collection {
   readonly idIndex: Index;
   /** The next record sequence number. */
   private nextSeq = 1;
-  /** Hooks installed by the TTL engine. */
-  hooks: CollectionHooks = {};
+  /** The visibility check the TTL engine installs (null: every stored record is visible). */
+  visibility: VisibilityCheck | null = null;
+  /** Where every change is recorded: the catalog's write path (none outside a catalog). */
+  writes: WritePath = DETACHED_WRITES;
   /** The row model of a versioned collection (installed by the TTL engine); null otherwise. */
   rowModel: RowModel | null = null;
   /** The bounds and record sizes of a capped collection (`capped.ts`); null otherwise. */
@@ -141,12 +139,12 @@ export class Collection {
 
   /** True when `rec` is readable at `nowMs`. */
   isVisible(rec: StoredDocument, nowMs: number): boolean {
-    return this.hooks.isVisible ? this.hooks.isVisible(rec, nowMs) : true;
+    return this.visibility ? this.visibility(rec, nowMs) : true;
   }
 
   /** Visible documents in natural order, read lazily (a live view, as a cursor needs). */
   *scan(nowMs: () => number): IterableIterator<StoredDocument> {
-    const visible = this.hooks.isVisible;
+    const visible = this.visibility;
     for (const rec of this.records.values()) {
       if (!visible || visible(rec, nowMs())) yield rec;
     }
@@ -214,8 +212,9 @@ export class Collection {
    * duplicate key held by a visible document; an expired holder is removed first.
    */
   insert(doc: Document, nowMs: number, maxBytes = Number.POSITIVE_INFINITY): StoredDocument {
-    // A versioned row takes its columns in the document's order, `_id` first.
-    const prepared = prepareForInsert(doc, this.rowModel !== null);
+    // A versioned row takes its columns in the document's order, `_id` first; a top-level
+    // Timestamp(0, 0) becomes the next cluster time, as mongod stores it.
+    const prepared = this.fillEmptyTimestamps(prepareForInsert(doc, this.rowModel !== null));
     // A document known to be small (it arrived in a small message) need not be measured, nor
     // its size checked. Decoded from `maxBytes` of BSON, it is written again within three times
     // that (a field name's invalid UTF-8 byte decodes to U+FFFD, 3 bytes), plus an `_id` added
@@ -231,7 +230,7 @@ export class Collection {
       const existing = this.records.get(id);
       if (existing) {
         if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
-        this.remove(existing);
+        this.remove(existing, 'expiredHolder');
       }
       if (this.idIndex.collator) this.checkCollatedId(prepared._id, nowMs);
     }
@@ -239,9 +238,23 @@ export class Collection {
     // A versioned collection's row model turns the document into a row of versions.
     const rec: StoredDocument = bson === null ? this.rowModel!.create(id, prepared, nowMs) : new BsonRecord(bson);
     this.enter(rec, keys, id, prepared._id, greatest);
-    this.hooks.afterInsert?.(rec);
+    this.writes.inserted(this, rec, prepared);
     this.capped?.inserted(this, rec); // a capped collection drops its oldest documents
     return rec;
+  }
+
+  /** `doc`, or a copy whose top-level `Timestamp(0, 0)` values (but `_id`'s) are fresh cluster times (`fixDocumentForInsert`). */
+  private fillEmptyTimestamps(doc: Document): Document {
+    let out: Document | null = null;
+    for (const key in doc) {
+      if (key === '_id') continue;
+      const value = doc[key];
+      if (value instanceof Timestamp && value.low === 0 && value.high === 0) {
+        out ??= { ...doc };
+        assign(out, key, this.writes.nextTimestamp());
+      }
+    }
+    return out ?? doc;
   }
 
   /**
@@ -249,8 +262,9 @@ export class Collection {
    * `changedFields` (the top-level fields the update may have changed; null: any) lets indexes
    * on other fields be left alone, as mongod does for updates that affect no index. `before`,
    * when given, is the document the update was computed from (`rec.doc`, already decoded).
+   * `op` says how the write path reports it: an operator or pipeline `update`, or a `replace`.
    */
-  update(rec: StoredDocument, next: Document, nowMs: number, changedFields: readonly string[] | null = null, before?: Document): void {
+  update(rec: StoredDocument, next: Document, nowMs: number, changedFields: readonly string[] | null = null, before?: Document, op: 'update' | 'replace' = 'update'): void {
     const bson = rec instanceof BsonRecord ? encodeStored(next, nowMs) : null;
     checkSize(bson === null ? bsonSize(next) : storedSize(bson));
     // An operator update shares the (immutable) `_id` value; anything else is compared by key.
@@ -259,13 +273,14 @@ export class Collection {
     }
     const affected = this.indexesAffected(changedFields);
     this.replaceEntries(rec, affected, before, next, nowMs);
+    const beforeBson = rec.bson;
     // A versioned collection's row model records the change as versions; `rec.doc` is derived.
     if (bson !== null) (rec as BsonRecord).bson = bson; // with the new time
     else {
       this.rowModel!.modify(rec, next, nowMs);
       rec.modifiedAtMs = nowMs;
     }
-    this.hooks.afterUpdate?.(rec);
+    this.writes.updated(this, op, rec, before === undefined ? { bson: beforeBson } : { doc: before }, { doc: next });
     this.capped?.updated(rec);
   }
 
@@ -294,8 +309,9 @@ export class Collection {
     const bson = patchStored(rec.bson!, fields, values, nowMs);
     checkSize(storedSize(bson));
     this.replaceEntries(rec, this.indexesAffected(fields), before, after, nowMs);
+    const beforeBson = rec.bson;
     (rec as BsonRecord).bson = bson; // with the new time
-    this.hooks.afterUpdate?.(rec);
+    this.writes.updated(this, 'update', rec, { bson: beforeBson }, { bson });
     this.capped?.updated(rec);
   }
 
@@ -317,30 +333,31 @@ export class Collection {
 
   /**
    * Adds a record a row model built (a versioned `putRow` creating its row, a rename moving
-   * rows); its `_id` must not be held. Indexes and hooks are told as for `insert`.
+   * rows); its `_id` must not be held. Indexes and the write path are told as for `insert`.
    */
   insertRecord(rec: StoredDocument): void {
     if (this.records.has(rec.id)) throw new Error(`record ${rec.id} is already held by ${this.ns}`);
     const doc = rec.doc;
     const keys = this.indexKeysFor(doc, null, rec.modifiedAtMs);
     this.enter(rec, keys, rec.id, doc._id);
-    this.hooks.afterInsert?.(rec);
+    this.writes.inserted(this, rec, doc);
   }
 
   /**
-   * Tells the hooks that a row model changed `rec` in place at `nowMs` (a versioned `putRow` on
-   * an existing row). Only for collections with a row model, which have no secondary index.
+   * Tells the write path that a row model changed `rec` in place at `nowMs` (a versioned `putRow`
+   * on an existing row; `before`: the row's document before). Only for collections with a row
+   * model, which have no secondary index.
    */
-  rowChanged(rec: StoredDocument, nowMs: number): void {
+  rowChanged(rec: StoredDocument, nowMs: number, before?: Document): void {
     rec.modifiedAtMs = nowMs;
-    this.hooks.afterUpdate?.(rec);
+    this.writes.updated(this, 'update', rec, { doc: before }, {});
   }
 
-  /** Removes `rec` (a client delete or the reaper). */
-  remove(rec: StoredDocument): boolean {
+  /** Removes `rec` (a client delete; `cause`: a removal the storage makes on its own). */
+  remove(rec: StoredDocument, cause?: DeleteCause): boolean {
     // Only a record this collection holds (the table finds that very object).
     if (!this.records.deleteRecord(rec)) return false;
-    this.removed(rec);
+    this.removed(rec, cause);
     return true;
   }
 
@@ -348,14 +365,14 @@ export class Collection {
    * Removes those of `recs[0, count)` that this collection holds, as `remove` each would, and
    * returns how many (the TTL reaper's batches; see `RecordTable.deleteRecords`).
    */
-  removeRecords(recs: StoredDocument[], count: number): number {
+  removeRecords(recs: StoredDocument[], count: number, cause?: DeleteCause): number {
     const removed = this.records.deleteRecords(recs, count);
-    for (let k = 0; k < removed; k++) this.removed(recs[k]!);
+    for (let k = 0; k < removed; k++) this.removed(recs[k]!, cause);
     return removed;
   }
 
-  /** What follows the removal of `rec` from the table: its index entries, the hooks, the cap. */
-  private removed(rec: StoredDocument): void {
+  /** What follows the removal of `rec` from the table: its index entries, the write path, the cap. */
+  private removed(rec: StoredDocument, cause: DeleteCause | undefined): void {
     const idMaintained = this.idIndex.maintained;
     if (this.secondary.length > 0 || idMaintained) {
       // The document is decoded only as far as the indexes need.
@@ -363,7 +380,7 @@ export class Collection {
       for (const index of this.secondary) index.remove(index.keysOf(doc), rec);
       if (idMaintained) this.idIndex.tree.delete(doc._id, rec);
     }
-    this.hooks.afterDelete?.(rec);
+    this.writes.deleted(this, rec, cause);
     this.capped?.removed(rec);
   }
 
@@ -376,12 +393,14 @@ export class Collection {
     return this.removalFields[withId ? 1 : 0];
   }
 
-  /** Removes every document. */
+  /**
+   * Removes every document at once, telling no one of each (a drop, or the source of a move
+   * across databases: the catalog reports those).
+   */
   clear(): void {
     this.records.clear();
     for (const index of this.secondary) index.clear();
     this.idIndex.clear();
-    this.hooks.afterClear?.();
     this.capped?.cleared();
   }
 
@@ -405,7 +424,7 @@ export class Collection {
     this.rowModel?.checkIndex(spec); // versioned collections refuse secondary indexes
     const index = new Index(spec);
     for (const rec of [...this.records.values()]) {
-      if (!this.isVisible(rec, nowMs)) this.remove(rec);
+      if (!this.isVisible(rec, nowMs)) this.remove(rec, 'expiredHolder');
     }
     this.build(index);
     index.accesses.sinceMs = nowMs;
@@ -480,7 +499,7 @@ export class Collection {
     let conflict = this.idIndex.findConflict(single, null);
     while (conflict) {
       if (this.isVisible(conflict.holder, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: id }, '_id_');
-      this.remove(conflict.holder);
+      this.remove(conflict.holder, 'expiredHolder');
       conflict = this.idIndex.findConflict(single, null);
     }
   }
@@ -508,7 +527,7 @@ export class Collection {
         if (this.isVisible(holder, nowMs)) {
           throw this.duplicateKeyError(index.keyPattern, index.keyValueDoc(conflict.key), index.name);
         }
-        this.remove(holder);
+        this.remove(holder, 'expiredHolder');
         conflict = index.findConflict(keys[i]!, self);
       }
     });

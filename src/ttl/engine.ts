@@ -1,16 +1,18 @@
 /**
- * The shared TTL engine (TTL.md): clock, expiry schedule, policies and reaper. It attaches to
- * every collection that has a TTL index through `CollectionHooks` (visibility for the Cosmos
- * policy, scheduling on every write), validates TTL index options for createIndexes and
+ * The shared TTL engine (TTL.md): clock, expiry schedule, policies and reaper. It is an observer
+ * of the catalog's write path (`storage/write/observers.ts`): every committed insert and update
+ * of a collection with a TTL job is scheduled, drops, renames and index changes re-derive the
+ * jobs; it installs the visibility check of the Cosmos policy. It validates TTL index options for createIndexes and
  * collMod, and runs the one background reaper. Versioned collections (Tablestore semantics) get
- * their row model, purge job and hooks here too. See `src/ttl/README.md` for the algorithm.
+ * their row model, purge job and write handlers here too. See `src/ttl/README.md` for the algorithm.
  */
 import { Long, type Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { formatValue } from '../storage/values/format.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from '../storage/catalog.js';
-import type { Collection, CollectionHooks } from '../storage/collection.js';
+import type { Collection, VisibilityCheck } from '../storage/collection.js';
+import type { DeleteCause, OpObserver } from '../storage/write/observers.js';
 import type { StoredDocument } from '../storage/record.js';
 import type { Clock } from './clock.js';
 import { CosmosJob, cosmosRecordExpiryMs, NativeJob, UnusableJob, VersionedJob, nativeSignature, type TtlJob } from './jobs.js';
@@ -44,6 +46,14 @@ interface VersionedState {
   readonly job: VersionedJob;
 }
 
+/** What the engine does after the committed writes of one collection with TTL jobs. */
+interface WriteHandlers {
+  /** After an insert or an update of `rec`. */
+  track(rec: StoredDocument): void;
+  /** After the removal of `rec` (`cause`: why, when the storage removed it on its own). */
+  deleted?(rec: StoredDocument, cause: DeleteCause | undefined): void;
+}
+
 /** The `_t` Azure Cosmos DB for MongoDB puts first in a createIndexes reply. */
 const COSMOS_CREATE_INDEXES_TYPE = 'CreateIndexesResponse';
 
@@ -61,8 +71,8 @@ export class TtlEngine {
    */
   private readonly containerTtls = new WeakMap<Collection, { containerTtl: number | null }>();
   private readonly reaper: Reaper;
-  /** True while the reaper removes records (its deletions are counted by the reaper). */
-  private reaping = false;
+  /** What follows the writes of each collection with TTL jobs or a versioned row model. */
+  private readonly handlers = new Map<Collection, WriteHandlers>();
   /** Versioned collections (TTL.md "Versioned collections"), attached when created. */
   private readonly versioned = new Map<Collection, VersionedState>();
   /** True once this server has had a versioned collection: `deletedVersions` is then reported. */
@@ -80,18 +90,34 @@ export class TtlEngine {
       remove: (coll, recs, count) => this.reapRecords(coll, recs, count),
       requestsReceived: options.requestsReceived,
     });
-    options.catalog.addListener({
-      collectionCreated: (coll) => {
-        // A versioned collection gets its row model at once, before any write reaches it.
-        this.attachVersioned(coll);
-        // A collection moved to another database arrives with its indexes added right after
-        // this event (Catalog.rename): pick up its TTL indexes once that is done.
-        queueMicrotask(() => {
-          if (this.options.catalog.get(coll.db, coll.name) === coll) this.sync(coll);
-        });
+    // A versioned collection gets its row model at once, before any write reaches it.
+    options.catalog.addListener({ collectionCreated: (coll) => this.attachVersioned(coll) });
+    options.catalog.writes.observers.add(this.observer());
+  }
+
+  /** The engine as an observer of the write path. */
+  private observer(): OpObserver {
+    const handlersOf = (target: unknown): WriteHandlers | undefined => this.handlers.get(target as Collection);
+    return {
+      onInserts: (events) => {
+        const handlers = handlersOf(events[0]!.collection);
+        if (handlers) for (const event of events) handlers.track(event.record);
       },
-      collectionDropped: (coll) => this.forget(coll),
-    });
+      onUpdate: (event) => handlersOf(event.collection)?.track(event.record),
+      onDelete: (event) => handlersOf(event.collection)?.deleted?.(event.record, event.cause),
+      onDropCollection: (event) => this.forget(event.collection as Collection),
+      onRenameCollection: (event) => {
+        if (event.droppedTarget) this.forget(event.droppedTarget as Collection);
+        // Across databases the collection is a new object holding the moved documents.
+        if (event.source !== event.collection) {
+          this.forget(event.source as Collection);
+          this.sync(event.collection as Collection);
+        }
+      },
+      onCreateIndexes: (event) => this.sync(event.collection as Collection),
+      onDropIndexes: (event) => this.sync(event.collection as Collection),
+      onCollMod: (event) => this.sync(event.collection as Collection),
+    };
   }
 
   /** Changes one TTL setting (a parameter set at startup or by setParameter). */
@@ -259,7 +285,7 @@ export class TtlEngine {
 
   /** Derives the TTL jobs of `coll` from its index specs, keeping the ones that did not change. */
   private sync(coll: Collection): void {
-    // A versioned collection has no secondary index; its hooks were installed when it was attached.
+    // A versioned collection has no secondary index; its handlers were installed when it was attached.
     if (this.versioned.has(coll)) return;
     const old = this.states.get(coll);
     let cosmos: CosmosJob | null = null;
@@ -299,56 +325,49 @@ export class TtlEngine {
     if (cell) cell.containerTtl = cosmos ? cosmos.containerTtl : null;
     if (!cosmos && native.size === 0) {
       if (old) this.states.delete(coll);
-      if (old || Object.keys(coll.hooks).length > 0) coll.hooks = {};
+      this.handlers.delete(coll);
+      coll.visibility = null;
       return;
     }
     const state: CollectionTtl = { cosmos, native };
     this.states.set(coll, state);
-    coll.hooks = this.hooksFor(coll, state);
+    this.install(coll, state);
   }
 
-  /** The hooks installed on a collection with TTL jobs. */
-  private hooksFor(coll: Collection, state: CollectionTtl): CollectionHooks {
+  /** Installs the write handlers (and, for the Cosmos policy, the visibility check) of a collection with TTL jobs. */
+  private install(coll: Collection, state: CollectionTtl): void {
     const jobs: TtlJob[] = [...(state.cosmos ? [state.cosmos] : []), ...state.native.values()];
-    const track = (rec: StoredDocument): void => {
-      for (const job of jobs) job.track(rec);
-    };
-    const hooks: CollectionHooks = {
-      afterInsert: track,
-      afterUpdate: track,
-      afterClear: () => {
-        for (const job of jobs) job.clear();
+    const handlers: WriteHandlers = {
+      track: (rec) => {
+        for (const job of jobs) job.track(rec);
       },
     };
+    let visibility: VisibilityCheck | null = null;
     if (state.cosmos) {
       let cell = this.containerTtls.get(coll);
       if (!cell) this.containerTtls.set(coll, (cell = { containerTtl: null }));
       cell.containerTtl = state.cosmos.containerTtl;
       const current = cell;
-      hooks.isVisible = (rec, nowMs) => current.containerTtl === null || nowMs < cosmosRecordExpiryMs(rec, current.containerTtl);
+      visibility = (rec, nowMs) => current.containerTtl === null || nowMs < cosmosRecordExpiryMs(rec, current.containerTtl);
       // An expired document removed before the reaper reached it (an insert or a unique key
-      // taking its place) is a TTL deletion too: count it.
-      hooks.afterDelete = (rec) => {
-        if (this.reaping || current.containerTtl === null) return;
+      // taking its place) is a TTL deletion too: count it. The reaper counts its own.
+      handlers.deleted = (rec, cause) => {
+        if (cause === 'ttl' || current.containerTtl === null) return;
         if (this.options.clock.now() >= cosmosRecordExpiryMs(rec, current.containerTtl)) this.counters.deletedDocuments++;
       };
     }
-    return hooks;
+    this.handlers.set(coll, handlers);
+    coll.visibility = visibility;
   }
 
-  /** Removes `recs[0, count)` for the reaper (those `coll` still holds); returns how many. */
+  /** Removes `recs[0, count)` for the reaper (those `coll` still holds), in one write unit; returns how many. */
   private reapRecords(coll: Collection, recs: StoredDocument[], count: number): number {
-    this.reaping = true;
-    try {
-      return coll.removeRecords(recs, count);
-    } finally {
-      this.reaping = false;
-    }
+    return this.options.catalog.writes.run(() => coll.removeRecords(recs, count, 'ttl'));
   }
 
   /**
    * Makes `coll` a versioned collection when its options say so: installs its row model, its
-   * purge job and hooks (visibility: a row with versions but none readable is invisible).
+   * purge job and write handlers (visibility: a row with versions but none readable is invisible).
    */
   private attachVersioned(coll: Collection): void {
     const limits = limitsFromOptions(coll.options);
@@ -360,34 +379,36 @@ export class TtlEngine {
     this.versioned.set(coll, { store, job });
     this.versionedSeen = true;
     coll.rowModel = store;
-    coll.hooks = {
-      isVisible: (rec, nowMs) => store.isVisible(rec, nowMs),
-      afterInsert: (rec) => job.track(rec),
-      afterUpdate: (rec) => job.track(rec),
+    coll.visibility = (rec, nowMs) => store.isVisible(rec, nowMs);
+    this.handlers.set(coll, {
+      track: (rec) => job.track(rec),
       // A row whose versions are all unreadable, removed before the reaper reached it (an
       // insert taking its _id), is a TTL deletion too: count it and its versions.
-      afterDelete: (rec) => {
-        if (this.reaping) return;
+      deleted: (rec, cause) => {
+        if (cause === 'ttl') return;
         const versions = store.versionCount(rec);
         if (versions === 0 || store.isVisible(rec, clock.now())) return;
         this.counters.deletedDocuments++;
         this.counters.deletedVersions = (this.counters.deletedVersions ?? 0) + versions;
       },
-      afterClear: () => job.clear(),
-    };
+    });
   }
 
   /** Forgets a dropped collection. */
   private forget(coll: Collection): void {
+    this.handlers.delete(coll);
     const versioned = this.versioned.get(coll);
     if (versioned) {
       versioned.job.active = false;
+      versioned.job.clear();
       this.versioned.delete(coll);
     }
     const state = this.states.get(coll);
     if (!state) return;
-    if (state.cosmos) state.cosmos.active = false;
-    for (const job of state.native.values()) job.active = false;
+    for (const job of [...(state.cosmos ? [state.cosmos] : []), ...state.native.values()]) {
+      job.active = false;
+      job.clear();
+    }
     this.states.delete(coll);
   }
 }

@@ -32,6 +32,9 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['storage/planner', 11, ['storage/planner/']],
   ['storage/validation', 12, ['storage/validation/']],
   ['storage/versioned', 13, ['storage/versioned/']],
+  // The write executors, above everything they run; their units and observers sit with the collection.
+  ['storage/write', 13.5, ['storage/write/']],
+  ['storage', 10, ['storage/write/write_unit.ts', 'storage/write/observers.ts']],
   ['ttl', 14, ['ttl/']],
   // The session catalog: above storage, below the server and the commands that touch sessions.
   ['sessions', 14.5, ['sessions/']],

@@ -16,7 +16,6 @@
 import { Double, Long, type Document } from '../../bson/library.js';
 import { CommandError, toCommandError } from '../../errors/command_error.js';
 import { formatValue } from '../../storage/values/format.js';
-import { compileQuery } from '../../storage/query/compile_query.js';
 import { validateCollectionName, validateDbName } from '../../storage/values/namespace.js';
 import type { CommandVariables } from '../../storage/expression/let.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
@@ -24,7 +23,7 @@ import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { checkOptionalBool } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { commandVariables, orderedRecords, queryCollator } from './query_exec.js';
+import { commandVariables } from './query_exec.js';
 import {
   UPDATE_OPTION_FIELDS,
   checkBoolField,
@@ -42,9 +41,11 @@ import {
   type StatementFields,
   type UpdateSpec,
 } from './update.js';
-import { DELETE_OPTION_FIELDS, type DeleteSpec } from './delete.js';
+import { DELETE_OPTION_FIELDS, deleteSelection, type DeleteSpec } from './delete.js';
 import { checkBatchSize } from './write_batch.js';
-import { bypassArg, validatedInsert } from './document_validation.js';
+import { bypassArg, writeEnv } from './document_validation.js';
+import { executeDelete } from '../../storage/write/delete.js';
+import { insertDocument } from '../../storage/write/insert.js';
 
 /** The namespace of the results cursor. */
 const CURSOR_NS = 'admin.$cmd.bulkWrite';
@@ -267,22 +268,16 @@ function errorItem(idx: number, err: unknown, tail: Document): Document {
   return { ok: NOT_OK, idx, code: e.code, errmsg: e.message, ...e.extra, ...tail };
 }
 
-function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: CommandVariables): number {
+/** One delete op: the same executor as the delete command's statements, with the command's `let` and `$$NOW`. */
+function runDelete(ctx: CommandContext, ns: Namespace, op: DeleteOp, vars: CommandVariables, nowMs: number): number {
   const { spec } = op;
   validateCollectionName(ns.db, ns.coll, true);
-  const collation = checkCollation(spec.collation);
-  const nowMs = ctx.now();
+  checkCollation(spec.collation);
   const coll = ctx.server.catalog.get(ns.db, ns.coll);
   if (!coll) ctx.server.catalog.assertNotView(ns.db, ns.coll);
-  const collator = queryCollator(coll, collation);
-  const predicate = compileQuery(spec.q, nowMs, vars, collator);
-  const matches = coll ? orderedRecords(coll, { filter: spec.q, predicate, limit: spec.multi ? 0 : 1, hint: spec.hint, collator }, ctx.now) : undefined;
+  const selection = deleteSelection(coll, spec, vars, nowMs);
   ctx.server.counters.opcounters.delete++;
-  if (!coll || !matches) return 0;
-  const records = [...matches];
-  let n = 0;
-  for (const rec of records) if (coll.remove(rec)) n++;
-  return n;
+  return executeDelete(coll, selection, ctx.now).n;
 }
 
 /** The `bulkWrite` command. */
@@ -327,6 +322,7 @@ export const bulkWrite: CommandDefinition = {
     const nowMs = ctx.now();
     const vars = commandVariables(cmd, nowMs);
     const bypass = bypassArg(cmd);
+    const env = writeEnv(ctx, bypass);
 
     const summary: Summary = { nErrors: 0, nInserted: 0, nMatched: 0, nModified: 0, nUpserted: 0, nDeleted: 0 };
     const replies: Document[] = [];
@@ -343,7 +339,7 @@ export const bulkWrite: CommandDefinition = {
           try {
             const { coll } = ctx.server.catalog.getOrCreate(ns.db, ns.coll);
             ctx.server.counters.opcounters.insert++;
-            coll.insert(validatedInsert(ctx, coll, op.document, bypass), ctx.now());
+            insertDocument(env, coll, op.document, ctx.now());
             summary.nInserted++;
             add({ ok: OK, idx, n: 1 }, false);
           } catch (err) {
@@ -371,7 +367,7 @@ export const bulkWrite: CommandDefinition = {
           break;
         case 'delete':
           try {
-            const n = runDelete(ctx, ns, op, vars);
+            const n = runDelete(ctx, ns, op, vars, nowMs);
             summary.nDeleted += n;
             add({ ok: OK, idx, n }, false);
           } catch (err) {

@@ -11,10 +11,14 @@ import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { IdlRules, checkHintType, collectionArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkCollation, commandVariables, orderedRecords, queryCollator } from './query_exec.js';
+import { checkCollation, commandVariables, queryCollator } from './query_exec.js';
 import { checkObjectField, ignoreField, missingField, parseStatementFields, type StatementFields } from './update.js';
 import { checkBatchSize, runBatch } from './write_batch.js';
 import { viewNotCollectionError } from '../../storage/values/namespace.js';
+import { executeDelete } from '../../storage/write/delete.js';
+import type { WriteSelection } from '../../storage/write/_internal.js';
+import type { Collection } from '../../storage/collection.js';
+import type { CommandVariables } from '../../storage/expression/let.js';
 
 /** One `deletes` entry, checked against the IDL (`DeleteOpEntry`). */
 export interface DeleteSpec {
@@ -70,6 +74,18 @@ export function parseDeleteStatement(raw: unknown, index: number): DeleteSpec {
   return { q: draft.q, multi: draft.multi, hint: draft.hint, collation: draft.collation };
 }
 
+/**
+ * What a delete statement selects in `coll` (undefined: it does not exist): its filter compiled
+ * with the command's `let` variables and `$$NOW` (`nowMs`), under its collation (else the
+ * collection's default). A bad filter is an error even with nothing to delete. The delete
+ * command and bulkWrite's delete ops both come here.
+ */
+export function deleteSelection(coll: Collection | undefined, stmt: DeleteSpec, vars: CommandVariables, nowMs: number): WriteSelection {
+  const collator = queryCollator(coll, checkCollation(stmt.collation));
+  const predicate = compileQuery(stmt.q, nowMs, vars, collator);
+  return { filter: stmt.q, predicate, limit: stmt.multi ? 0 : 1, hint: stmt.hint, collator };
+}
+
 /** The `delete` command (`DeleteCommandRequest` in write_ops.idl). */
 export const del: CommandDefinition = {
   name: 'delete',
@@ -91,16 +107,11 @@ export const del: CommandDefinition = {
     const variables = commandVariables(cmd, nowMs);
     let n = 0;
     const writeErrors = runBatch(statements, cmd.ordered !== false, (stmt) => {
-      const collator = queryCollator(coll, checkCollation(stmt.collation));
+      if (stmt.collation !== undefined) checkCollation(stmt.collation);
       ctx.server.counters.opcounters.delete++;
-      const predicate = compileQuery(stmt.q, nowMs, variables, collator); // a bad filter is an error even with nothing to delete
-      if (!coll) {
-        if (onView) throw viewNotCollectionError(ctx.db, name); // a view takes no writes
-        return;
-      }
-      const spec = { filter: stmt.q, predicate, limit: stmt.multi ? 0 : 1, hint: stmt.hint, collator };
-      const records = [...orderedRecords(coll, spec, ctx.now)];
-      for (const rec of records) if (coll.remove(rec)) n++;
+      const selection = deleteSelection(coll, stmt, variables, nowMs);
+      if (!coll && onView) throw viewNotCollectionError(ctx.db, name); // a view takes no writes
+      n += executeDelete(coll, selection, ctx.now).n;
     });
     return writeErrors.length > 0 ? { n, writeErrors } : { n };
   },

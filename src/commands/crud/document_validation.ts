@@ -13,6 +13,7 @@ import { type Collection, prepareForInsert } from '../../storage/collection.js';
 import { checkDocument, hasActiveValidator } from '../../storage/validation/validator.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import type { CommandContext } from '../types.js';
+import type { WriteEnv } from '../../storage/write/_internal.js';
 
 /** mongod's message for a document that fails validation. */
 export const DOCUMENT_FAILED_VALIDATION = 'Document failed validation';
@@ -45,6 +46,16 @@ export function validatedInsert(ctx: CommandContext, coll: Collection, doc: Docu
   const prepared = prepareForInsert(doc);
   enforceValidation(ctx, coll, prepared, null, false);
   return prepared;
+}
+
+/** The ports of the write executors (`src/storage/write/`) for the command of `ctx`. */
+export function writeEnv(ctx: CommandContext, bypass: boolean): WriteEnv {
+  return {
+    now: ctx.now,
+    bypassValidation: bypass,
+    validate: (coll, next, previous) => enforceValidation(ctx, coll, next, previous, false),
+    validateInsert: (coll, doc) => validatedInsert(ctx, coll, doc, false),
+  };
 }
 
 /** `bypassDocumentValidation` of a write command: true or a non-zero number (mongod's `safeBool`). */

@@ -15,17 +15,20 @@ import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isNumber, toDouble } from '../../storage/values/numeric.js';
 import { checkHintType, collectionArg, docArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { commandVariables, orderedRecords, queryCollator } from './query_exec.js';
-import {
-  checkArrayOfObjects,
-  checkCollation,
-  checkUpdateModification,
-  executorError,
-  parseUpdateRequest,
-  upsertDocument,
-  type UpdateSpec,
-} from './update.js';
-import { bypassArg, enforceValidation } from './document_validation.js';
+import { commandVariables, queryCollator } from './query_exec.js';
+import { checkArrayOfObjects, checkCollation, checkUpdateModification, executableUpdate, parseUpdateRequest, type UpdateSpec } from './update.js';
+import { bypassArg, writeEnv } from './document_validation.js';
+import { findAndRemove, findAndUpdate } from '../../storage/write/find_and_modify.js';
+import { executorError } from '../../storage/write/_internal.js';
+
+/** The returned document, projected; a projection error is an executor error, as mongod reports it. */
+function projected(project: () => Document): Document {
+  try {
+    return project();
+  } catch (err) {
+    executorError(err, 'findAndModify');
+  }
+}
 
 /** A `safeBool` field of findAndModify: a bool or any number (null reads as absent). */
 function safeBool(cmd: Document, field: string): boolean | undefined {
@@ -90,7 +93,7 @@ export const findAndModify: CommandDefinition = {
     const now = new Date(nowMs);
     const fields = docArg(cmd, 'fields');
     const catalog = ctx.server.catalog;
-    let coll = catalog.get(ctx.db, name);
+    const coll = catalog.get(ctx.db, name);
     // The projection's $elemMatch, positional match and expressions compare under the collation.
     const project =
       fields && Object.keys(fields).length > 0
@@ -103,18 +106,10 @@ export const findAndModify: CommandDefinition = {
     if (remove) {
       const collator = queryCollator(coll, checkCollation(collation));
       const predicate = compileQuery(filter, nowMs, vars, collator);
-      const matches = coll ? orderedRecords(coll, { filter, predicate, sort, limit: 1, hint, collator }, ctx.now) : undefined;
       ctx.server.counters.opcounters.delete++;
-      const rec = matches?.next().value;
-      if (!rec || !coll) return { lastErrorObject: { n: 0 }, value: null };
-      let value: Document;
-      try {
-        value = project(rec.doc);
-        coll.remove(rec);
-      } catch (err) {
-        executorError(err, 'findAndModify');
-      }
-      return { lastErrorObject: { n: 1 }, value };
+      const outcome = findAndRemove(coll, { filter, predicate, sort, limit: 1, hint, collator }, ctx.now, project);
+      if (outcome.kind !== 'removed') return { lastErrorObject: { n: 0 }, value: null };
+      return { lastErrorObject: { n: 1 }, value: outcome.before };
     }
 
     const spec: UpdateSpec = {
@@ -129,29 +124,15 @@ export const findAndModify: CommandDefinition = {
       sort,
     };
     const parsed = parseUpdateRequest(spec, vars, nowMs, coll);
-    // The plan (and the hinted index: 2 BadValue when there is none) is chosen before executing.
-    const matches = coll ? orderedRecords(coll, { filter, predicate: parsed.predicate, sort, limit: 1, hint, collator: parsed.collator }, ctx.now) : undefined;
     ctx.server.counters.opcounters.update++;
-    try {
-      const rec = matches?.next().value;
-      if (rec && coll) {
-        const before = rec.doc;
-        const matchedField = parsed.matchKey ? parsed.matchKey(before) : undefined;
-        const result = parsed.update.apply(before, { now, isUpsertInsert: false, matchedField });
-        if (result.modified) {
-          enforceValidation(ctx, coll, result.doc, before, bypass);
-          coll.update(rec, result.doc, nowMs, parsed.update.changedFields, before);
-        }
-        return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? result.doc : before) };
-      }
-      if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
-      const doc = upsertDocument(parsed, now);
-      coll ??= catalog.getOrCreate(ctx.db, name).coll;
-      enforceValidation(ctx, coll, doc, null, bypass);
-      coll.insert(doc, nowMs);
-      return { lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id }, value: returnNew ? project(doc) : null };
-    } catch (err) {
-      executorError(err, 'findAndModify');
+    const outcome = findAndUpdate(writeEnv(ctx, bypass), { catalog, db: ctx.db, name }, executableUpdate(parsed), nowMs);
+    switch (outcome.kind) {
+      case 'updated':
+        return { lastErrorObject: { n: 1, updatedExisting: true }, value: projected(() => project(returnNew ? outcome.after : outcome.before)) };
+      case 'upserted':
+        return { lastErrorObject: { n: 1, updatedExisting: false, upserted: outcome.after._id }, value: returnNew ? projected(() => project(outcome.after)) : null };
+      default:
+        return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
     }
   },
 };

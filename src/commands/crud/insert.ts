@@ -2,9 +2,10 @@
 import type { Document } from '../../bson/library.js';
 import { IdlRules, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { checkBatchSize, runBatch } from './write_batch.js';
-import { bypassArg, validatedInsert } from './document_validation.js';
+import { checkBatchSize } from './write_batch.js';
+import { bypassArg, writeEnv } from './document_validation.js';
 import { viewNotCollectionError } from '../../storage/values/namespace.js';
+import { executeInsert } from '../../storage/write/insert.js';
 
 /** The `insert` command (`InsertCommandRequest` in write_ops.idl). */
 export const insert: CommandDefinition = {
@@ -23,16 +24,21 @@ export const insert: CommandDefinition = {
     const catalog = ctx.server.catalog;
     // A view takes no writes: each statement fails with 166.
     const coll = !catalog.get(ctx.db, name) && catalog.view(ctx.db, name) ? undefined : catalog.getOrCreate(ctx.db, name).coll;
-    const bypass = bypassArg(cmd);
-    // One time for the command's documents (the clock is read once, not per document).
-    const nowMs = ctx.now();
-    let n = 0;
-    const writeErrors = runBatch(documents, cmd.ordered !== false, (doc) => {
-      ctx.server.counters.opcounters.insert++;
-      if (!coll) throw viewNotCollectionError(ctx.db, name);
-      coll.insert(validatedInsert(ctx, coll, doc, bypass), nowMs, ctx.requestBytes);
-      n++;
+    const counters = ctx.server.counters.opcounters;
+    const { n, errors } = executeInsert(writeEnv(ctx, bypassArg(cmd)), {
+      target:
+        coll ??
+        ((): never => {
+          throw viewNotCollectionError(ctx.db, name);
+        }),
+      documents,
+      ordered: cmd.ordered !== false,
+      // One time for the command's documents (the clock is read once, not per document).
+      nowMs: ctx.now(),
+      maxBytes: ctx.requestBytes,
+      onStatement: () => counters.insert++,
     });
-    return writeErrors.length > 0 ? { n, writeErrors } : { n };
+    if (errors.length === 0) return { n };
+    return { n, writeErrors: errors.map((e) => e.error.toWriteError(e.index)) };
   },
 };

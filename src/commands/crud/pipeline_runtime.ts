@@ -5,21 +5,21 @@
  * `$listLocalSessions` read of the server.
  */
 import { hostname } from 'node:os';
-import { Long, UUID, type Document } from '../../bson/library.js';
+import { Long, type Document } from '../../bson/library.js';
 import { bsonSize } from '../../bson/encode.js';
 import type { CollectionDescription, CurrentOpOptions, ForeignQuery, OutputWriter, PipelineRuntime } from '../../storage/aggregation/runtime.js';
 import { formatValue } from '../../storage/values/format.js';
 import type { Catalog } from '../../storage/catalog.js';
-import { Collection } from '../../storage/collection.js';
-import { compileQuery } from '../../storage/query/compile_query.js';
-import { candidateRecords } from '../../storage/planner/read_plan.js';
+import type { Collection } from '../../storage/collection.js';
 import { executePlan } from '../../storage/planner/execute.js';
 import { planQuery } from '../../storage/planner/plan.js';
 import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
 import { resolveView, viewOptions } from '../../storage/views.js';
 import { storageStats } from '../diagnostic/coll_stats.js';
 import type { CommandContext } from '../types.js';
-import { enforceValidation, validatedInsert } from './document_validation.js';
+import { writeEnv } from './document_validation.js';
+import { executeOut } from '../../storage/write/out.js';
+import { executeMerge } from '../../storage/write/merge.js';
 import { sessionCatalogOf } from '../../sessions/session_catalog.js';
 
 /** What a command's pipeline may do besides reading: write (`$out`, `$merge`) or not (explain). */
@@ -178,41 +178,15 @@ function describe(catalog: Catalog, db: string, name: string): CollectionDescrip
   return { ns: coll.ns, capped: coll.capped !== null, uniqueKeys };
 }
 
-/** The writes of `$out` and `$merge` in the catalog, each document checked by the target's validator. */
+/** The writes of `$out` and `$merge`, through the write path (`src/storage/write/`), each document checked by the target's validator. */
 function outputWriter(ctx: CommandContext, catalog: Catalog, bypass: boolean): OutputWriter {
   const nowMs = ctx.now();
+  const env = writeEnv(ctx, bypass);
   return {
-    replace(db, name, docs) {
-      const existing = catalog.get(db, name);
-      // Like mongod, fill a temporary collection (with the target's indexes) first: a duplicate key
-      // or a validation failure fails the stage and leaves the target untouched.
-      const temp = new Collection(db, `tmp.agg_out.${new UUID().toHexString(true)}`, existing?.options ?? {});
-      for (const spec of existing?.indexSpecs().slice(1) ?? []) temp.addIndex(spec, nowMs);
-      for (const doc of docs) temp.insert(validatedInsert(ctx, temp, doc, bypass), nowMs);
-      const target = existing ?? catalog.getOrCreate(db, name).coll;
-      target.clear();
-      for (const rec of temp.allRecords()) target.insert(rec.doc, nowMs);
-    },
-    findOne(db, name, filter) {
-      const coll = catalog.get(db, name);
-      if (!coll) return undefined;
-      const predicate = compileQuery(filter, nowMs);
-      const onId = Object.keys(filter).length === 1 && '_id' in filter;
-      for (const rec of candidateRecords(coll, onId ? { _id: (filter._id as Document).$eq } : filter, () => nowMs)) {
-        if (!predicate(rec.doc)) continue;
-        return {
-          doc: rec.doc,
-          replace(next) {
-            enforceValidation(ctx, coll, next, rec.doc, bypass);
-            coll.update(rec, next, nowMs);
-          },
-        };
-      }
-      return undefined;
-    },
-    insert(db, name, doc) {
-      const coll = catalog.getOrCreate(db, name).coll;
-      coll.insert(validatedInsert(ctx, coll, doc, bypass), nowMs);
+    replace: (db, name, docs) => executeOut(env, catalog, db, name, docs, nowMs),
+    merge(spec, items) {
+      const target = catalog.get(spec.db, spec.coll);
+      executeMerge(env, { catalog, nowMs, collator: target?.defaultCollator ?? null }, spec, items);
     },
   };
 }

@@ -12,23 +12,25 @@
  */
 import { ObjectId, type Document } from '../../bson/library.js';
 import { CommandError, toCommandError } from '../../errors/command_error.js';
-import { documentFields } from '../../storage/record.js';
 import type { Collection } from '../../storage/collection.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { buildUpsertDocument, compileUpdate } from '../../storage/update/compile_update.js';
-import type { CompiledUpdate, UpdateResult } from '../../storage/update/update_context.js';
+import type { CompiledUpdate } from '../../storage/update/update_context.js';
 import { compilePositionalMatcher } from '../../storage/query/positional_match.js';
 import type { CommandVariables } from '../../storage/expression/let.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
 import { isDocument } from '../../storage/values/paths.js';
-import { hasActiveValidator } from '../../storage/validation/validator.js';
 import { IdlRules, checkHintType, checkOptionalBool, collectionArg } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import type { Collator } from '../../storage/values/collator.js';
-import { checkCollation as checkCollationArg, commandVariables, orderedRecords, queryCollator } from './query_exec.js';
+import { checkCollation as checkCollationArg, commandVariables, queryCollator } from './query_exec.js';
 import { checkBatchSize } from './write_batch.js';
-import { bypassArg, enforceValidation } from './document_validation.js';
+import { bypassArg, writeEnv } from './document_validation.js';
 import { expressUpdate } from './express.js';
+import { executeUpdate as runUpdate, type ParsedUpdate, type UpdateOutcome } from '../../storage/write/update.js';
+
+export { executorError } from '../../storage/write/_internal.js';
+export type { UpdateOutcome };
 
 /** One update statement, checked against the IDL (field names as in the `update` command). */
 export interface UpdateSpec {
@@ -42,13 +44,6 @@ export interface UpdateSpec {
   readonly upsertSupplied: boolean;
   readonly collation?: Document;
   readonly sort?: Document;
-}
-
-/** The outcome of one update statement. */
-export interface UpdateOutcome {
-  matched: number;
-  modified: number;
-  upsertedId?: unknown;
 }
 
 /** A statement-level IDL error that fails the whole command. */
@@ -257,17 +252,22 @@ export function parseUpdateRequest(spec: UpdateSpec, vars: CommandVariables, now
   return { spec, filter, predicate, update, matchKey, supplied, collator };
 }
 
-/** Rethrows an error raised while executing, with mongod's executor context. */
-export function executorError(err: unknown, command: 'update' | 'findAndModify'): never {
-  const e = toCommandError(err);
-  if (e.code === 1) throw err;
-  throw new CommandError(e.code, `Plan executor error during ${command} :: caused by :: ${e.message}`, e.extra);
-}
-
 /** Builds the document an upsert inserts (the statement's query seeds it). */
 export function upsertDocument(parsed: ParsedUpdateStatement, now: Date): Document {
   const update = parsed.supplied ?? parsed.update;
   return buildUpsertDocument(parsed.filter, update, { now, isUpsertInsert: true }, () => new ObjectId());
+}
+
+/** A parsed statement as the write path's executors run it (`src/storage/write/update.ts`). */
+export function executableUpdate(parsed: ParsedUpdateStatement): ParsedUpdate {
+  const { spec } = parsed;
+  return {
+    selection: { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1, hint: spec.hint, collator: parsed.collator },
+    update: parsed.update,
+    matchKey: parsed.matchKey,
+    upsert: spec.upsert,
+    upsertDocument: (now) => upsertDocument(parsed, now),
+  };
 }
 
 /**
@@ -277,63 +277,12 @@ export function upsertDocument(parsed: ParsedUpdateStatement, now: Date): Docume
  */
 export function executeUpdate(ctx: CommandContext, db: string, name: string, spec: UpdateSpec, vars: CommandVariables, nowMs: number, bypassDocumentValidation = false): UpdateOutcome {
   const catalog = ctx.server.catalog;
-  let coll: Collection | undefined = catalog.get(db, name);
+  const coll: Collection | undefined = catalog.get(db, name);
   if (!coll) catalog.assertNotView(db, name);
   const parsed = parseUpdateRequest(spec, vars, nowMs, coll);
-  // The plan (and the hinted index: 2 BadValue when there is none) is chosen before executing.
-  const plan = { filter: parsed.filter, predicate: parsed.predicate, sort: spec.sort, limit: spec.multi ? 0 : 1, hint: spec.hint, collator: parsed.collator };
-  const matches = coll ? orderedRecords(coll, plan, ctx.now) : undefined;
   ctx.server.counters.opcounters.update++;
-  const outcome: UpdateOutcome = { matched: 0, modified: 0 };
-  const now = new Date(nowMs);
-  try {
-    if (coll && matches) {
-      const records = [...matches];
-      // An update of named top-level fields that no validator needs to see whole reads and
-      // stores only those fields (and those of the indexes they affect): the others are copied.
-      const changed = parsed.update.changedFields;
-      const patchRead = changed !== null && parsed.matchKey === null && (bypassDocumentValidation || !hasActiveValidator(coll)) ? coll.patchFields(changed) : null;
-      for (const rec of records) {
-        outcome.matched++;
-        if (patchRead !== null) {
-          const before = documentFields(rec, patchRead);
-          let result: UpdateResult | null = null;
-          try {
-            result = parsed.update.apply(before, { now, isUpsertInsert: false });
-          } catch {
-            // Run again on the whole document below: mongod's message names the document's `_id`.
-          }
-          if (result !== null) {
-            if (result.modified) {
-              coll.patch(rec, changed!, before, result.doc, nowMs);
-              outcome.modified++;
-            }
-            continue;
-          }
-        }
-        const doc = rec.doc;
-        const matchedField = parsed.matchKey ? parsed.matchKey(doc) : undefined;
-        const result = parsed.update.apply(doc, { now, isUpsertInsert: false, matchedField });
-        if (result.modified) {
-          enforceValidation(ctx, coll, result.doc, doc, bypassDocumentValidation);
-          coll.update(rec, result.doc, nowMs, parsed.update.changedFields, doc);
-          outcome.modified++;
-        }
-      }
-    }
-    if (outcome.matched === 0 && spec.upsert) {
-      const doc = upsertDocument(parsed, now);
-      coll ??= catalog.getOrCreate(db, name).coll;
-      enforceValidation(ctx, coll, doc, null, bypassDocumentValidation);
-      coll.insert(doc, nowMs);
-      outcome.upsertedId = doc._id;
-    }
-  } catch (err) {
-    executorError(err, 'update');
-  }
-  return outcome;
+  return runUpdate(writeEnv(ctx, bypassDocumentValidation), { catalog, db, name }, executableUpdate(parsed), nowMs);
 }
-
 
 /** The `update` command. */
 export const update: CommandDefinition = {

@@ -267,6 +267,7 @@ export const collMod: CommandDefinition = {
       reply.versioned_old = before;
       reply.versioned_new = after;
     }
+    ctx.server.catalog.collectionModified(coll, reply);
     return reply;
   },
 };

@@ -59,6 +59,7 @@ export const createIndexes: CommandDefinition = {
       return { ...prefix, numIndexesBefore, numIndexesAfter: numIndexesBefore, note: 'all indexes already exist' };
     }
     for (const spec of toBuild) ctx.server.ttl.indexCreated(coll, spec);
+    ctx.server.catalog.indexesCreated(coll, toBuild);
     return { ...prefix, createdCollectionAutomatically: created, numIndexesBefore, numIndexesAfter: coll.indexSpecs().length };
   },
 };

@@ -62,6 +62,7 @@ export const dropIndexes: CommandDefinition = {
       const spec = coll!.indexSpecs().find((s) => s.name === indexName);
       coll!.dropIndex(indexName);
       if (spec) ctx.server.ttl.indexDropped(coll!, spec);
+      if (spec) ctx.server.catalog.indexesDropped(coll!, [spec]);
     }
   },
 };

@@ -4,11 +4,12 @@
  * `replSetGetStatus` and `replSetGetConfig` report comes from here: the member's address, the
  * election id, the replica set id, and the optime of the last write (the logical clock's time).
  *
- * Until the write path ticks the logical clock on every commit, `noteWrite` (called by dispatch
- * after a write command) takes a fresh optime for it: the one place that does so.
+ * The last write's optime is the cluster time of the write path's last commit, which an observer
+ * of the write path (`storage/write/observers.ts`) records.
  */
 import { Long, ObjectId, Timestamp, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
+import type { CommitTime, OpObserver } from '../../storage/write/observers.js';
 import type { CommandContext } from '../types.js';
 
 /** The term of the one election this member ever wins. */
@@ -45,8 +46,32 @@ function stateOf(ctx: CommandContext): ReplSetState {
       lastWriteWallMs: nowMs,
     };
     states.set(ctx.server, state);
+    ctx.server.catalog.writes.observers.add(lastWriteObserver(state));
   }
   return state;
+}
+
+/** An observer that keeps `state`'s last write at the time of every commit. */
+function lastWriteObserver(state: ReplSetState): OpObserver {
+  const note = (e: CommitTime) => {
+    state.lastWriteTs = e.clusterTime;
+    state.lastWriteWallMs = e.wallTimeMs;
+  };
+  return {
+    onInserts: (events) => {
+      const last = events[events.length - 1];
+      if (last !== undefined) note(last);
+    },
+    onUpdate: note,
+    onDelete: note,
+    onCreateCollection: note,
+    onDropCollection: note,
+    onRenameCollection: note,
+    onCreateIndexes: note,
+    onDropIndexes: note,
+    onCollMod: note,
+    onDropDatabase: note,
+  };
 }
 
 /** The set's name; throws 76 NoReplicationEnabled on a standalone (as mongod does). */
@@ -79,15 +104,6 @@ export function lastWrite(ctx: CommandContext): { ts: Timestamp; wallMs: number 
 /** The election's facts (id, time, replica set id). */
 export function election(ctx: CommandContext): { electionId: ObjectId; replicaSetId: ObjectId; electionTime: Timestamp; electionDateMs: number } {
   return stateOf(ctx);
-}
-
-/** Records a committed write now: a fresh optime from the logical clock, returned. */
-export function noteWrite(ctx: CommandContext): Timestamp {
-  const state = stateOf(ctx);
-  const ts = ctx.server.logicalClock.tick();
-  state.lastWriteTs = ts;
-  state.lastWriteWallMs = ctx.now();
-  return ts;
 }
 
 /** The one-node config (`replSetGetConfig`'s `config`). */

@@ -63,7 +63,8 @@ export const putRow: CommandDefinition = {
     const target = versionedTarget(ctx, name, 'putRow');
     if (!target) throw new CommandError('NamespaceNotFound', `putRow needs a versioned collection; ${ctx.db}.${name} does not exist`);
     checkWriteRange(cells, target.store.limits, nowMs);
-    target.store.putRow(row._id, cells, nowMs);
+    // One write unit: the row's creation or its new versions are one operation of the write path.
+    ctx.server.catalog.writes.run(() => target.store.putRow(row._id, cells, nowMs));
     const written: Document = {};
     for (const cell of cells) written[cell.column] = Long.fromNumber(cell.ts);
     return { timestamps: written };

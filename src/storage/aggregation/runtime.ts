@@ -63,13 +63,6 @@ export interface CollectionDescription {
   readonly uniqueKeys: readonly (readonly string[])[];
 }
 
-/** A document of a `$merge` target matched by a stage's `on` fields. */
-export interface MatchedDocument {
-  readonly doc: Document;
-  /** Stores `next` in its place (document validation applies). */
-  replace(next: Document): void;
-}
-
 /** The writes of `$out` and `$merge`, through the one write path (document validation applies). */
 export interface OutputWriter {
   /**
@@ -77,10 +70,26 @@ export interface OutputWriter {
    * present) by `docs`, all or nothing: a failure leaves the target as it was.
    */
   replace(db: string, coll: string, docs: readonly Document[]): void;
-  /** The document of `db.coll` equal to `filter` on its fields (`{f: {$eq: v}, ...}`), if any. */
-  findOne(db: string, coll: string, filter: Document): MatchedDocument | undefined;
-  /** Inserts `doc` into `db.coll` (created when absent); a duplicate key is mongod's error. */
-  insert(db: string, coll: string, doc: Document): void;
+  /** Merges `items` into the target of `spec` (`$merge`); throws the first error once every document was tried. */
+  merge(spec: MergeWriteSpec, items: readonly MergeItemSpec[]): void;
+}
+
+/** What `$merge` writes where, and how (its parsed specification). */
+export interface MergeWriteSpec {
+  readonly db: string;
+  readonly coll: string;
+  /** The `on` fields (dotted paths), `['_id']` by default. */
+  readonly on: readonly string[];
+  readonly whenMatched: 'replace' | 'keepExisting' | 'merge' | 'fail' | 'pipeline';
+  /** The `whenMatched` pipeline. */
+  readonly pipeline?: readonly Document[];
+  readonly whenNotMatched: 'insert' | 'discard' | 'fail';
+}
+
+/** One document to merge, with the values of the stage's `let` for it (in pipeline mode, `new` among them). */
+export interface MergeItemSpec {
+  readonly doc: Document;
+  readonly constants?: Document;
 }
 
 /** What stages read of the server. */

@@ -157,8 +157,9 @@ export class VersionedStore implements RowModel {
     const existing = this.coll.rawGet(id);
     if (existing) {
       const record = asVersioned(existing);
+      const before = record.doc;
       for (const cell of cells) record.row.put(cell.column, cell.value, cell.ts);
-      this.coll.rowChanged(record, nowMs);
+      this.coll.rowChanged(record, nowMs, before);
       return;
     }
     const row = new VersionedRow(idValue);

@@ -12,6 +12,7 @@ import { Index } from '../../../src/storage/indexes/index.js';
 import { keyString } from '../../../src/storage/values/key_string.js';
 import { errorOf } from '../thrown.js';
 import { treeEntries } from './tree_entries.js';
+import { WritePath } from '../../../src/storage/write/write_unit.js';
 
 const NOW = 1_700_000_000_000;
 
@@ -102,12 +103,13 @@ describe('index entries after removals', () => {
     expect(entries(coll, '_id_')).toEqual([[2, 2]]);
     expect(entries(coll, 'k_1')).toEqual([[20, 2]]);
   });
-  test('removeRecords removes what remove each would: records, index entries, hooks, once each', () => {
+  test('removeRecords removes what remove each would: records, index entries, write events, once each', () => {
     const coll = collectionWith({ key: { 'a.b': 1 }, name: 'ab_1' }, { key: { k: 1 }, name: 'k_1', unique: true });
     for (let i = 3; i <= 10; i++) coll.insert({ _id: i, k: i * 10, n: i, a: { b: i % 3 } }, NOW);
     expect(entries(coll, '_id_')).toHaveLength(10); // builds the deferred `_id_` entries
     const deleted: unknown[] = [];
-    coll.hooks = { afterDelete: (rec) => deleted.push(rec.doc._id) };
+    coll.writes = new WritePath();
+    coll.writes.observers.add({ onDelete: (event) => deleted.push(event.record.doc._id) });
     const rec = (id: number) => coll.getById(keyString(id), NOW)!;
     const four = rec(4);
     // 4 twice, a stale twin of 6 (same _id, another object) and 2 twice, with 9 past the count.

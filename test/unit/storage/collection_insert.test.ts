@@ -16,6 +16,7 @@ import { Collection } from '../../../src/storage/collection.js';
 import { normaliseCollation } from '../../../src/storage/indexes/collation.js';
 import { treeEntries } from '../indexes/tree_entries.js';
 import { Index } from '../../../src/storage/indexes/index.js';
+import { WritePath } from '../../../src/storage/write/write_unit.js';
 
 const NOW = 1_700_000_000_000;
 const CI = normaliseCollation({ locale: 'en', strength: 2 })!;
@@ -36,9 +37,11 @@ function thrown(fn: () => unknown): CommandError {
   throw new Error('nothing thrown');
 }
 
-/** Hides the records whose document has `expired: true` (what the TTL engine's hook does). */
+/** Hides the records whose document has `expired: true` (what the TTL engine's check does) and collects the deletions. */
 function hideExpired(coll: Collection, deleted: StoredDocument[]): void {
-  coll.hooks = { isVisible: (rec) => rec.doc.expired !== true, afterDelete: (rec) => deleted.push(rec) };
+  coll.visibility = (rec) => rec.doc.expired !== true;
+  coll.writes = new WritePath();
+  coll.writes.observers.add({ onDelete: (event) => deleted.push(event.record) });
 }
 
 describe('Collection.insert', () => {

@@ -82,17 +82,21 @@ describe('TtlEngine.checkIndexSpec', () => {
 });
 
 describe('TtlEngine on collections', () => {
-  test('hooks are installed by a TTL index and removed with it', () => {
+  test('the visibility check and the scheduling are installed by a TTL index and removed with it', () => {
     const { catalog, engine } = setup();
     engines.push(engine);
     const coll = catalog.getOrCreate('db', 'c').coll;
     addIndex(engine, coll, { key: { a: 1 }, name: 'a_1' }, T0);
-    expect(coll.hooks).toEqual({});
+    expect(coll.visibility).toBeNull();
     addIndex(engine, coll, { key: { _ts: 1 }, name: '_ts_1', expireAfterSeconds: 10 }, T0);
-    expect(Object.keys(coll.hooks).sort()).toEqual(['afterClear', 'afterDelete', 'afterInsert', 'afterUpdate', 'isVisible']);
+    expect(typeof coll.visibility).toBe('function');
+    coll.insert({ _id: 1 }, T0);
+    expect(engine.scheduledCount(coll)).toBe(1);
     coll.dropIndex('_ts_1');
     engine.indexDropped(coll, {});
-    expect(coll.hooks).toEqual({});
+    expect(coll.visibility).toBeNull();
+    coll.insert({ _id: 2 }, T0);
+    expect(engine.scheduledCount(coll)).toBe(0);
   });
 
   test('Cosmos visibility is exact to the millisecond and follows modifications', () => {

@@ -1,7 +1,7 @@
 /**
  * What several stages share: the transform of a document into the value of an expression
  * (`$replaceRoot`, `$replaceWith`), the transform applying a projection (`$project`, `$unset`),
- * and the target namespace of the writing stages (`$out`, `$merge`).
+ * and the checks of `$out`'s target.
  */
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
@@ -45,31 +45,10 @@ export function projectionStage(apply: ProjectionFn, expressions: ExpressionCont
   };
 }
 
-/** The databases `$out` and `$merge` refuse to write to. */
+/** The databases `$out` refuses to write to. */
 const INTERNAL_DBS = new Set(['admin', 'local', 'config']);
 
-/**
- * The `{db, coll}` of a writing stage: a string is a collection of `defaultDb`, a document names
- * both in its fields `dbField` and `collField` (IDL's errors for a wrong type or a missing one).
- */
-export function targetNamespace(stageName: string, spec: unknown, defaultDb: string, dbField: string, collField: string): { db: string; coll: string } {
-  if (typeof spec === 'string') return { db: defaultDb, coll: spec };
-  const doc = spec as Document;
-  const db = doc[dbField] === undefined ? defaultDb : doc[dbField];
-  const coll = doc[collField];
-  if (typeof db !== 'string') throw new CommandError('TypeMismatch', `BSON field '${stageName}.${dbField}' is the wrong type '${bsonTypeOf(db)}', expected type 'string'`);
-  if (typeof coll !== 'string') {
-    throw new CommandError(
-      coll === undefined ? 'IDLFailedToParse' : 'TypeMismatch',
-      coll === undefined
-        ? `BSON field '${stageName}.${collField}' is missing but a required field`
-        : `BSON field '${stageName}.${collField}' is the wrong type '${bsonTypeOf(coll)}', expected type 'string'`,
-    );
-  }
-  return { db, coll };
-}
-
-/** Refuses a target `$out`/`$merge` (`kind`) may not write to: an internal database, a system collection. */
+/** Refuses a target `$out` (`kind`) may not write to: an internal database, a system collection. */
 export function checkTarget(kind: string, db: string, coll: string): void {
   validateDbName(db);
   if (INTERNAL_DBS.has(db)) throw new CommandError(31321, `Can't ${kind} to internal database: ${db}`);
