@@ -16,7 +16,7 @@ import { Server } from '../../../src/server/server.js';
 import { treeEntries } from '../indexes/tree_entries.js';
 
 const DB = 'd';
-const conn = { id: 1, remoteAddress: 'test', localAddress: 'test', clientMetadata: null, compressors: [] } as unknown as ConnectionState;
+const conn = { id: 1, remoteAddress: 'test', localAddress: 'test', clientMetadata: null, compressors: [], auth: { manager: { enabled: false } } } as unknown as ConnectionState;
 const lsid = { id: new UUID().toBinary() };
 
 /** Runs `body` on `server` (synchronously, as every command here completes). */
