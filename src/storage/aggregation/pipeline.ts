@@ -92,11 +92,15 @@ export function parsePipeline(stages: readonly unknown[], ctx: PipelineParseCont
     return { name, stage, definition, instance: definition.parse(stage[name], ctx) };
   });
   checkCollectionless();
+  // A $facet refuses the stages it does not allow before asking where they stand (mongod's
+  // validateFacetPipeline, then validateCommon); $lookup and $unionWith ask the other way round.
+  const checkAllowed = (): void => {
+    for (const { name, definition } of parsed) if (!definition.constraints.allowedIn[place as 'facet']) throw NOT_ALLOWED_IN[place as 'facet'](name);
+  };
+  if (place === 'facet') checkAllowed();
   checkPositions();
   for (let i = 0; i < parsed.length - 1; i++) parsed[i]!.instance.followed?.();
-  if (place === 'facet' || place === 'lookup' || place === 'unionWith') {
-    for (const { name, definition } of parsed) if (!definition.constraints.allowedIn[place]) throw NOT_ALLOWED_IN[place](name);
-  }
+  if (place === 'lookup' || place === 'unionWith') checkAllowed();
   if (!collectionless && facts[0]?.target === 'database') throw new CommandError('InvalidNamespace', `'${names[0]}' can only be run with {aggregate: 1}`);
   return { stages: parsed };
 }
