@@ -81,6 +81,10 @@ import { getRow } from './versioned/get_row.js';
 import { putRow } from './versioned/put_row.js';
 import { notImplementedCommands, uncataloguedCommands } from './not_implemented.js';
 import type { CommandDefinition } from './types.js';
+import { updateSearchIndex } from './search/update_search_index.js';
+import { listSearchIndexes } from './search/list_search_indexes.js';
+import { dropSearchIndex } from './search/drop_search_index.js';
+import { createSearchIndexes } from './search/create_search_indexes.js';
 
 /** Every implemented command, sorted by name. */
 export const COMMANDS: readonly CommandDefinition[] = [
@@ -96,6 +100,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   create,
   createIndexes,
   createRole,
+  createSearchIndexes,
   createUser,
   dbStats,
   del,
@@ -106,6 +111,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   dropDatabase,
   dropIndexes,
   dropRole,
+  dropSearchIndex,
   dropUser,
   endSessions,
   explain,
@@ -133,6 +139,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   listCommands,
   listDatabases,
   listIndexes,
+  listSearchIndexes,
   logout,
   mayflyAdvanceClock,
   mayflyClock,
@@ -158,6 +165,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   startSession,
   update,
   updateRole,
+  updateSearchIndex,
   updateUser,
   usersInfo,
   whatsmyuri,

@@ -12,7 +12,7 @@ describe('pipeline and stage parse errors', () => {
     ['a stage with two fields', [{ $match: {}, $limit: 1 }], 40323, 'A pipeline stage specification object must contain exactly one field.'],
     ['an empty stage', [{}], 40323, 'A pipeline stage specification object must contain exactly one field.'],
     ['an unknown stage', [{ $foo: 1 }], 40324, "Unrecognized pipeline stage name: '$foo'"],
-    ['a known but unsupported stage', [{ $search: {} }], 238, '$search is not supported by Mayfly yet'],
+    ['a known but unsupported stage', [{ $score: {} }], 238, '$score is not supported by Mayfly yet'],
     ['$out before another stage', [{ $out: 'x' }, { $match: {} }], 40601, '$out can only be the final stage in the pipeline'],
     ['$out of a number', [{ $out: 1 }], 16990, '$out only supports a string or object argument, but found int'],
     ['$documents after another stage', [{ $match: {} }, { $documents: [] }], 40602, '$documents is only valid as the first stage in a pipeline'],

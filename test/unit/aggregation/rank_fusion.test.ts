@@ -93,7 +93,7 @@ describe('$rankFusion errors', () => {
     expectCommandError(
       () => parseWith(foreign, [{ $rankFusion: { input: { pipelines: { p: [{ $vectorSearch: {} }] } } } }]),
       31082,
-      'Using $vectorSearch requires additional configuration. Please connect to Atlas or an AtlasCLI local deployment to enable. For more information on how to connect, see https://dochub.mongodb.org/core/atlas-cli-deploy-local-reqs',
+      'Using $search and $vectorSearch aggregation stages requires additional configuration. Please connect to Atlas or an AtlasCLI local deployment to enable.For more information on how to connect, see https://dochub.mongodb.org/core/atlas-cli-deploy-local-reqs.',
     );
   });
 

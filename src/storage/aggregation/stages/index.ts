@@ -17,6 +17,7 @@ import { indexStats } from './index_stats.js';
 import { limit } from './limit.js';
 import { listClusterCatalog } from './list_cluster_catalog.js';
 import { listLocalSessions } from './list_local_sessions.js';
+import { listSearchIndexes } from './list_search_indexes.js';
 import { listSessions } from './list_sessions.js';
 import { lookup } from './lookup.js';
 import { match } from './match.js';
@@ -30,6 +31,8 @@ import { replaceRoot } from './replace_root.js';
 import { replaceWith } from './replace_with.js';
 import { sample } from './sample.js';
 import { scoreFusion } from './score_fusion.js';
+import { search } from './search.js';
+import { searchMeta } from './search_meta.js';
 import { set } from './set.js';
 import { setWindowFields } from './set_window_fields.js';
 import { skip } from './skip.js';
@@ -38,6 +41,7 @@ import { sortByCount } from './sort_by_count.js';
 import { unionWith } from './union_with.js';
 import { unset } from './unset.js';
 import { unwind } from './unwind.js';
+import { vectorSearch } from './vector_search.js';
 
 /** The implemented stages. */
 export const STAGES: readonly StageDefinition[] = [
@@ -58,6 +62,7 @@ export const STAGES: readonly StageDefinition[] = [
   limit,
   listClusterCatalog,
   listLocalSessions,
+  listSearchIndexes,
   listSessions,
   lookup,
   match,
@@ -71,6 +76,8 @@ export const STAGES: readonly StageDefinition[] = [
   replaceWith,
   sample,
   scoreFusion,
+  search,
+  searchMeta,
   set,
   setWindowFields,
   skip,
@@ -79,4 +86,5 @@ export const STAGES: readonly StageDefinition[] = [
   unionWith,
   unset,
   unwind,
+  vectorSearch,
 ];

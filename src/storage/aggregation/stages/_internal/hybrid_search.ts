@@ -15,6 +15,7 @@
  * then the weights (13118 not a number, 9460300 negative or NaN, 9460301 more weights than
  * pipelines, 9967500 a weight naming no pipeline).
  */
+import { searchIndexesNotEnabled, searchStagesNotEnabled } from '../../../../errors/search_not_enabled.js';
 import type { Document } from '../../../../bson/library.js';
 import { CommandError } from '../../../../errors/command_error.js';
 import { assertValidFieldName } from '../../../expression/field_path.js';
@@ -201,11 +202,7 @@ export function parseInputPipelines(stageName: string, kind: InputKind, pipeline
     validateInputPipeline(stageName, kind, stages);
     const search = stages.find((s) => SEARCH_STAGES.has(Object.keys(s)[0]!));
     if (search !== undefined) {
-      const searchName = Object.keys(search)[0]!;
-      throw new CommandError(
-        'SearchNotEnabled',
-        `Using ${searchName} requires additional configuration. Please connect to Atlas or an AtlasCLI local deployment to enable. For more information on how to connect, see https://dochub.mongodb.org/core/atlas-cli-deploy-local-reqs`,
-      );
+      throw Object.keys(search)[0] === '$listSearchIndexes' ? searchIndexesNotEnabled() : searchStagesNotEnabled();
     }
     const sub = subPipelineContext(ctx, source ?? null).ctx;
     const parsed = parseSubPipeline([...(view?.pipeline ?? []), ...stages], sub, 'unionWith');

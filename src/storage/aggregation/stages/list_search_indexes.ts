@@ -1,0 +1,7 @@
+/** `$listSearchIndexes`: Mayfly has no search node, so it answers as mongod without one does (31082). */
+import { searchIndexesNotEnabled } from '../../../errors/search_not_enabled.js';
+import { searchStage } from './_internal/search_not_enabled.js';
+import type { StageDefinition } from '../stage.js';
+
+/** `{$listSearchIndexes: ...}`: 31082 SearchNotEnabled. */
+export const listSearchIndexes: StageDefinition = searchStage('$listSearchIndexes', searchIndexesNotEnabled);

@@ -1,0 +1,7 @@
+/** `$vectorSearch`: Mayfly has no search node, so it answers as mongod without one does (31082). */
+import { searchStagesNotEnabled } from '../../../errors/search_not_enabled.js';
+import { searchStage } from './_internal/search_not_enabled.js';
+import type { StageDefinition } from '../stage.js';
+
+/** `{$vectorSearch: ...}`: 31082 SearchNotEnabled. */
+export const vectorSearch: StageDefinition = searchStage('$vectorSearch', searchStagesNotEnabled);
