@@ -2,15 +2,11 @@
  * Authentication from the shells: mongosh (`-u -p`, `db.auth`, `db.createUser`,
  * `db.getUsers()`) and Debian's pymongo 3.11 (credentials in the URI, both SCRAM mechanisms).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MayflyServer } from '../../src/index.js';
 import { describeWhenAvailable } from '../support/prerequisite.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const mongosh = path.join(root, 'node_modules', '.bin', 'mongosh');
+import { MONGOSH, runProcess } from '../support/processes.js';
 
 let server: MayflyServer;
 beforeAll(async () => {
@@ -19,24 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-/** Runs `command args` (without blocking this process). */
-function run(command: string, args: string[]): Promise<{ stdout: string; stderr: string; status: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1', NO_COLOR: '1', FORCE_COLOR: '0' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, status });
-    });
-    child.stdin.end();
-  });
-}
 
 describe('mongosh', () => {
   test('-u -p, db.createUser, db.getUsers(), db.auth', async () => {
@@ -51,7 +29,7 @@ describe('mongosh', () => {
       "try { db.getSiblingDB('admin').runCommand({ serverStatus: 1 }) } catch (e) { print('REFUSED ' + e.code + ' ' + e.codeName) }",
       "try { shop.auth('shell', 'wrong') } catch (e) { print('BAD ' + e.code + ' ' + e.message) }",
     ].join('\n');
-    const out = await run(mongosh, [`mongodb://127.0.0.1:${server.port}/admin`, '-u', 'root', '-p', 'example', '--norc', '--quiet', '--eval', script]);
+    const out = await runProcess(MONGOSH, [`mongodb://127.0.0.1:${server.port}/admin`, '-u', 'root', '-p', 'example', '--norc', '--quiet', '--eval', script]);
     expect(out.stderr).toBe('');
     expect(out.status).toBe(0);
     const lines = out.stdout.split('\n');
@@ -64,7 +42,7 @@ describe('mongosh', () => {
   });
 
   test('a wrong password on the command line', async () => {
-    const out = await run(mongosh, [`mongodb://127.0.0.1:${server.port}/admin`, '-u', 'root', '-p', 'nope', '--norc', '--quiet', '--eval', "print('never')"]);
+    const out = await runProcess(MONGOSH, [`mongodb://127.0.0.1:${server.port}/admin`, '-u', 'root', '-p', 'nope', '--norc', '--quiet', '--eval', "print('never')"]);
     expect(out.status).not.toBe(0);
     expect(out.stdout).not.toContain('never');
     expect(out.stderr).toContain('Authentication failed.');
@@ -93,7 +71,7 @@ try:
 except OperationFailure as e:
     print('FAILED', e.code, e.details['errmsg'])
 `;
-    const out = await run(python, ['-c', script, String(server.port)]);
+    const out = await runProcess(python, ['-c', script, String(server.port)]);
     expect(out.stderr).toBe('');
     expect(out.stdout.trim().split('\n')).toEqual([
       "SCRAM-SHA-256 float [{'user': 'root', 'db': 'admin'}]",

@@ -2,15 +2,12 @@
  * Real clients other than the Node.js driver: mongosh (the shell path users take) and Debian's
  * python3-pymongo 3.11 (an old driver that shakes hands over OP_QUERY).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MayflyServer } from '../../src/index.js';
 import { describeWhenAvailable } from '../support/prerequisite.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const mongosh = path.join(root, 'node_modules', '.bin', 'mongosh');
+import { MONGOSH, PROJECT_ROOT, runProcess } from '../support/processes.js';
 
 let server: MayflyServer;
 beforeAll(async () => {
@@ -20,27 +17,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** Runs a program without blocking this process (the server under test lives in it). */
-function run(file: string, args: string[], input?: string): Promise<{ stdout: string; stderr: string; status: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1', NO_COLOR: '1', FORCE_COLOR: '0' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, status });
-    });
-    if (input !== undefined) child.stdin.end(input);
-    else child.stdin.end();
-  });
-}
-
 function runShell(script: string) {
-  return run(mongosh, [server.getUri('shelltest'), '--norc', '--eval', script]);
+  return runProcess(MONGOSH, [server.getUri('shelltest'), '--norc', '--eval', script]);
 }
 
 describe('mongosh', () => {
@@ -75,7 +53,7 @@ describe('mongosh', () => {
   it('the show helpers print databases and collections', async () => {
     const out = await runShell('db.things.insertOne({ a: 1 })');
     expect(out.status).toBe(0);
-    const shown = await run(mongosh, [server.getUri('shelltest'), '--norc', '--quiet'], 'show dbs\nshow collections\n');
+    const shown = await runProcess(MONGOSH, [server.getUri('shelltest'), '--norc', '--quiet'], 'show dbs\nshow collections\n');
     expect(shown.status).toBe(0);
     // Without a terminal mongosh echoes its prompt before each answer.
     expect(shown.stdout).toMatch(/^shelltest> shelltest\s+\d+(\.\d+)? (B|KiB)$/m);
@@ -96,7 +74,7 @@ const noPymongo = hasPymongo ? undefined : `${python} cannot import pymongo (apt
 
 describeWhenAvailable('python3-pymongo', noPymongo, () => {
   it('connects over OP_QUERY and does insert/find/update/delete', async () => {
-    const result = await run(python, [path.join(root, 'scripts', 'pymongo_smoke.py'), server.getUri()]);
+    const result = await runProcess(python, [path.join(PROJECT_ROOT, 'scripts', 'pymongo_smoke.py'), server.getUri()]);
     expect(result.stderr).toBe('');
     expect(result.stdout.trim().split('\n').at(-1)).toBe('pymongo smoke passed');
     expect(result.status).toBe(0);

@@ -2,14 +2,9 @@
  * The one-node replica set from mongosh: connecting with `?replicaSet=` discovers the set, and
  * `rs.status()`, `rs.conf()`, `rs.isMaster()` and `rs.initiate()` answer as a one-member set.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MayflyReplSet } from '../../src/index.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const mongosh = path.join(root, 'node_modules', '.bin', 'mongosh');
+import { runMongosh } from '../support/processes.js';
 
 let rs: MayflyReplSet;
 beforeAll(async () => {
@@ -18,26 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rs.stop();
 });
-
-/** Runs `script` in mongosh against the set (without blocking this process). */
-function runShell(script: string): Promise<{ stdout: string; stderr: string; status: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(mongosh, [rs.getUri('app'), '--norc', '--quiet', '--eval', script], {
-      env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, status });
-    });
-    child.stdin.end();
-  });
-}
 
 describe('mongosh on the replica set', () => {
   test('rs.status(), rs.conf(), rs.isMaster(), rs.initiate()', async () => {
@@ -53,7 +28,7 @@ describe('mongosh on the replica set', () => {
       "try { rs.initiate() } catch (e) { print('INITIATE ' + e.code + ' ' + e.codeName) }",
       "print('COUNT ' + db.c.countDocuments())",
     ].join(';\n');
-    const out = await runShell(script);
+    const out = await runMongosh([rs.getUri('app')], script);
     expect(out.stderr).toBe('');
     expect(out.status).toBe(0);
     expect(out.stdout.split('\n').filter((line) => line.length > 0)).toEqual([

@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
 import { MayflyServer } from '../../src/index.js';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates.js';
+import { runMongosh } from '../support/processes.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'mayfly.js');
-const mongosh = path.join(root, 'node_modules', '.bin', 'mongosh');
 
 let certs: TestCertificates;
 beforeAll(() => {
@@ -46,26 +46,6 @@ function stop(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   return exited;
-}
-
-/** Runs mongosh with `args` and `script`. */
-function runShell(args: string[], script: string): Promise<{ stdout: string; stderr: string; status: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(mongosh, [...args, '--norc', '--quiet', '--eval', script], {
-      env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, status });
-    });
-    child.stdin.end();
-  });
 }
 
 describe('mayfly --tls-*', () => {
@@ -123,7 +103,7 @@ describe('mongosh --tls', () => {
       "print('FOUND ' + JSON.stringify(db.getSiblingDB('shell').c.findOne()))",
       "print('AUTH ' + JSON.stringify(db.getSiblingDB('$external').auth({ mechanism: 'MONGODB-X509' })))",
     ].join('; ');
-    const run = await runShell([server.getUri(), '--tls', '--tlsCAFile', certs.caFile, '--tlsCertificateKeyFile', certs.clientFile], script);
+    const run = await runMongosh([server.getUri(), '--tls', '--tlsCAFile', certs.caFile, '--tlsCertificateKeyFile', certs.clientFile], script);
     expect(run.stderr).toBe('');
     expect(run.stdout.trim().split('\n')).toEqual(['FOUND {"_id":1,"via":"tls"}', 'AUTH {"ok":1}']);
     expect(run.status).toBe(0);

@@ -3,14 +3,9 @@
  * and TTL examples moved to the instant 1800000000000, run with `db.runCommand` and
  * `db.adminCommand` against a server on the manual clock.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MayflyServer } from '../../src/index.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const mongosh = path.join(root, 'node_modules', '.bin', 'mongosh');
+import { runMongosh } from '../support/processes.js';
 
 let server: MayflyServer;
 beforeAll(async () => {
@@ -20,26 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-/** Runs `script` in mongosh against the server (without blocking this process). */
-function runShell(script: string): Promise<{ stdout: string; stderr: string; status: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(mongosh, [server.getUri('shop'), '--norc', '--quiet', '--eval', script], {
-      env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, status });
-    });
-    child.stdin.end();
-  });
-}
 
 describe('mongosh', () => {
   test("the seed's offset and TTL examples", async () => {
@@ -60,7 +35,7 @@ describe('mongosh', () => {
       "db.runCommand({ collMod: 'prices', versioned: { timeToLive: 172800 } })",
       "print('GONE ' + JSON.stringify(db.prices.find().toArray()))",
     ].join(';\n');
-    const out = await runShell(script);
+    const out = await runMongosh([server.getUri('shop')], script);
     expect(out.stderr).toBe('');
     expect(out.status).toBe(0);
     expect(out.stdout.split('\n').filter((line) => line.length > 0)).toEqual([
