@@ -190,7 +190,18 @@ function finishCommand(ctx: CommandContext, session: SessionRecord | undefined, 
     const id = cursor?.id;
     if (id instanceof Long && !id.isZero()) sessionCatalogOf(ctx.server).addCursor(session, id.toBigInt());
   }
+  noteCursorOwner(ctx, reply);
   return reply;
+}
+
+/** A cursor a command opened belongs to the user the connection is authenticated as (getMore checks it). */
+function noteCursorOwner(ctx: CommandContext, reply: Document): void {
+  const user = ctx.connection.auth.user;
+  if (user === null) return;
+  const id = (reply.cursor as Document | undefined)?.id;
+  if (!(id instanceof Long) || id.isZero()) return;
+  const cursor = ctx.server.cursors.peek(id);
+  if (cursor !== undefined) cursor.owner = `${user.user}@${user.db}`;
 }
 
 /** The first field name of `doc` ('' when empty), without listing every key. */

@@ -91,7 +91,11 @@ export class Cursor {
   /** The id getMore uses (0 until the cursor manager registers the cursor). */
   id: Long;
   readonly ns: string;
-  /** The connection-independent owner key (for killCursors/endSessions bookkeeping). */
+  /**
+   * The authenticated user who opened it (`user@db`; null: nobody was): only a client
+   * authenticated as that user may getMore it, as mongod's isCoauthorizedWith.
+   */
+  owner: string | null = null;
   readonly noTimeout: boolean;
   lastUsedMs: number;
   private readonly source: RevalidatingIterator;
@@ -199,6 +203,11 @@ export class CursorManager {
     cursor.id = Long.fromBigInt(id);
     this.cursors.set(id, cursor);
     return cursor.id;
+  }
+
+  /** The open cursor `id`, if any, without using it (no timeout reset, no error). */
+  peek(id: Long): Cursor | undefined {
+    return this.cursors.get(id.toBigInt());
   }
 
   /** The cursor `id`; throws 43 CursorNotFound. */

@@ -3,7 +3,7 @@
  * role allows and is refused one it does not, with mongod's exact 13 text ("not authorized on
  * <db> to execute command { … }", the command as the server received it, lsid included).
  */
-import { MongoClient, type ClientSession, type Document } from 'mongodb';
+import { Long, MongoClient, type ClientSession, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MayflyServer } from '../../src/index.js';
 
@@ -96,6 +96,30 @@ describe('the role matrix', () => {
       expect((await client.db('admin').command({ serverStatus: 1 })).ok).toBe(1);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('cursors belong to the user who opened them', () => {
+  test("another user's getMore answers 13 with mongod's text; the owner's succeeds", async () => {
+    await root.db('shop').command({ createUser: 'reader2', pwd: 'pw', roles: ['read'] });
+    await root.db('shop').collection('many').insertMany(Array.from({ length: 5 }, (_, i) => ({ _id: i as never })));
+    const other = new MongoClient(`mongodb://reader2:pw@127.0.0.1:${server.port}/shop`, { serverSelectionTimeoutMS: 5000 });
+    try {
+      const first = await root.db('shop').command({ find: 'many', batchSize: 2 });
+      const id = Long.fromValue(first.cursor.id);
+      const err = await other
+        .db('shop')
+        .command({ getMore: id, collection: 'many' })
+        .catch((e: unknown) => e as { code: number; message: string });
+      expect({ code: (err as { code: number }).code, message: (err as { message: string }).message }).toEqual({
+        code: 13,
+        message: `cursor id ${id.toString()} was not created by the authenticated user`,
+      });
+      const more = await root.db('shop').command({ getMore: id, collection: 'many' });
+      expect(more.cursor.nextBatch).toEqual([{ _id: 2 }, { _id: 3 }, { _id: 4 }]);
+    } finally {
+      await other.close();
     }
   });
 });

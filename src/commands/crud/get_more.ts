@@ -37,6 +37,10 @@ export const getMore: CommandDefinition = {
     const ns = `${ctx.db}.${cmd.collection as string}`;
     const cursors = ctx.server.cursors;
     const cursor = cursors.get(cursorId, ctx.now());
+    const user = ctx.connection.auth.user;
+    if (cursor.owner !== null && (user === null || cursor.owner !== `${user.user}@${user.db}`)) {
+      throw new CommandError('Unauthorized', `cursor id ${cursorId.toString()} was not created by the authenticated user`);
+    }
     if (cursor.ns !== ns) {
       throw new CommandError('Unauthorized', `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
     }
