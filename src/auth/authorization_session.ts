@@ -81,6 +81,12 @@ export class AuthorizationSession {
     return r !== null && r.privileges.allows(resource, actions);
   }
 
+  /** Whether the user holds any privilege on a resource of database `db` (listDatabases' filter). */
+  anyOnDatabase(db: string): boolean {
+    const r = this.resolve();
+    return r !== null && r.privileges.anyOnDatabase(db);
+  }
+
   /** The user's direct roles (as stored), or []. */
   directRoles(): RoleName[] {
     if (!this.current) return [];

@@ -202,6 +202,15 @@ export class PrivilegeSet {
     return true;
   }
 
+  /**
+   * Whether some privilege names a resource in database `db` (the database, a collection of it,
+   * every database, a collection name in every database, or anything): mongod's
+   * isAuthorizedForAnyActionOnAnyResourceInDB, which decides what listDatabases shows.
+   */
+  anyOnDatabase(db: string): boolean {
+    return this.list.some((p) => p.actions.size > 0 && (p.resource.kind === 'any' || (p.resource.kind === 'namespace' && (p.resource.db === '' || p.resource.db === db))));
+  }
+
   /** Answers already computed, by action and resource (a connection asks the same few again and again). */
   private readonly memo = new Map<string, boolean>();
 

@@ -123,3 +123,28 @@ describe('cursors belong to the user who opened them', () => {
     }
   });
 });
+
+describe('listDatabases shows a user the databases it has privileges in', () => {
+  test('a read user of one database sees that one; asking for all of them is 13; readAnyDatabase sees all', async () => {
+    await root.db('other').collection('x').insertOne({ _id: 1 as never });
+    await root.db('shop').command({ createUser: 'lister', pwd: 'pw', roles: ['read'] });
+    await root.db('admin').command({ createUser: 'reads-all', pwd: 'pw', roles: ['readAnyDatabase'] });
+    const lister = new MongoClient(`mongodb://lister:pw@127.0.0.1:${server.port}/shop`, { serverSelectionTimeoutMS: 5000 });
+    const all = new MongoClient(`mongodb://reads-all:pw@127.0.0.1:${server.port}/admin`, { serverSelectionTimeoutMS: 5000 });
+    try {
+      const mine = await lister.db('admin').command({ listDatabases: 1, nameOnly: true });
+      expect(mine.databases).toEqual([{ name: 'shop' }]);
+      const refused = await lister
+        .db('admin')
+        .command({ listDatabases: 1, nameOnly: true, authorizedDatabases: false })
+        .catch((e: unknown) => e as { code: number; message: string });
+      expect({ code: (refused as { code: number }).code, message: (refused as { message: string }).message }).toEqual({ code: 13, message: 'Insufficient permissions to list all databases' });
+      const names = (await all.db('admin').command({ listDatabases: 1, nameOnly: true })).databases.map((d: { name: string }) => d.name);
+      expect(names).toEqual((await root.db('admin').command({ listDatabases: 1, nameOnly: true })).databases.map((d: { name: string }) => d.name));
+      expect(names).toContain('other');
+    } finally {
+      await lister.close();
+      await all.close();
+    }
+  });
+});
