@@ -75,6 +75,34 @@ export class AuthManager {
     return this.catalog.getOrCreate(AUTH_DB, name).coll;
   }
 
+  /** Every document of `admin.<name>` (users or roles), in storage order. */
+  private documents(name: string): Document[] {
+    const coll = this.collection(name);
+    if (!coll) return [];
+    const now = this.now();
+    return [...coll.scan(() => now)].map((r) => r.doc);
+  }
+
+  /** Replaces the document `id` of `admin.<name>` by `next`; `missing()` when there is none. */
+  private replaceDocument(name: string, id: string, next: Document, missing: () => Error): void {
+    const coll = this.collection(name);
+    const rec = coll?.getById(keyString(id), this.now());
+    if (!coll || !rec) throw missing();
+    coll.update(rec, next, this.now());
+    this.generation++;
+  }
+
+  /** Removes the documents of `admin.<name>` that `matches` selects; returns how many. */
+  private removeDocuments(name: string, matches: (doc: Document) => boolean): number {
+    const coll = this.collection(name);
+    if (!coll) return 0;
+    const now = this.now();
+    const doomed = [...coll.scan(() => now)].filter((r) => matches(r.doc));
+    for (const rec of doomed) coll.remove(rec);
+    this.generation++;
+    return doomed.length;
+  }
+
   /** The stored document of user `name`, if it exists. */
   findUser(name: UserName): Document | undefined {
     return this.collection(USERS_COLLECTION)?.getById(keyString(userDocumentId(name)), this.now())?.doc;
@@ -88,10 +116,7 @@ export class AuthManager {
 
   /** Every stored user, in storage order. */
   allUsers(): Document[] {
-    const coll = this.collection(USERS_COLLECTION);
-    if (!coll) return [];
-    const now = this.now();
-    return [...coll.scan(() => now)].map((r) => r.doc);
+    return this.documents(USERS_COLLECTION);
   }
 
   /** Stores a new user; 51003 when it exists. */
@@ -104,22 +129,12 @@ export class AuthManager {
 
   /** Replaces user `name`'s document by `next`; 11 UserNotFound when it does not exist. */
   replaceUser(name: UserName, next: Document): void {
-    const coll = this.collection(USERS_COLLECTION);
-    const rec = coll?.getById(keyString(userDocumentId(name)), this.now());
-    if (!coll || !rec) throw userNotFound(name);
-    coll.update(rec, next, this.now());
-    this.generation++;
+    this.replaceDocument(USERS_COLLECTION, userDocumentId(name), next, () => userNotFound(name));
   }
 
   /** Removes the users `matches` selects; returns how many. */
   removeUsers(matches: (doc: Document) => boolean): number {
-    const coll = this.collection(USERS_COLLECTION);
-    if (!coll) return 0;
-    const now = this.now();
-    const doomed = [...coll.scan(() => now)].filter((r) => matches(r.doc));
-    for (const rec of doomed) coll.remove(rec);
-    this.generation++;
-    return doomed.length;
+    return this.removeDocuments(USERS_COLLECTION, matches);
   }
 
   /** The stored document of custom role `name`, if it exists. */
@@ -129,10 +144,7 @@ export class AuthManager {
 
   /** Every custom role, in storage order. */
   allRoles(): Document[] {
-    const coll = this.collection(ROLES_COLLECTION);
-    if (!coll) return [];
-    const now = this.now();
-    return [...coll.scan(() => now)].map((r) => r.doc);
+    return this.documents(ROLES_COLLECTION);
   }
 
   /** Stores a new custom role; 51002 when it exists. */
@@ -145,22 +157,12 @@ export class AuthManager {
 
   /** Replaces custom role `name`'s document; 31 RoleNotFound when it does not exist. */
   replaceRole(name: RoleName, next: Document): void {
-    const coll = this.collection(ROLES_COLLECTION);
-    const rec = coll?.getById(keyString(`${name.db}.${name.role}`), this.now());
-    if (!coll || !rec) throw roleNotFound(name);
-    coll.update(rec, next, this.now());
-    this.generation++;
+    this.replaceDocument(ROLES_COLLECTION, `${name.db}.${name.role}`, next, () => roleNotFound(name));
   }
 
   /** Removes the custom roles `matches` selects; returns how many. */
   removeRoles(matches: (doc: Document) => boolean): number {
-    const coll = this.collection(ROLES_COLLECTION);
-    if (!coll) return 0;
-    const now = this.now();
-    const doomed = [...coll.scan(() => now)].filter((r) => matches(r.doc));
-    for (const rec of doomed) coll.remove(rec);
-    this.generation++;
-    return doomed.length;
+    return this.removeDocuments(ROLES_COLLECTION, matches);
   }
 
   /** A role, built-in or custom, or undefined. */

@@ -8,6 +8,10 @@ import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import type { Evaluator } from '../../expression/types.js';
 import { isDocument } from '../../values/paths.js';
+import { sortKeyValue, type SortKey } from '../../query/sort.js';
+import { compareValues } from '../../values/compare.js';
+import type { Collator } from '../../values/collator.js';
+import { intOrLong } from '../../values/numeric.js';
 import type { TimeUnit } from '../../expression/operators/date/_internal/arithmetic.js';
 import type { WindowParseContext, WindowSortBy } from './types.js';
 
@@ -80,4 +84,19 @@ function typeNumber(v: unknown): number {
 export function arithmetic(ctx: WindowParseContext, op: '$add' | '$subtract' | '$multiply' | '$divide'): (a: unknown, b: unknown) => unknown {
   const ev = ctx.expressions.parse({ [op]: ['$a', '$b'] });
   return (a, b) => ev(ctx.expressions.frame({ a, b }));
+}
+
+/**
+ * The ranks of a partition's documents by `key` into `out`: ties share a rank; `$rank` then skips
+ * the positions the ties took (1, 1, 3), `$denseRank` does not (1, 1, 2).
+ */
+export function computeRanks(docs: readonly Document[], key: SortKey, collator: Collator | null, out: unknown[], dense: boolean): void {
+  let last: unknown;
+  let current = 0;
+  docs.forEach((doc, i) => {
+    const v = sortKeyValue(doc, key, collator);
+    if (i === 0 || compareValues(v, last, collator) !== 0) current = dense ? current + 1 : i + 1;
+    last = v;
+    out[i] = intOrLong(BigInt(current));
+  });
 }

@@ -3,10 +3,7 @@
  * `sortBy` value of the partition, one more for each new value (ties share it, no gaps);
  * `sortBy` must have exactly one field.
  */
-import { sortKeyValue } from '../../../query/sort.js';
-import { compareValues } from '../../../values/compare.js';
-import { intOrLong } from '../../../values/numeric.js';
-import { parseRankStyle } from '../_internal.js';
+import { computeRanks, parseRankStyle } from '../_internal.js';
 import type { WindowFunctionDefinition } from '../types.js';
 
 /** `$denseRank`. */
@@ -17,14 +14,7 @@ export const denseRank: WindowFunctionDefinition = {
     const collator = ctx.expressions.runtime.collator;
     return {
       compute(p, out) {
-        let last: unknown;
-        let current = 0;
-        p.docs.forEach((doc, i) => {
-          const v = sortKeyValue(doc, key, collator);
-          if (i === 0 || compareValues(v, last, collator) !== 0) current++;
-          last = v;
-          out[i] = intOrLong(BigInt(current));
-        });
+        computeRanks(p.docs, key, collator, out, true);
       },
     };
   },

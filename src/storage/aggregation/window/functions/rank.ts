@@ -4,10 +4,7 @@
  * `sortBy` must have exactly one field. Values compare as the sort does (an array by its
  * least element ascending, its greatest descending).
  */
-import { sortKeyValue } from '../../../query/sort.js';
-import { compareValues } from '../../../values/compare.js';
-import { intOrLong } from '../../../values/numeric.js';
-import { parseRankStyle } from '../_internal.js';
+import { computeRanks, parseRankStyle } from '../_internal.js';
 import type { WindowFunctionDefinition } from '../types.js';
 
 /** `$rank`. */
@@ -18,14 +15,7 @@ export const rank: WindowFunctionDefinition = {
     const collator = ctx.expressions.runtime.collator;
     return {
       compute(p, out) {
-        let last: unknown;
-        let current = 0;
-        p.docs.forEach((doc, i) => {
-          const v = sortKeyValue(doc, key, collator);
-          if (i === 0 || compareValues(v, last, collator) !== 0) current = i + 1;
-          last = v;
-          out[i] = intOrLong(BigInt(current));
-        });
+        computeRanks(p.docs, key, collator, out, false);
       },
     };
   },
