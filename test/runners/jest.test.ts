@@ -1,5 +1,5 @@
 /**
- * The Jest recipes of the README, run by a real Jest (this repository's dev dependency) in a
+ * The Jest recipes (docs/test_runners.md), run by a real Jest (this repository's dev dependency) in a
  * child process: `examples/jest` (`preset: 'mayfly'`: one server for the run) and
  * `examples/jest-per-worker` (`mayflyGlobalSetup({ perWorker, clock })`, the global teardown and
  * the setup file `mayfly/worker`: one server per worker). Two probe test files added to each copy

@@ -1,5 +1,5 @@
 /**
- * The Mocha and node:test recipes of the README, run by a real Mocha (this repository's dev
+ * The Mocha and node:test recipes (docs/test_runners.md), run by a real Mocha (this repository's dev
  * dependency) and by `node --test` in child processes: `examples/mocha` (`--require mayfly/mocha`:
  * one server for the run, its URI in MONGODB_URI) and `examples/node-test` (`MayflyServer` in
  * each test file, which node --test runs in a process of its own).

@@ -1,7 +1,8 @@
 /**
  * The README tells the truth about what it shows: each recipe block headed `// examples/<file>`
- * is that file of the example projects (which test/runners/*.test.ts run), every example project
- * is shown, and every test the compatibility table names exists.
+ * (in the README or docs/test_runners.md, where the other runners' recipes are) is that file of
+ * the example projects (which test/runners/*.test.ts run), every example project is shown, and
+ * every test the compatibility table names exists.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,10 +10,11 @@ import { describe, expect, test } from 'vitest';
 import { repoRoot } from './example_project.js';
 
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+const runnerRecipes = readFileSync(path.join(repoRoot, 'docs', 'test_runners.md'), 'utf8');
 
-/** The fenced code blocks of the README, each as its lines. */
+/** The fenced code blocks of the README and the runner recipes, each as its lines. */
 function blocks(): string[][] {
-  return [...readme.matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)].map((m) => m[1]!.replace(/\n$/, '').split('\n'));
+  return [...(readme + '\n' + runnerRecipes).matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)].map((m) => m[1]!.replace(/\n$/, '').split('\n'));
 }
 
 describe('README', () => {
