@@ -60,12 +60,26 @@ export interface WriteOp {
   readonly fromMigrate?: boolean;
 }
 
+/**
+ * The session a committed unit belongs to: a retryable write's or a transaction's (whose
+ * operations commit as one unit). Change streams copy `lsid`/`txnNumber` into the events of a
+ * transaction; the oplog writes them on its entries.
+ */
+export interface CommitSession {
+  readonly lsid: Document;
+  readonly txnNumber: bigint;
+  /** True for a multi-document transaction's commit (the unit holds all its operations). */
+  readonly inTransaction: boolean;
+}
+
 /** When a committed event happened. */
 export interface CommitTime {
   /** The unit's cluster time (the logical clock's tick at commit). */
   readonly clusterTime: Timestamp;
   /** The wall time of the commit (the server clock), ms since the epoch. */
   readonly wallTimeMs: number;
+  /** The session of a retryable write or transaction that committed the unit. */
+  readonly session?: CommitSession;
 }
 
 /** A document operation as committed. */

@@ -15,7 +15,7 @@ import { documentFields, type StoredDocument } from '../record.js';
 import { valuesEqual } from '../values/compare.js';
 import { bsonTypeOf } from '../values/bson_type.js';
 import { isDocument } from '../values/paths.js';
-import { ObserverRegistry, type CommitTime, type DdlEvents, type DeleteCause, type UpdateDescription, type WriteOp, type WriteOpKind, type WriteTarget } from './observers.js';
+import { ObserverRegistry, type CommitSession, type CommitTime, type DdlEvents, type DeleteCause, type UpdateDescription, type WriteOp, type WriteOpKind, type WriteTarget } from './observers.js';
 
 /** The clocks a commit reads: the cluster time (`LogicalClock.tick`) and the wall time. */
 export interface CommitClocks {
@@ -139,14 +139,16 @@ export function describeUpdate(before: Document, after: Document): UpdateDescrip
 /** The operations of one unit, applied, waiting for the commit. */
 export class WriteUnit {
   readonly ops: WriteOp[] = [];
-  /** The fromMigrate flag of the unit's operations (an internal move). */
-  constructor(readonly fromMigrate: boolean) {}
+  /** The fromMigrate flag of the unit's operations (an internal move); the session that writes. */
+  constructor(readonly fromMigrate: boolean, readonly session?: CommitSession) {}
 }
 
 /** Options of `WritePath.run`. */
 export interface UnitOptions {
   /** The unit's operations are an internal move (change streams skip them). */
   readonly fromMigrate?: boolean;
+  /** The retryable write or transaction the unit commits for (told to the observers). */
+  readonly session?: CommitSession;
 }
 
 /**
@@ -174,7 +176,7 @@ export class WritePath {
    */
   run<T>(work: () => T, options?: UnitOptions): T {
     if (this.unit !== null) return work();
-    const unit = new WriteUnit(options?.fromMigrate === true);
+    const unit = new WriteUnit(options?.fromMigrate === true, options?.session);
     this.unit = unit;
     try {
       return work();
@@ -223,7 +225,8 @@ export class WritePath {
 
   private commit(unit: WriteUnit): void {
     if (unit.ops.length === 0) return;
-    this.observers.tellWrites(unit.ops, this.stamp());
+    const stamp = this.stamp();
+    this.observers.tellWrites(unit.ops, unit.session === undefined ? stamp : { ...stamp, session: unit.session });
   }
 
   private stamp(): CommitTime {
