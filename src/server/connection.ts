@@ -14,10 +14,16 @@ import { decodeMessage } from '../wire/decode.js';
 import { encodeOpMsg } from '../wire/op_msg.js';
 import { encodeOpReply } from '../wire/op_reply.js';
 import { compressMessage, negotiateCompressors } from '../wire/op_compressed.js';
-import { LEGACY_OPCODE_REMOVAL_NOTE, MAX_MESSAGE_BYTES, ReplyFlags, UNSUPPORTED_LEGACY_READ_CODE } from '../wire/constants.js';
+import { LEGACY_OPCODE_REMOVAL_NOTE, MAX_MESSAGE_BYTES, OpMsgFlags, ReplyFlags, UNSUPPORTED_LEGACY_READ_CODE } from '../wire/constants.js';
 import { WireError } from '../wire/wire_error.js';
 import { encodeErrorReply } from '../wire/error_reply.js';
 import type { OpMsgRequest, OpQueryRequest, Request } from '../wire/message.js';
+
+/** A hello that may stream (exhaust): one that waits for a topology change. */
+function isAwaitableHello(body: Document): boolean {
+  const name = Object.keys(body)[0];
+  return (name === 'hello' || name === 'isMaster' || name === 'ismaster') && body.maxAwaitTimeMS !== undefined && body.topologyVersion !== undefined;
+}
 
 /** Commands a legacy OP_QUERY may still carry (the handshake). */
 const OP_QUERY_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);
@@ -41,6 +47,7 @@ export class Connection implements ConnectionState {
   private closed = false;
   private nextRequestId = 1;
   private readonly onClose: () => void;
+  private readonly closeListeners = new Set<() => void>();
 
   /**
    * Takes over `socket` (a `tls.TLSSocket` after a TLS handshake); `tlsPeerSubject` is the
@@ -64,6 +71,9 @@ export class Connection implements ConnectionState {
       this.queue.length = 0;
       server.logger.info({ connectionId: id, remote: this.remoteAddress }, 'connection ended');
       this.onClose();
+      const listeners = [...this.closeListeners];
+      this.closeListeners.clear();
+      for (const listener of listeners) listener();
     });
     // A socket whose first bytes were read to tell TLS from plain was paused there.
     socket.resume();
@@ -72,6 +82,15 @@ export class Connection implements ConnectionState {
   /** The compressors of `requested` this server supports, in the client's order. */
   negotiateCompressors(requested: readonly string[]): string[] {
     return negotiateCompressors(requested);
+  }
+
+  onClosed(listener: () => void): () => void {
+    if (this.closed) {
+      listener();
+      return () => {};
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
   }
 
   /** Closes the socket at once. */
@@ -151,6 +170,7 @@ export class Connection implements ConnectionState {
   }
 
   private handleMsg(request: OpMsgRequest): Promise<void> | undefined {
+    if (request.exhaustAllowed && isAwaitableHello(request.body)) return this.streamHello(request);
     const reply = dispatch(this.server, this, request.body, request.frameBytes);
     if (reply instanceof Promise) return reply.then((r) => this.sendMsgReply(request, r));
     this.sendMsgReply(request, reply);
@@ -163,6 +183,29 @@ export class Connection implements ConnectionState {
     let message = encodeOpMsg(reply, request.header.requestId, this.nextRequestId++);
     if (request.compressorId !== null) message = compressMessage(message, request.compressorId);
     this.write(message);
+  }
+
+  /**
+   * The exhaust protocol of an awaitable hello (a driver's streaming monitor): each answer goes
+   * out with `moreToCome`, and the hello runs again with the `topologyVersion` just sent, each
+   * reply answering the previous one, until an error or the connection closes.
+   */
+  private async streamHello(request: OpMsgRequest): Promise<void> {
+    let body = request.body;
+    let responseTo = request.header.requestId;
+    for (;;) {
+      const reply = await dispatch(this.server, this, body);
+      if (reply === CLOSE_CONNECTION) return this.closeUnanswered();
+      if (this.closed) return;
+      const more = Number(reply.ok) === 1 && reply.topologyVersion !== undefined;
+      const requestId = this.nextRequestId++;
+      let message = encodeOpMsg(reply, responseTo, requestId, more ? OpMsgFlags.moreToCome : 0);
+      if (request.compressorId !== null) message = compressMessage(message, request.compressorId);
+      this.write(message);
+      if (!more) return;
+      responseTo = requestId;
+      body = { ...body, topologyVersion: reply.topologyVersion };
+    }
   }
 
   private handleQuery(request: OpQueryRequest): Promise<void> | undefined {

@@ -14,6 +14,7 @@ import { Catalog } from '../storage/catalog.js';
 import { CursorManager } from '../storage/cursors.js';
 import { Clock, type ClockMode } from '../ttl/clock.js';
 import { TtlEngine } from '../ttl/engine.js';
+import { TopologyVersion } from './topology_version.js';
 import { LogicalClock } from './logical_clock.js';
 import { Connection } from './connection.js';
 import { ParameterTable } from './parameters.js';
@@ -73,6 +74,7 @@ export class Server implements ServerServices {
   readonly logicalClock: LogicalClock;
   readonly recentLog: string[] = [];
   readonly auth: AuthManager;
+  readonly topology = new TopologyVersion();
   private readonly listener: net.Server;
   private readonly connections = new Set<Connection>();
   private nextConnectionId = 1;

@@ -14,6 +14,7 @@ import type { Clock } from '../ttl/clock.js';
 import type { TtlEngine } from '../ttl/engine.js';
 import type { LogicalClock } from './logical_clock.js';
 import type { ParameterTable } from './parameters.js';
+import type { TopologyVersion } from './topology_version.js';
 
 /** Which TTL flavour a TTL index on a field other than `_ts` gets (TTL.md). */
 export const CompatModes = ['cosmos', 'mongodb'] as const;
@@ -60,6 +61,8 @@ export interface ServerServices {
   readonly recentLog: readonly string[];
   /** Users, roles and whether access control is on (src/auth/). */
   readonly auth: AuthManager;
+  /** hello's `topologyVersion` and the awaitable hellos waiting on it. */
+  readonly topology: TopologyVersion;
 }
 
 /** Per-connection state a command may read. */
@@ -81,4 +84,10 @@ export interface ConnectionState {
   negotiateCompressors(requested: readonly string[]): string[];
   /** Who is authenticated on this connection, and the SASL conversation under way (src/auth/). */
   readonly auth: AuthorizationSession;
+  /**
+   * Calls `listener` once when the connection closes (at once if it is closed); returns a
+   * function that unregisters it. What waits for a connection (an awaitable hello, a tailing
+   * getMore) gives up through it.
+   */
+  onClosed(listener: () => void): () => void;
 }

@@ -14,8 +14,16 @@ let db: TestDb;
 let admin: Db;
 const extraClients: MongoClient[] = [];
 
+/**
+ * A 91 ShutdownInProgress (errorCode or writeConcernError) marks the server Unknown in the
+ * driver. A streaming monitor (hello with topologyVersion, as against mongod 4.4+) would only
+ * hear again at its next heartbeat, 10 s later; the polling monitor checks at once, so the
+ * following commands find the server.
+ */
+const MONITORING: MongoClientOptions = { serverMonitoringMode: 'poll' };
+
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, MONITORING);
   db = h.db;
   admin = h.client.db('admin');
   await db.collection('c').insertMany([{ _id: 1 }, { _id: 2 }]);
@@ -41,7 +49,7 @@ async function timesEntered(): Promise<number> {
 
 /** Another client of the same server (closed after the test). */
 async function connect(options: MongoClientOptions = {}): Promise<TestClient> {
-  const client: TestClient = new MongoClient(h.server.getUri(), { serverSelectionTimeoutMS: 5000, ...options });
+  const client: TestClient = new MongoClient(h.server.getUri(), { serverSelectionTimeoutMS: 5000, ...MONITORING, ...options });
   extraClients.push(client);
   await client.connect();
   return client;

@@ -56,7 +56,7 @@ describe('MayflyReplSet', () => {
 describe('hello on the set', () => {
   it('answers as the primary of the set', async () => {
     const reply = await admin().command({ hello: 1 });
-    expect(Object.keys(reply).slice(0, 9)).toEqual(['hosts', 'setName', 'setVersion', 'isWritablePrimary', 'secondary', 'primary', 'me', 'electionId', 'lastWrite']);
+    expect(Object.keys(reply).slice(0, 10)).toEqual(['topologyVersion', 'hosts', 'setName', 'setVersion', 'isWritablePrimary', 'secondary', 'primary', 'me', 'electionId', 'lastWrite']);
     expect(reply.hosts).toEqual([host]);
     expect(reply.setName).toBe('rs0');
     expect(reply.setVersion).toBe(1);

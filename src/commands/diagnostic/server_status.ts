@@ -32,6 +32,8 @@ export const serverStatus: CommandDefinition = {
         available: 1_000_000 - c.connectionsCurrent,
         totalCreated: c.connectionsTotal,
         active: c.connectionsCurrent,
+        // Awaitable hellos (drivers' streaming monitors) waiting for a topology change.
+        awaitingTopologyChanges: Long.fromNumber(ctx.server.topology.waiting),
       },
       opcounters: {
         insert: Long.fromNumber(ops.insert),

@@ -1,6 +1,7 @@
 /**
- * The reply shared by `hello` and `isMaster`: a standalone mongod 8.0's, with the limits,
- * `connectionId`, and the compressors agreed with this client.
+ * The reply shared by `hello` and `isMaster`: a standalone mongod 8.0's (or a one-node set's
+ * primary), with `topologyVersion`, the limits, `connectionId`, and the compressors agreed with
+ * this client.
  */
 import { type Document, MAX_BSON_OBJECT_BYTES } from '../../bson/library.js';
 import { MAX_WRITE_BATCH_SIZE } from '../crud/write_batch.js';
@@ -13,6 +14,7 @@ import type { CommandContext } from '../types.js';
 import { speculativeAuthenticate } from '../auth/authenticate.js';
 import { election, lastWrite, memberHost, opTime, CONFIG_VERSION } from '../replication/repl_set.js';
 import { LOGICAL_SESSION_TIMEOUT_MINUTES } from '../../sessions/session_catalog.js';
+import { answerWhenChanged } from './awaitable_hello.js';
 
 /** Wire version of MongoDB 8.0. */
 export const MAX_WIRE_VERSION = 25;
@@ -21,8 +23,16 @@ export const MIN_WIRE_VERSION = 0;
 /** Session timeout advertised to drivers (the session catalog's). */
 export { LOGICAL_SESSION_TIMEOUT_MINUTES };
 
-/** The handshake reply; `primaryField` is `isWritablePrimary` (hello) or `ismaster` (isMaster). */
-export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'isWritablePrimary' | 'ismaster'): Document {
+/**
+ * The handshake reply; `primaryField` is `isWritablePrimary` (hello) or `ismaster` (isMaster).
+ * An awaitable hello (`topologyVersion` + `maxAwaitTimeMS`) is answered when the topology changes
+ * or the time is up.
+ */
+export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'isWritablePrimary' | 'ismaster'): Document | Promise<Document> {
+  return answerWhenChanged(ctx, cmd, () => handshakeReply(ctx, cmd, primaryField));
+}
+
+function handshakeReply(ctx: CommandContext, cmd: Document, primaryField: 'isWritablePrimary' | 'ismaster'): Document {
   const conn = ctx.connection;
   if (cmd.client !== undefined && cmd.client !== null) {
     if (conn.clientMetadata !== null) {
@@ -31,7 +41,7 @@ export function helloReply(ctx: CommandContext, cmd: Document, primaryField: 'is
     conn.clientMetadata = cmd.client as Document;
   }
   const setName = ctx.server.settings.replSetName;
-  const reply: Document = setName === null ? { [primaryField]: true } : replSetFields(ctx, setName, primaryField);
+  const reply: Document = setName === null ? { [primaryField]: true, topologyVersion: ctx.server.topology.toDocument() } : replSetFields(ctx, setName, primaryField);
   if (cmd.helloOk === true) reply.helloOk = true;
   reply.maxBsonObjectSize = MAX_BSON_OBJECT_BYTES;
   reply.maxMessageSizeBytes = conn.maxMessageBytes;
@@ -91,6 +101,7 @@ function replSetFields(ctx: CommandContext, setName: string, primaryField: 'isWr
   const last = lastWrite(ctx);
   const wall = new Date(last.wallMs);
   return {
+    topologyVersion: ctx.server.topology.toDocument(),
     hosts: [me],
     setName,
     setVersion: CONFIG_VERSION,
