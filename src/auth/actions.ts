@@ -337,6 +337,10 @@ export const COMMAND_PRIVILEGES: Readonly<Record<string, CommandAuth>> = {
     return [needed];
   },
   ping: NO_AUTH,
+  planCacheClear: onCollection('planCacheWrite'),
+  planCacheClearFilters: onCollection('planCacheIndexFilter'),
+  planCacheListFilters: onCollection('planCacheIndexFilter'),
+  planCacheSetFilter: onCollection('planCacheIndexFilter'),
   profile: onDatabase('enableProfiler'),
   reIndex: onCollection('reIndex'),
   refreshSessions: anyUser,

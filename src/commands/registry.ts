@@ -56,6 +56,10 @@ import { getLog } from './diagnostic/get_log.js';
 import { hostInfo } from './diagnostic/host_info.js';
 import { listCommands } from './diagnostic/list_commands.js';
 import { ping } from './diagnostic/ping.js';
+import { planCacheClear } from './plan_cache/plan_cache_clear.js';
+import { planCacheClearFilters } from './plan_cache/plan_cache_clear_filters.js';
+import { planCacheListFilters } from './plan_cache/plan_cache_list_filters.js';
+import { planCacheSetFilter } from './plan_cache/plan_cache_set_filter.js';
 import { serverStatus } from './diagnostic/server_status.js';
 import { whatsmyuri } from './diagnostic/whats_my_uri.js';
 import { hello } from './handshake/hello.js';
@@ -145,6 +149,10 @@ export const COMMANDS: readonly CommandDefinition[] = [
   mayflyClock,
   mayflyRunTtlPass,
   ping,
+  planCacheClear,
+  planCacheClearFilters,
+  planCacheListFilters,
+  planCacheSetFilter,
   putRow,
   refreshSessions,
   renameCollection,

@@ -61,7 +61,7 @@ export function orderedRecords(coll: Collection, spec: ReadSpec, now: () => numb
 /** `orderedRecords` with the compiled filter given apart (no copy of `spec` to carry it). */
 function plannedRecords(coll: Collection, spec: ReadSpec, predicate: Predicate, now: () => number): IterableIterator<StoredDocument> {
   const filter = spec.filter ?? {};
-  const plan = planQuery(coll, { filter, sort: spec.sort, hint: spec.hint, min: spec.min, max: spec.max, skip: spec.skip, limit: spec.limit, collator: spec.collator });
+  const plan = planQuery(coll, { filter, sort: spec.sort, hint: spec.hint, min: spec.min, max: spec.max, skip: spec.skip, limit: spec.limit, collator: spec.collator, shapeProjection: spec.projection });
   return executePlan(plan, { coll, predicate, now });
 }
 

@@ -5,7 +5,7 @@
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { formatValue } from '../../storage/values/format.js';
-import { keyPatternsEqual } from '../../storage/planner/plan.js';
+import { keyPatternsEqual } from '../../storage/indexes/key_pattern.js';
 import { collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 

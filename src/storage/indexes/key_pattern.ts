@@ -5,6 +5,7 @@
  */
 import type { Document } from '../../bson/library.js';
 import { isNumber, toDouble } from '../values/numeric.js';
+import { valuesEqual } from '../values/compare.js';
 
 /** Kinds of index mongod knows, as `findPluginName` names them ('' is a B-tree). */
 export const IndexKinds = {
@@ -53,4 +54,11 @@ export function defaultIndexName(key: Document): string {
   return Object.entries(key)
     .map(([f, v]) => `${f}_${typeof v === 'string' ? v : String(isNumber(v) ? toDouble(v) : v)}`)
     .join('_');
+}
+
+/** Key patterns with the same fields in the same order and numerically equal values. */
+export function keyPatternsEqual(a: Document, b: Document): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && valuesEqual(a[k], b[k]));
 }

@@ -8,6 +8,7 @@
  * `saveState`, `restoreState`, `isEOF`, then the stage's own fields, then `inputStage(s)`.
  * Time is not measured (time is injected in Mayfly): every duration is 0.
  */
+import { explainShapeText } from './query_shape.js';
 import { createHash } from 'node:crypto';
 import type { Document } from '../../bson/library.js';
 import { formatValue } from '../values/format.js';
@@ -267,23 +268,10 @@ function digest(text: string, length: number): string {
   return createHash('sha256').update(text).digest('hex').slice(0, length).toUpperCase();
 }
 
-/** The query shape: the filter with its values erased, the sort and projection. */
-function shapeOf(parsedQuery: Document, extra: Document): string {
-  const erase = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(erase);
-    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-      const out: Document = {};
-      for (const [k, x] of Object.entries(v as Document)) out[k] = erase(x);
-      return out;
-    }
-    return '?';
-  };
-  return JSON.stringify({ q: erase(parsedQuery), ...extra });
-}
 
 /** The hashes explain reports for a query shape. */
 export function shapeHashes(parsedQuery: Document, extra: Document): { queryHash: string; planCacheKey: string; queryShapeHash: string } {
-  const shape = shapeOf(parsedQuery, extra);
+  const shape = explainShapeText(parsedQuery, extra);
   return { queryHash: digest(shape, 8), planCacheKey: digest(`key:${shape}`, 8), queryShapeHash: digest(`shape:${shape}`, 64) };
 }
 
@@ -293,7 +281,7 @@ export function queryPlannerSection(namespace: string, plan: QueryPlan, winning:
   return {
     namespace,
     parsedQuery: plan.parsedQuery,
-    indexFilterSet: false,
+    indexFilterSet: plan.indexFilterSet,
     queryHash: hashes.queryHash,
     planCacheShapeHash: hashes.queryHash,
     planCacheKey: hashes.planCacheKey,

@@ -19,6 +19,8 @@ import { parseSortSpec, type SortKey } from '../query/sort.js';
 import { isNumber, toDouble } from '../values/numeric.js';
 import type { Collator } from '../values/collator.js';
 import { valuesEqual } from '../values/compare.js';
+import { keyPatternsEqual } from '../indexes/key_pattern.js';
+import { filterAllows, indexFilterFor, type IndexFilterEntry } from './index_filters.js';
 import { isDocument, MISSING, parsePath, walkPath } from '../values/paths.js';
 import { ALL_VALUES, intersect, isAllValues, isPoint, type IntervalList } from './intervals.js';
 import { analyzeFilter, combine, normaliseFilter, type FilterAnalysis, type PathPredicate } from './predicates.js';
@@ -179,6 +181,11 @@ export interface PlanRequest {
   readonly allowExpress?: boolean;
   /** The query's collation (null or absent: simple). */
   readonly collator?: Collator | null;
+  /**
+   * The find's projection when it is applied outside the plan (no PROJECTION stage): part of the
+   * query shape an index filter is set for (`projection` counts too).
+   */
+  readonly shapeProjection?: Document | null;
 }
 
 /** A plan: its root stage, and what explain prints around it. */
@@ -187,6 +194,8 @@ export interface QueryPlan {
   readonly parsedQuery: Document;
   /** True when the rows come out of the data-access stages already in the requested order. */
   readonly sortProvided: boolean;
+  /** True when an index filter (planCacheSetFilter) chose the indexes planned over. */
+  readonly indexFilterSet: boolean;
 }
 
 /** The `$natural` direction of a sort or hint `{ $natural: ±1 }`, if it is one. */
@@ -222,12 +231,6 @@ export function resolveHint(coll: Collection | undefined, hint: unknown): Index 
   throw new CommandError('BadValue', 'hint provided does not correspond to an existing index');
 }
 
-/** Key patterns with the same fields in the same order and numerically equal values. */
-export function keyPatternsEqual(a: Document, b: Document): boolean {
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && valuesEqual(a[k], b[k]));
-}
 
 /** Plans a query on `coll` (undefined: the collection does not exist). */
 export function planQuery(coll: Collection | undefined, request: PlanRequest): QueryPlan {
@@ -242,7 +245,9 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
     const b = Object.keys(request.max);
     if (a.length !== b.length || a.some((k, i) => k !== b[i])) throw new CommandError(51176, 'min and max must have the same field names');
   }
-  const hinted = resolveHint(coll, request.hint);
+  // An index filter of the query's shape overrides the hint (mongod ignores it then).
+  const indexFilter = coll ? indexFilterFor(coll, () => ({ parsedQuery: parsed(), sort: request.sort, projection: request.projection ?? request.shapeProjection, collation: collator?.spec })) : null;
+  const hinted = indexFilter ? null : resolveHint(coll, request.hint);
   if (minMax) {
     if (hinted === null || hinted === 'natural') {
       throw new CommandError('NoQueryExecutionPlans', 'When using min()/max() a hint of which index to use must be provided');
@@ -257,17 +262,17 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
       throw new CommandError(51174, 'The index chosen is not compatible with min/max');
     }
   }
-  if (!coll) return planOf({ stage: 'EOF', stats: newStats() }, parsed, true);
+  if (!coll) return planOf({ stage: 'EOF', stats: newStats() }, parsed, true, false);
   const sortKeys = sortKeysOf(request.sort);
   const analysis = analyzeFilter(filter, collator);
   const skip = request.skip ?? 0;
   const limit = request.limit ?? 0;
 
   // The express path: a plain equality on `_id` (or a unique single-field index).
-  if (request.allowExpress !== false && hinted === null && !minMax && skip === 0 && sortKeys.length === 0 && !hasProjection(request.projection)) {
+  if (request.allowExpress !== false && hinted === null && indexFilter === null && !minMax && skip === 0 && sortKeys.length === 0 && !hasProjection(request.projection)) {
     const express = expressPlan(coll, analysis, limit);
     // At most one document comes out, so a limit needs no stage (mongod shows none either).
-    if (express) return planOf(express, parsed, true);
+    if (express) return planOf(express, parsed, true, false);
   }
 
   const naturalSort = naturalDirection(request.sort);
@@ -299,10 +304,10 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
       sortProvided = sortProvided || candidate.sortDirection !== 0;
     }
   } else {
-    const chosen = chooseIndex(coll, analysis, sortKeys);
+    const chosen = chooseIndex(coll, analysis, sortKeys, indexFilter);
     const rootedOr = analysis.orBranches !== null && analysis.predicates.length === 0 && analysis.others.length === 1;
     if (rootedOr) {
-      const or = orPlan(coll, analysis);
+      const or = orPlan(coll, analysis, indexFilter);
       access = { stage: 'SUBPLAN', input: or ?? accessFor(chosen, analysis, parsed), stats: newStats() };
       sortProvided = sortProvided || (or === null && chosen !== null && chosen.sortDirection !== 0);
     } else {
@@ -322,7 +327,7 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
   if (hasProjection(request.projection)) {
     root = { stage: isSimpleProjection(request.projection!) ? 'PROJECTION_SIMPLE' : 'PROJECTION_DEFAULT', transformBy: request.projection!, input: root, stats: newStats() };
   }
-  return planOf(root, parsed, sortProvided);
+  return planOf(root, parsed, sortProvided, indexFilter !== null);
 }
 
 /** A plan whose `parsedQuery` is rendered on first use (a class: accessor literals are slow). */
@@ -331,6 +336,7 @@ class LazyPlan implements QueryPlan {
     readonly root: PlanNode,
     private readonly parsed: () => Document,
     readonly sortProvided: boolean,
+    readonly indexFilterSet: boolean,
   ) {}
 
   get parsedQuery(): Document {
@@ -338,8 +344,8 @@ class LazyPlan implements QueryPlan {
   }
 }
 
-function planOf(root: PlanNode, parsed: () => Document, sortProvided: boolean): QueryPlan {
-  return new LazyPlan(root, parsed, sortProvided);
+function planOf(root: PlanNode, parsed: () => Document, sortProvided: boolean, indexFilterSet: boolean): QueryPlan {
+  return new LazyPlan(root, parsed, sortProvided, indexFilterSet);
 }
 
 function wrapLimit(input: PlanNode, amount: number): LimitNode {
@@ -610,10 +616,11 @@ function isSubset(inner: IntervalList, outer: IntervalList, cmp: (a: unknown, b:
  * one whose bounds hold the fewest keys (counted in the index), then the one providing the sort,
  * then the one bounding more fields, then a unique one, then the first in catalog order.
  */
-function chooseIndex(coll: Collection, analysis: FilterAnalysis, sortKeys: SortKey[]): Candidate | null {
+function chooseIndex(coll: Collection, analysis: FilterAnalysis, sortKeys: SortKey[], indexFilter: IndexFilterEntry | null): Candidate | null {
   const candidates: Candidate[] = [];
   for (const index of coll.allIndexes()) {
     if (!index.queryable || !coversQuery(index, analysis)) continue;
+    if (indexFilter !== null && !filterAllows(indexFilter, index)) continue;
     const c = candidateFor(index, analysis, sortKeys, false);
     if (isAllValues(c.bounds[0]!) && c.sortDirection === 0) continue;
     candidates.push(c);
@@ -649,12 +656,12 @@ function residual(analysis: FilterAnalysis, exactlyUsed: Set<PathPredicate>): Do
 }
 
 /** FETCH over OR of one index scan per branch of a rooted `$or`, when every branch has an index. */
-function orPlan(coll: Collection, analysis: FilterAnalysis): FetchNode | null {
+function orPlan(coll: Collection, analysis: FilterAnalysis, indexFilter: IndexFilterEntry | null): FetchNode | null {
   const scans: IndexScanNode[] = [];
   let exact = true;
   for (const branch of analysis.orBranches!) {
     const sub = analyzeFilter(branch, analysis.collator);
-    const chosen = chooseIndex(coll, sub, []);
+    const chosen = chooseIndex(coll, sub, [], indexFilter);
     if (!chosen || isAllValues(chosen.bounds[0]!)) return null;
     scans.push(indexScan(chosen.index, chosen.bounds, null, 1));
     if (sub.others.length > 0 || sub.predicates.some((p) => !chosen.exactlyUsed.has(p))) exact = false;
