@@ -27,9 +27,12 @@ import { collMod } from './indexes/coll_mod.js';
 import { createIndexes } from './indexes/create_indexes.js';
 import { dropIndexes } from './indexes/drop_indexes.js';
 import { listIndexes } from './indexes/list_indexes.js';
+import { autoCompact } from './admin/auto_compact.js';
 import { create } from './admin/create.js';
 import { drop } from './admin/drop.js';
 import { dropDatabase } from './admin/drop_database.js';
+import { fsync } from './admin/fsync.js';
+import { fsyncUnlock } from './admin/fsync_unlock.js';
 import { getParameter } from './admin/get_parameter.js';
 import { listCollections } from './admin/list_collections.js';
 import { listDatabases } from './admin/list_databases.js';
@@ -50,6 +53,7 @@ import { update } from './crud/update.js';
 import { buildInfo } from './diagnostic/build_info.js';
 import { collStats } from './diagnostic/coll_stats.js';
 import { connectionStatus } from './diagnostic/connection_status.js';
+import { dataSize } from './diagnostic/data_size.js';
 import { dbStats } from './diagnostic/db_stats.js';
 import { getCmdLineOpts } from './diagnostic/get_cmd_line_opts.js';
 import { getLog } from './diagnostic/get_log.js';
@@ -90,6 +94,7 @@ import { createSearchIndexes } from './search/create_search_indexes.js';
 export const COMMANDS: readonly CommandDefinition[] = [
   aggregate,
   authenticate,
+  autoCompact,
   buildInfo,
   bulkWrite,
   collMod,
@@ -102,6 +107,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   createRole,
   createSearchIndexes,
   createUser,
+  dataSize,
   dbStats,
   del,
   distinct,
@@ -117,6 +123,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   explain,
   find,
   findAndModify,
+  fsync,
+  fsyncUnlock,
   getCmdLineOpts,
   getLog,
   getMore,
