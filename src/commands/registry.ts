@@ -60,7 +60,9 @@ import { getLog } from './diagnostic/get_log.js';
 import { hostInfo } from './diagnostic/host_info.js';
 import { listCommands } from './diagnostic/list_commands.js';
 import { ping } from './diagnostic/ping.js';
+import { profile } from './diagnostic/profile.js';
 import { serverStatus } from './diagnostic/server_status.js';
+import { validate } from './diagnostic/validate.js';
 import { whatsmyuri } from './diagnostic/whats_my_uri.js';
 import { hello } from './handshake/hello.js';
 import { isMaster } from './handshake/is_master.js';
@@ -153,6 +155,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   mayflyClock,
   mayflyRunTtlPass,
   ping,
+  profile,
   putRow,
   refreshSessions,
   renameCollection,
@@ -176,6 +179,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   updateSearchIndex,
   updateUser,
   usersInfo,
+  validate,
   whatsmyuri,
 ];
 
