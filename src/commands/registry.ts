@@ -33,10 +33,12 @@ import { drop } from './admin/drop.js';
 import { dropDatabase } from './admin/drop_database.js';
 import { fsync } from './admin/fsync.js';
 import { fsyncUnlock } from './admin/fsync_unlock.js';
+import { getClusterParameter } from './admin/get_cluster_parameter.js';
 import { getParameter } from './admin/get_parameter.js';
 import { listCollections } from './admin/list_collections.js';
 import { listDatabases } from './admin/list_databases.js';
 import { renameCollection } from './admin/rename_collection.js';
+import { setClusterParameter } from './admin/set_cluster_parameter.js';
 import { setParameter } from './admin/set_parameter.js';
 import { aggregate } from './crud/aggregate.js';
 import { bulkWrite } from './crud/bulk_write.js';
@@ -127,6 +129,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   findAndModify,
   fsync,
   fsyncUnlock,
+  getClusterParameter,
   getCmdLineOpts,
   getLog,
   getMore,
@@ -172,6 +175,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   saslContinue,
   saslStart,
   serverStatus,
+  setClusterParameter,
   setParameter,
   startSession,
   update,
