@@ -288,6 +288,7 @@ export const COMMAND_PRIVILEGES: Readonly<Record<string, CommandAuth>> = {
   drop: onCollection('dropCollection'),
   dropAllRolesFromDatabase: onDatabase('dropRole'),
   dropAllUsersFromDatabase: onDatabase('dropUser'),
+  dropConnections: onCluster('dropConnections'),
   dropDatabase: onDatabase('dropDatabase'),
   dropIndexes: onCollection('dropIndex'),
   dropRole: onDatabase('dropRole'),

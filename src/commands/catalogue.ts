@@ -37,6 +37,7 @@ export const MONGOD_COMMANDS: readonly string[] = [
   'drop',
   'dropAllRolesFromDatabase',
   'dropAllUsersFromDatabase',
+  'dropConnections',
   'dropDatabase',
   'dropIndexes',
   'dropRole',

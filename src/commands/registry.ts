@@ -30,11 +30,13 @@ import { listIndexes } from './indexes/list_indexes.js';
 import { autoCompact } from './admin/auto_compact.js';
 import { create } from './admin/create.js';
 import { drop } from './admin/drop.js';
+import { dropConnections } from './admin/drop_connections.js';
 import { dropDatabase } from './admin/drop_database.js';
 import { fsync } from './admin/fsync.js';
 import { fsyncUnlock } from './admin/fsync_unlock.js';
 import { getClusterParameter } from './admin/get_cluster_parameter.js';
 import { getParameter } from './admin/get_parameter.js';
+import { killOp } from './admin/kill_op.js';
 import { listCollections } from './admin/list_collections.js';
 import { listDatabases } from './admin/list_databases.js';
 import { renameCollection } from './admin/rename_collection.js';
@@ -64,6 +66,7 @@ import { listCommands } from './diagnostic/list_commands.js';
 import { ping } from './diagnostic/ping.js';
 import { profile } from './diagnostic/profile.js';
 import { serverStatus } from './diagnostic/server_status.js';
+import { top } from './diagnostic/top.js';
 import { validate } from './diagnostic/validate.js';
 import { whatsmyuri } from './diagnostic/whats_my_uri.js';
 import { hello } from './handshake/hello.js';
@@ -118,6 +121,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   drop,
   dropAllRolesFromDatabase,
   dropAllUsersFromDatabase,
+  dropConnections,
   dropDatabase,
   dropIndexes,
   dropRole,
@@ -147,6 +151,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   killAllSessions,
   killAllSessionsByPattern,
   killCursors,
+  killOp,
   killSessions,
   listCollections,
   listCommands,
@@ -178,6 +183,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   setClusterParameter,
   setParameter,
   startSession,
+  top,
   update,
   updateRole,
   updateSearchIndex,
