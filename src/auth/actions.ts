@@ -282,6 +282,7 @@ export const COMMAND_PRIVILEGES: Readonly<Record<string, CommandAuth>> = {
     const [d, c] = splitNs(target(cmd));
     return [[need(ns(d || db, c), 'find')]];
   },
+  dbHash: onDatabase('dbHash'),
   dbStats: onDatabase('dbStats'),
   delete: onCollection('remove'),
   distinct: onCollection('find'),

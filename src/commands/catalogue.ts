@@ -31,6 +31,7 @@ export const MONGOD_COMMANDS: readonly string[] = [
   'createUser',
   'currentOp',
   'dataSize',
+  'dbHash',
   'dbStats',
   'delete',
   'distinct',

@@ -41,6 +41,7 @@ import { listCollections } from './admin/list_collections.js';
 import { listDatabases } from './admin/list_databases.js';
 import { renameCollection } from './admin/rename_collection.js';
 import { setClusterParameter } from './admin/set_cluster_parameter.js';
+import { setFeatureCompatibilityVersion } from './admin/set_feature_compatibility_version.js';
 import { setParameter } from './admin/set_parameter.js';
 import { aggregate } from './crud/aggregate.js';
 import { bulkWrite } from './crud/bulk_write.js';
@@ -58,6 +59,7 @@ import { buildInfo } from './diagnostic/build_info.js';
 import { collStats } from './diagnostic/coll_stats.js';
 import { connectionStatus } from './diagnostic/connection_status.js';
 import { dataSize } from './diagnostic/data_size.js';
+import { dbHash } from './diagnostic/db_hash.js';
 import { dbStats } from './diagnostic/db_stats.js';
 import { getCmdLineOpts } from './diagnostic/get_cmd_line_opts.js';
 import { getLog } from './diagnostic/get_log.js';
@@ -115,6 +117,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   createSearchIndexes,
   createUser,
   dataSize,
+  dbHash,
   dbStats,
   del,
   distinct,
@@ -181,6 +184,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   saslStart,
   serverStatus,
   setClusterParameter,
+  setFeatureCompatibilityVersion,
   setParameter,
   startSession,
   top,

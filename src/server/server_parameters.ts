@@ -70,8 +70,15 @@ export function boolParameter(table: ParameterTable, name: string, get: () => bo
 /** Registers the parameters every server has, the TTL engine's among them. */
 export function registerServerParameters(server: ServerServices): void {
   const table = server.parameters;
-  const fcv: Document = { version: '8.0' };
-  table.register({ name: 'featureCompatibilityVersion', get: () => fcv, settableAtRuntime: false, settableAtStartup: false });
+  // mongod 8.2's; setFeatureCompatibilityVersion changes it through `set` (setParameter may not: 20).
+  let fcv: Document = { version: '8.2' };
+  table.register({
+    name: 'featureCompatibilityVersion',
+    get: () => fcv,
+    set: (value) => (fcv = { version: String(value) }),
+    settableAtRuntime: false,
+    settableAtStartup: false,
+  });
   table.registerConstant('authenticationMechanisms', ['SCRAM-SHA-1', 'SCRAM-SHA-256']);
   table.registerConstant('enableTestCommands', true);
   table.registerConstant('maxBSONDepth', 200);

@@ -30,8 +30,6 @@ export interface AdminState {
   autoCompact: AutoCompactConfig | undefined;
   /** setClusterParameter's values, by parameter name (with their `clusterParameterTime`). */
   readonly clusterParameters: Map<string, Document>;
-  /** The feature compatibility version. */
-  featureCompatibilityVersion: string;
   /** Profiler settings by database name (absent: the server defaults). */
   readonly profile: Map<string, ProfileSettings>;
   /** The server-wide default `slowms` and `sampleRate` (set by `profile` on any database). */
@@ -51,7 +49,6 @@ export function adminState(server: ServerServices): AdminState {
       fsyncLockCount: 0,
       autoCompact: undefined,
       clusterParameters: new Map(),
-      featureCompatibilityVersion: '8.2',
       profile: new Map(),
       slowms: 100,
       sampleRate: 1,
