@@ -28,6 +28,7 @@ import { createIndexes } from './indexes/create_indexes.js';
 import { dropIndexes } from './indexes/drop_indexes.js';
 import { listIndexes } from './indexes/list_indexes.js';
 import { autoCompact } from './admin/auto_compact.js';
+import { compactStructuredEncryptionData } from './admin/compact_structured_encryption_data.js';
 import { create } from './admin/create.js';
 import { drop } from './admin/drop.js';
 import { dropConnections } from './admin/drop_connections.js';
@@ -39,6 +40,7 @@ import { getParameter } from './admin/get_parameter.js';
 import { killOp } from './admin/kill_op.js';
 import { listCollections } from './admin/list_collections.js';
 import { listDatabases } from './admin/list_databases.js';
+import { logRotate } from './admin/log_rotate.js';
 import { renameCollection } from './admin/rename_collection.js';
 import { setClusterParameter } from './admin/set_cluster_parameter.js';
 import { setFeatureCompatibilityVersion } from './admin/set_feature_compatibility_version.js';
@@ -57,6 +59,7 @@ import { killCursors } from './crud/kill_cursors.js';
 import { update } from './crud/update.js';
 import { buildInfo } from './diagnostic/build_info.js';
 import { collStats } from './diagnostic/coll_stats.js';
+import { connPoolStats } from './diagnostic/conn_pool_stats.js';
 import { connectionStatus } from './diagnostic/connection_status.js';
 import { dataSize } from './diagnostic/data_size.js';
 import { dbHash } from './diagnostic/db_hash.js';
@@ -65,6 +68,7 @@ import { getCmdLineOpts } from './diagnostic/get_cmd_line_opts.js';
 import { getLog } from './diagnostic/get_log.js';
 import { hostInfo } from './diagnostic/host_info.js';
 import { listCommands } from './diagnostic/list_commands.js';
+import { lockInfo } from './diagnostic/lock_info.js';
 import { ping } from './diagnostic/ping.js';
 import { profile } from './diagnostic/profile.js';
 import { serverStatus } from './diagnostic/server_status.js';
@@ -108,7 +112,9 @@ export const COMMANDS: readonly CommandDefinition[] = [
   bulkWrite,
   collMod,
   collStats,
+  compactStructuredEncryptionData,
   configureFailPoint,
+  connPoolStats,
   connectionStatus,
   count,
   create,
@@ -161,6 +167,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   listDatabases,
   listIndexes,
   listSearchIndexes,
+  lockInfo,
+  logRotate,
   logout,
   mayflyAdvanceClock,
   mayflyClock,

@@ -82,6 +82,9 @@ export function registerServerParameters(server: ServerServices): void {
   table.registerConstant('authenticationMechanisms', ['SCRAM-SHA-1', 'SCRAM-SHA-256']);
   table.registerConstant('enableTestCommands', true);
   table.registerConstant('maxBSONDepth', 200);
+  // Reported as mongod reports them; nothing here depends on them.
+  table.registerConstant('KeysRotationIntervalSec', 7776000);
+  table.register({ name: 'authSchemaVersion', get: () => 5, settableAtRuntime: false, settableAtStartup: false });
   // The session catalog's timeout (src/sessions/session_catalog.ts), startup-only in mongod.
   table.registerConstant('localLogicalSessionTimeoutMinutes', LOGICAL_SESSION_TIMEOUT_MINUTES);
   intParameter(
