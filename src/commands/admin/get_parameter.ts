@@ -36,18 +36,17 @@ export const getParameter: CommandDefinition = {
     let showDetails = false;
     let setAt: 'startup' | 'runtime' | undefined;
     if (isDocument(target)) {
+      // As the IDL parser: field by field, in order.
       for (const key of Object.keys(target)) {
-        if (key !== 'showDetails' && key !== 'allParameters' && key !== 'setAt') {
-          throw new CommandError('IDLUnknownField', `BSON field '${OPTIONS}.${key}' is an unknown field.`);
-        }
-      }
-      showDetails = safeBoolOption(target, 'showDetails');
-      all = safeBoolOption(target, 'allParameters');
-      const at = target.setAt;
-      if (at !== undefined && at !== null) {
-        if (typeof at !== 'string') throw typeMismatch(`${OPTIONS}.setAt`, at, ['string']);
-        if (at !== 'startup' && at !== 'runtime') throw new CommandError('BadValue', `Invalid value for setAt: '${at}'; expected 'startup' or 'runtime'`);
-        setAt = at;
+        if (key === 'showDetails') showDetails = safeBoolOption(target, key);
+        else if (key === 'allParameters') all = safeBoolOption(target, key);
+        else if (key === 'setAt') {
+          const at = target.setAt;
+          if (at === null) continue;
+          if (typeof at !== 'string') throw typeMismatch(`${OPTIONS}.setAt`, at, ['string']);
+          if (at !== 'startup' && at !== 'runtime') throw new CommandError('BadValue', `Invalid value for setAt: '${at}'; expected 'startup' or 'runtime'`);
+          setAt = at;
+        } else throw new CommandError('IDLUnknownField', `BSON field '${OPTIONS}.${key}' is an unknown field.`);
       }
     }
     const table = ctx.server.parameters;
