@@ -10,6 +10,7 @@ import { isNumber, toDouble } from '../storage/values/numeric.js';
 import type { ServerServices } from './services.js';
 import { TTL_PARAMETERS } from '../ttl/parameters.js';
 import type { ParameterTable } from './parameters.js';
+import { registerLogComponentVerbosity } from './log_components.js';
 
 /** Bounds of an integer parameter (mongod's IDL validators). */
 export interface IntBounds {
@@ -101,12 +102,16 @@ export function registerServerParameters(server: ServerServices): void {
     set(value) {
       if (!isNumber(value) && typeof value !== 'boolean') throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${formatValue(value)}`);
       const n = Math.trunc(typeof value === 'boolean' ? Number(value) : toDouble(value));
-      if (n < 0) throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${formatValue(value)}`);
+      if (!(n >= 0 && n <= 2147483647)) throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${formatValue(value)}`);
       logLevel = Math.min(n, 5);
       server.logger.level = logLevel > 0 ? 'debug' : server.logger.level === 'debug' ? 'info' : server.logger.level;
     },
     settableAtRuntime: true,
     settableAtStartup: true,
+  });
+  registerLogComponentVerbosity(table, {
+    get: () => logLevel,
+    set: (n) => table.lookup('logLevel')!.set!(n),
   });
   // The memory of blocking aggregation stages that may not spill (`allowDiskUse: false`).
   for (const name of ['internalQueryMaxBlockingSortMemoryUsageBytes', 'internalDocumentSourceGroupMaxMemoryBytes']) {
