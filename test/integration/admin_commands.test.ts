@@ -180,3 +180,18 @@ describe('dropConnections, killOp, logRotate, compactStructuredEncryptionData', 
     expect(await codeOf(() => h.db.command({ compactStructuredEncryptionData: 'plain' }))).toEqual([40414, 'IDLFailedToParse']);
   });
 });
+
+describe('logComponentVerbosity', () => {
+  it('sets components atomically and reads them back, the top level being logLevel', async () => {
+    expect(await admin().command({ setParameter: 1, logComponentVerbosity: { command: { verbosity: 2 }, network: 3 } })).toMatchObject({ ok: 1 });
+    const bad = await errorOf(() => admin().command({ setParameter: 1, logComponentVerbosity: { command: { verbosity: 4 }, nope: { verbosity: 1 } } }));
+    expect([bad.code, bad.errmsg]).toEqual([2, 'Invalid component name logComponentVerbosity.nope']);
+    const read = (await admin().command({ getParameter: 1, logComponentVerbosity: 1 })).logComponentVerbosity;
+    expect([read.verbosity, read.command.verbosity, read.network.verbosity, read.network.asio.verbosity]).toEqual([0, 2, 3, -1]);
+    await admin().command({ setParameter: 1, logComponentVerbosity: { command: { verbosity: -1 }, network: -1 } });
+    expect((await admin().command({ getParameter: 1, logComponentVerbosity: 1 })).logComponentVerbosity.command.verbosity).toBe(-1);
+    expect(await codeOf(() => admin().command({ setParameter: 1, logComponentVerbosity: 'abc' }))).toEqual([14, 'TypeMismatch']);
+    expect(await codeOf(() => admin().command({ setParameter: 1, logComponentVerbosity: { command: { verbosity: Number.NaN } } }))).toEqual([2, 'BadValue']);
+    expect(await codeOf(() => admin().command({ setParameter: 1, logLevel: 2 ** 31 }))).toEqual([2, 'BadValue']);
+  });
+});
