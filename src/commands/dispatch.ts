@@ -15,6 +15,7 @@ import { validateDbName } from '../storage/values/namespace.js';
 import { assign } from '../storage/values/paths.js';
 import { validateArguments } from './args.js';
 import { registry } from './registry.js';
+import { recordTop, topStart } from './diagnostic/top_counters.js';
 import { sessionCatalogOf, type SessionRecord } from '../sessions/session_catalog.js';
 import { addClusterTime, gossipClusterTimeIn } from './replication/cluster_time.js';
 import { checkTransactionArguments, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
@@ -45,12 +46,30 @@ export function dispatch(
     const def = registry.get(commandField);
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
     gossipClusterTimeIn(server, body);
-    const reply = runDefinition(server, connection, def, body, commandField, requestBytes);
-    if (reply instanceof Promise) return reply.then((r) => okReply(server, r), (err: unknown) => errorReply(server, err, commandField));
+    const started = topStart();
+    let reply: DispatchResult | Promise<DispatchResult>;
+    try {
+      reply = runDefinition(server, connection, def, body, commandField, requestBytes);
+    } catch (err) {
+      noteTop(server, def.name, body, started);
+      throw err;
+    }
+    if (reply instanceof Promise) {
+      return reply.then(
+        (r) => (noteTop(server, def.name, body, started), okReply(server, r)),
+        (err: unknown) => (noteTop(server, def.name, body, started), errorReply(server, err, commandField)),
+      );
+    }
+    noteTop(server, def.name, body, started);
     return okReply(server, reply);
   } catch (err) {
     return errorReply(server, err, commandField);
   }
+}
+
+/** Counts the command for `top` (diagnostic/top_counters.ts) on the namespace it named. */
+function noteTop(server: ServerServices, name: string, body: Document, started: number): void {
+  if (typeof body.$db === 'string') recordTop(server, name, body.$db, body, started);
 }
 
 function okReply(server: ServerServices, reply: DispatchResult): DispatchResult {

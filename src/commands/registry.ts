@@ -27,13 +27,23 @@ import { collMod } from './indexes/coll_mod.js';
 import { createIndexes } from './indexes/create_indexes.js';
 import { dropIndexes } from './indexes/drop_indexes.js';
 import { listIndexes } from './indexes/list_indexes.js';
+import { autoCompact } from './admin/auto_compact.js';
+import { compactStructuredEncryptionData } from './admin/compact_structured_encryption_data.js';
 import { create } from './admin/create.js';
 import { drop } from './admin/drop.js';
+import { dropConnections } from './admin/drop_connections.js';
 import { dropDatabase } from './admin/drop_database.js';
+import { fsync } from './admin/fsync.js';
+import { fsyncUnlock } from './admin/fsync_unlock.js';
+import { getClusterParameter } from './admin/get_cluster_parameter.js';
 import { getParameter } from './admin/get_parameter.js';
+import { killOp } from './admin/kill_op.js';
 import { listCollections } from './admin/list_collections.js';
 import { listDatabases } from './admin/list_databases.js';
+import { logRotate } from './admin/log_rotate.js';
 import { renameCollection } from './admin/rename_collection.js';
+import { setClusterParameter } from './admin/set_cluster_parameter.js';
+import { setFeatureCompatibilityVersion } from './admin/set_feature_compatibility_version.js';
 import { setParameter } from './admin/set_parameter.js';
 import { aggregate } from './crud/aggregate.js';
 import { bulkWrite } from './crud/bulk_write.js';
@@ -49,18 +59,25 @@ import { killCursors } from './crud/kill_cursors.js';
 import { update } from './crud/update.js';
 import { buildInfo } from './diagnostic/build_info.js';
 import { collStats } from './diagnostic/coll_stats.js';
+import { connPoolStats } from './diagnostic/conn_pool_stats.js';
 import { connectionStatus } from './diagnostic/connection_status.js';
+import { dataSize } from './diagnostic/data_size.js';
+import { dbHash } from './diagnostic/db_hash.js';
 import { dbStats } from './diagnostic/db_stats.js';
 import { getCmdLineOpts } from './diagnostic/get_cmd_line_opts.js';
 import { getLog } from './diagnostic/get_log.js';
 import { hostInfo } from './diagnostic/host_info.js';
 import { listCommands } from './diagnostic/list_commands.js';
+import { lockInfo } from './diagnostic/lock_info.js';
 import { ping } from './diagnostic/ping.js';
 import { planCacheClear } from './plan_cache/plan_cache_clear.js';
 import { planCacheClearFilters } from './plan_cache/plan_cache_clear_filters.js';
 import { planCacheListFilters } from './plan_cache/plan_cache_list_filters.js';
 import { planCacheSetFilter } from './plan_cache/plan_cache_set_filter.js';
+import { profile } from './diagnostic/profile.js';
 import { serverStatus } from './diagnostic/server_status.js';
+import { top } from './diagnostic/top.js';
+import { validate } from './diagnostic/validate.js';
 import { whatsmyuri } from './diagnostic/whats_my_uri.js';
 import { hello } from './handshake/hello.js';
 import { isMaster } from './handshake/is_master.js';
@@ -94,11 +111,14 @@ import { createSearchIndexes } from './search/create_search_indexes.js';
 export const COMMANDS: readonly CommandDefinition[] = [
   aggregate,
   authenticate,
+  autoCompact,
   buildInfo,
   bulkWrite,
   collMod,
   collStats,
+  compactStructuredEncryptionData,
   configureFailPoint,
+  connPoolStats,
   connectionStatus,
   count,
   create,
@@ -106,12 +126,15 @@ export const COMMANDS: readonly CommandDefinition[] = [
   createRole,
   createSearchIndexes,
   createUser,
+  dataSize,
+  dbHash,
   dbStats,
   del,
   distinct,
   drop,
   dropAllRolesFromDatabase,
   dropAllUsersFromDatabase,
+  dropConnections,
   dropDatabase,
   dropIndexes,
   dropRole,
@@ -121,6 +144,9 @@ export const COMMANDS: readonly CommandDefinition[] = [
   explain,
   find,
   findAndModify,
+  fsync,
+  fsyncUnlock,
+  getClusterParameter,
   getCmdLineOpts,
   getLog,
   getMore,
@@ -138,12 +164,15 @@ export const COMMANDS: readonly CommandDefinition[] = [
   killAllSessions,
   killAllSessionsByPattern,
   killCursors,
+  killOp,
   killSessions,
   listCollections,
   listCommands,
   listDatabases,
   listIndexes,
   listSearchIndexes,
+  lockInfo,
+  logRotate,
   logout,
   mayflyAdvanceClock,
   mayflyClock,
@@ -153,6 +182,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   planCacheClearFilters,
   planCacheListFilters,
   planCacheSetFilter,
+  profile,
   putRow,
   refreshSessions,
   renameCollection,
@@ -169,13 +199,17 @@ export const COMMANDS: readonly CommandDefinition[] = [
   saslContinue,
   saslStart,
   serverStatus,
+  setClusterParameter,
+  setFeatureCompatibilityVersion,
   setParameter,
   startSession,
+  top,
   update,
   updateRole,
   updateSearchIndex,
   updateUser,
   usersInfo,
+  validate,
   whatsmyuri,
 ];
 

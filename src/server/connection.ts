@@ -137,6 +137,7 @@ export class Connection implements ConnectionState {
 
   private handleFrame(frame: Buffer): Promise<void> | undefined {
     this.server.counters.requests++;
+    this.server.counters.bytesIn += frame.length;
     let request: Request;
     try {
       request = decodeMessage(frame);
@@ -245,7 +246,9 @@ export class Connection implements ConnectionState {
   }
 
   private write(message: Buffer): void {
-    if (!this.closed) this.socket.write(message);
+    if (this.closed) return;
+    this.server.counters.bytesOut += message.length;
+    this.socket.write(message);
   }
 
   private fail(err: unknown): void {

@@ -66,6 +66,8 @@ export class Server implements ServerServices {
     connectionsCurrent: 0,
     connectionsTotal: 0,
     requests: 0,
+    bytesIn: 0,
+    bytesOut: 0,
     opcounters: { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 },
     tlsVersions: { '1.0': 0, '1.1': 0, '1.2': 0, '1.3': 0, unknown: 0 },
   };

@@ -10,6 +10,7 @@ import { isNumber, toDouble } from '../storage/values/numeric.js';
 import type { ServerServices } from './services.js';
 import { TTL_PARAMETERS } from '../ttl/parameters.js';
 import type { ParameterTable } from './parameters.js';
+import { registerLogComponentVerbosity } from './log_components.js';
 
 /** Bounds of an integer parameter (mongod's IDL validators). */
 export interface IntBounds {
@@ -70,11 +71,21 @@ export function boolParameter(table: ParameterTable, name: string, get: () => bo
 /** Registers the parameters every server has, the TTL engine's among them. */
 export function registerServerParameters(server: ServerServices): void {
   const table = server.parameters;
-  const fcv: Document = { version: '8.0' };
-  table.register({ name: 'featureCompatibilityVersion', get: () => fcv, settableAtRuntime: false, settableAtStartup: false });
+  // mongod 8.2's; setFeatureCompatibilityVersion changes it through `set` (setParameter may not: 20).
+  let fcv: Document = { version: '8.2' };
+  table.register({
+    name: 'featureCompatibilityVersion',
+    get: () => fcv,
+    set: (value) => (fcv = { version: String(value) }),
+    settableAtRuntime: false,
+    settableAtStartup: false,
+  });
   table.registerConstant('authenticationMechanisms', ['SCRAM-SHA-1', 'SCRAM-SHA-256']);
   table.registerConstant('enableTestCommands', true);
   table.registerConstant('maxBSONDepth', 200);
+  // Reported as mongod reports them; nothing here depends on them.
+  table.registerConstant('KeysRotationIntervalSec', 7776000);
+  table.register({ name: 'authSchemaVersion', get: () => 5, settableAtRuntime: false, settableAtStartup: false });
   // The session catalog's timeout (src/sessions/session_catalog.ts), startup-only in mongod.
   table.registerConstant('localLogicalSessionTimeoutMinutes', LOGICAL_SESSION_TIMEOUT_MINUTES);
   intParameter(
@@ -91,12 +102,16 @@ export function registerServerParameters(server: ServerServices): void {
     set(value) {
       if (!isNumber(value) && typeof value !== 'boolean') throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${formatValue(value)}`);
       const n = Math.trunc(typeof value === 'boolean' ? Number(value) : toDouble(value));
-      if (n < 0) throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${formatValue(value)}`);
+      if (!(n >= 0 && n <= 2147483647)) throw invalid('logLevel', value, `Invalid value for logLevel: logLevel: ${formatValue(value)}`);
       logLevel = Math.min(n, 5);
       server.logger.level = logLevel > 0 ? 'debug' : server.logger.level === 'debug' ? 'info' : server.logger.level;
     },
     settableAtRuntime: true,
     settableAtStartup: true,
+  });
+  registerLogComponentVerbosity(table, {
+    get: () => logLevel,
+    set: (n) => table.lookup('logLevel')!.set!(n),
   });
   // The memory of blocking aggregation stages that may not spill (`allowDiskUse: false`).
   for (const name of ['internalQueryMaxBlockingSortMemoryUsageBytes', 'internalDocumentSourceGroupMaxMemoryBytes']) {

@@ -39,6 +39,9 @@ export interface ServerCounters {
   connectionsTotal: number;
   /** Requests received from clients (they pace the TTL reaper). */
   requests: number;
+  /** Bytes received from and sent to clients (serverStatus `network`). */
+  bytesIn: number;
+  bytesOut: number;
   opcounters: { insert: number; query: number; update: number; delete: number; getmore: number; command: number };
   /** TLS connections accepted, by protocol version (serverStatus `transportSecurity`). */
   tlsVersions: { '1.0': number; '1.1': number; '1.2': number; '1.3': number; unknown: number };

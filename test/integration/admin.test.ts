@@ -168,12 +168,12 @@ describe('errors', () => {
 describe('parameters', () => {
   it('getParameter: one, several, * and showDetails', async () => {
     expect(await admin().command({ getParameter: 1, featureCompatibilityVersion: 1 })).toEqual({
-      featureCompatibilityVersion: { version: '8.0' },
+      featureCompatibilityVersion: { version: '8.2' },
       ok: 1,
     });
     const all = await admin().command({ getParameter: '*' });
     expect(all.cursorTimeoutMillis).toBe(600000);
-    expect(all.featureCompatibilityVersion).toEqual({ version: '8.0' });
+    expect(all.featureCompatibilityVersion).toEqual({ version: '8.2' });
     const details = await admin().command({ getParameter: { showDetails: true }, cursorTimeoutMillis: 1 });
     expect(details.cursorTimeoutMillis).toEqual({ value: 600000, settableAtRuntime: true, settableAtStartup: true });
   });

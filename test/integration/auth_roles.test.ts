@@ -32,7 +32,7 @@ const MATRIX: ReadonlyArray<{ role: string; db: string; may: Run; answer: Docume
   { role: 'dbOwner', db: 'shop', may: ['shop', { usersInfo: 1 }], answer: { ok: 1 }, mayNot: ['other', { find: 'c', filter: {} }] },
   { role: 'userAdmin', db: 'shop', may: ['shop', { rolesInfo: 1 }], answer: { roles: [], ok: 1 }, mayNot: ['shop', { count: 'c' }] },
   { role: 'clusterAdmin', db: 'admin', may: ['admin', { getCmdLineOpts: 1 }], answer: { ok: 1 }, mayNot: ['shop', { find: 'c', filter: {} }] },
-  { role: 'clusterManager', db: 'admin', may: ['admin', { setFeatureCompatibilityVersion: '8.0' }], answer: { ok: 0, code: 238 }, mayNot: ['admin', { serverStatus: 1 }] },
+  { role: 'clusterManager', db: 'admin', may: ['admin', { setFeatureCompatibilityVersion: '8.2', confirm: true }], answer: { ok: 1 }, mayNot: ['admin', { serverStatus: 1 }] },
   { role: 'clusterMonitor', db: 'admin', may: ['admin', { getParameter: 1, ttlMonitorSleepSecs: 1 }], answer: { ttlMonitorSleepSecs: 60, ok: 1 }, mayNot: ['shop', { insert: 'c', documents: [{ _id: 3 }] }] },
   { role: 'hostManager', db: 'admin', may: ['admin', { setParameter: 1, ttlMonitorSleepSecs: 60 }], answer: { was: 60, ok: 1 }, mayNot: ['admin', { getParameter: 1, ttlMonitorSleepSecs: 1 }] },
   { role: 'readAnyDatabase', db: 'admin', may: ['shop', { count: 'c' }], answer: { n: 1, ok: 1 }, mayNot: ['shop', { update: 'c', updates: [{ q: {}, u: { $set: { a: 1 } } }] }] },

@@ -25,6 +25,8 @@ import { ExplainVerbosities, executionStatsSection, queryPlannerSection, shapeHa
 import { naturalDirection, planQuery, type PlanRequest, type QueryPlan } from '../../storage/planner/plan.js';
 import { viewNotCollectionError } from '../../storage/values/namespace.js';
 import { collectionArg, docArg, intArg, validateArguments } from '../args.js';
+import { typeMismatch } from '../idl_errors.js';
+import { isDocument } from '../../storage/values/paths.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { checkCollation, commandVariables, queryCollator } from './query_exec.js';
 import { checkAggregateRequest } from './aggregate_request.js';
@@ -40,7 +42,15 @@ const EXPLAINABLE = new Set(['find', 'count', 'distinct', 'update', 'delete', 'f
 /** The `explain` command. */
 export const explain: CommandDefinition = {
   name: 'explain',
-  target: { type: 'object' },
+  // IDL `object`, required: null is missing (40414), another type 14.
+  target: {
+    type: 'object',
+    required: true,
+    parse(value, field, idl) {
+      if (value === null) throw new CommandError('IDLFailedToParse', `BSON field '${idl}.${field}' is missing but a required field`);
+      if (!isDocument(value)) throw typeMismatch(`${idl}.${field}`, value, ['object']);
+    },
+  },
   args: { verbosity: { type: 'string' } },
   help: 'explain database reads and writes',
   run(ctx, cmd) {

@@ -1,15 +1,15 @@
 /** `dbStats`: collections, objects and sizes of a database (scaled by `scale`). */
-import { makeDouble } from '../../bson/library.js';
+import { Long, makeDouble } from '../../bson/library.js';
 import { recordSize } from '../../storage/record.js';
 import { CommandError } from '../../errors/command_error.js';
-import { intArg } from '../args.js';
+import { IdlRules, boolArg, intArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 
 /** The `dbStats` command. */
 export const dbStats: CommandDefinition = {
   name: 'dbStats',
   aliases: ['dbstats'],
-  args: { scale: { type: 'number' }, freeStorage: { type: 'number' } },
+  args: { scale: { type: 'number' }, freeStorage: IdlRules.safeBool },
   help: 'Get stats on a database. Not instantaneous. Slower for databases with large .ns files.',
   run(ctx, cmd) {
     const scale = intArg(cmd, 'scale', 1);
@@ -29,16 +29,18 @@ export const dbStats: CommandDefinition = {
     const indexSize = objects * 16 * (indexes > 0 ? 1 : 0);
     return {
       db: ctx.db,
-      collections: colls.length,
-      views: ctx.server.catalog.views(ctx.db).length,
-      objects,
+      collections: Long.fromNumber(colls.length),
+      views: Long.fromNumber(ctx.server.catalog.views(ctx.db).length),
+      objects: Long.fromNumber(objects),
       avgObjSize: makeDouble(objects === 0 ? 0 : dataSize / objects),
       dataSize: makeDouble(dataSize / scale),
       storageSize: makeDouble(dataSize / scale),
-      indexes,
+      indexes: Long.fromNumber(indexes),
       indexSize: makeDouble(indexSize / scale),
       totalSize: makeDouble((dataSize + indexSize) / scale),
-      scaleFactor: scale,
+      // An in-memory store keeps no free pages: its free storage is nil.
+      ...(boolArg(cmd, 'freeStorage', false) ? { freeStorageSize: makeDouble(0), indexFreeStorageSize: makeDouble(0), totalFreeStorageSize: makeDouble(0) } : {}),
+      scaleFactor: Long.fromNumber(scale),
       fsUsedSize: makeDouble(0),
       fsTotalSize: makeDouble(0),
     };
