@@ -27,6 +27,9 @@ import { collMod } from './indexes/coll_mod.js';
 import { createIndexes } from './indexes/create_indexes.js';
 import { dropIndexes } from './indexes/drop_indexes.js';
 import { listIndexes } from './indexes/list_indexes.js';
+import { cloneCollectionAsCapped } from './admin/clone_collection_as_capped.js';
+import { compact } from './admin/compact.js';
+import { convertToCapped } from './admin/convert_to_capped.js';
 import { create } from './admin/create.js';
 import { drop } from './admin/drop.js';
 import { dropDatabase } from './admin/drop_database.js';
@@ -57,6 +60,7 @@ import { hostInfo } from './diagnostic/host_info.js';
 import { listCommands } from './diagnostic/list_commands.js';
 import { ping } from './diagnostic/ping.js';
 import { serverStatus } from './diagnostic/server_status.js';
+import { validateDBMetadata } from './diagnostic/validate_db_metadata.js';
 import { whatsmyuri } from './diagnostic/whats_my_uri.js';
 import { hello } from './handshake/hello.js';
 import { isMaster } from './handshake/is_master.js';
@@ -92,10 +96,13 @@ export const COMMANDS: readonly CommandDefinition[] = [
   authenticate,
   buildInfo,
   bulkWrite,
+  cloneCollectionAsCapped,
   collMod,
   collStats,
+  compact,
   configureFailPoint,
   connectionStatus,
+  convertToCapped,
   count,
   create,
   createIndexes,
@@ -168,6 +175,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   updateSearchIndex,
   updateUser,
   usersInfo,
+  validateDBMetadata,
   whatsmyuri,
 ];
 
