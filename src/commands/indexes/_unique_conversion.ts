@@ -3,7 +3,7 @@
  * coll_mod_index.cpp): `prepareUnique: true` first makes the index refuse new duplicates
  * (`prepareUnique_old`/`_new` in the reply; it cannot be combined with any other modification,
  * 72), then `unique: true` converts it, once no two documents share a key (359
- * CannotConvertIndexToUnique, with the duplicates' `_id`s in `errInfo.violations`; `unique_new`
+ * CannotConvertIndexToUnique, with the duplicates' `_id`s in the reply's `violations`; `unique_new`
  * in the reply). `unique: false` is 2, `unique: true` without `prepareUnique` 72 (a unique
  * index: no-op); `forceNonUnique: true` makes a unique index plain again (`forceNonUnique: false`
  * is 2), never together with `unique` (72). A dry run checks the duplicates and changes nothing.
