@@ -28,7 +28,10 @@ import { createIndexes } from './indexes/create_indexes.js';
 import { dropIndexes } from './indexes/drop_indexes.js';
 import { listIndexes } from './indexes/list_indexes.js';
 import { autoCompact } from './admin/auto_compact.js';
+import { cloneCollectionAsCapped } from './admin/clone_collection_as_capped.js';
+import { compact } from './admin/compact.js';
 import { compactStructuredEncryptionData } from './admin/compact_structured_encryption_data.js';
+import { convertToCapped } from './admin/convert_to_capped.js';
 import { create } from './admin/create.js';
 import { drop } from './admin/drop.js';
 import { dropConnections } from './admin/drop_connections.js';
@@ -78,6 +81,7 @@ import { profile } from './diagnostic/profile.js';
 import { serverStatus } from './diagnostic/server_status.js';
 import { top } from './diagnostic/top.js';
 import { validate } from './diagnostic/validate.js';
+import { validateDBMetadata } from './diagnostic/validate_db_metadata.js';
 import { whatsmyuri } from './diagnostic/whats_my_uri.js';
 import { hello } from './handshake/hello.js';
 import { isMaster } from './handshake/is_master.js';
@@ -114,12 +118,15 @@ export const COMMANDS: readonly CommandDefinition[] = [
   autoCompact,
   buildInfo,
   bulkWrite,
+  cloneCollectionAsCapped,
   collMod,
   collStats,
+  compact,
   compactStructuredEncryptionData,
   configureFailPoint,
   connPoolStats,
   connectionStatus,
+  convertToCapped,
   count,
   create,
   createIndexes,
@@ -210,6 +217,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   updateUser,
   usersInfo,
   validate,
+  validateDBMetadata,
   whatsmyuri,
 ];
 

@@ -100,6 +100,9 @@ export const ErrorCodes = {
   Interrupted: 11601,
   NotPrimaryNoSecondaryOk: 13435,
   SearchNotEnabled: 31082,
+  CannotConvertIndexToUnique: 359,
+  CollectionUUIDMismatch: 361,
+  DatabaseDifferCase: 13297,
   // Codes drivers' retry and error-handling tests inject with the failCommand fail point.
   LockTimeout: 24,
   LockBusy: 46,

@@ -196,7 +196,7 @@ describe('roles', () => {
   });
 });
 
-test('dropping the admin database drops the users: a connection logged in loses its privileges', async () => {
+test('the admin database cannot be dropped (20); dropping the users: a connection logged in loses its privileges', async () => {
   const fresh = await MayflyServer.create({ auth: { username: 'root', password: 'example' } });
   const boss = new MongoClient(`mongodb://root:example@127.0.0.1:${fresh.port}/`, { serverSelectionTimeoutMS: 5000 });
   try {
@@ -205,7 +205,8 @@ test('dropping the admin database drops the users: a connection logged in loses 
     const worker = await new MongoClient(`mongodb://worker:pw@127.0.0.1:${fresh.port}/app`, { serverSelectionTimeoutMS: 5000, maxPoolSize: 1 }).connect();
     try {
       expect(await worker.db('app').collection('c').countDocuments()).toBe(0);
-      expect(await boss.db('admin').command({ dropDatabase: 1 })).toEqual({ dropped: 'admin', ok: 1 });
+      await expect(boss.db('admin').command({ dropDatabase: 1 })).rejects.toMatchObject({ code: 20, codeName: 'IllegalOperation', message: "Dropping the 'admin' database is prohibited." });
+      expect(await boss.db('app').command({ dropAllUsersFromDatabase: 1 })).toEqual({ n: 1, ok: 1 });
       await expect(worker.db('app').collection('c').findOne()).rejects.toMatchObject({ code: 13 });
     } finally {
       await worker.close();

@@ -23,6 +23,8 @@ import { valuesEqual } from '../../storage/values/compare.js';
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { parseVersionedOptions, versionedOptionsDocument } from '../../ttl/policies/versioned.js';
 import { IdlRules, collectionArg } from '../args.js';
+import { checkIdIndexOption } from './_id_index.js';
+import { checkStorageEngineOptions } from './_storage_engine.js';
 import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 
 /** Options mongod knows that Mayfly does not implement yet: refused with 238, never ignored. */
@@ -123,7 +125,7 @@ export function orderCollectionOptions(options: Document): Document {
 /** The `create` command. */
 export const create: CommandDefinition = {
   name: 'create',
-  target: { type: 'string' },
+  target: IdlRules.collectionName,
   args: CREATE_ARGS,
   help: 'explicitly creates a collection or view',
   run(ctx, cmd) {
@@ -138,6 +140,8 @@ export const create: CommandDefinition = {
       );
     }
     const capped = cappedOptions(cmd);
+    checkIdIndexOption(cmd);
+    checkStorageEngineOptions(cmd);
     if (present(cmd.pipeline) && !present(cmd.viewOn)) throw new CommandError('InvalidOptions', "'pipeline' requires 'viewOn' to also be specified");
     for (const option of NOT_IMPLEMENTED_OPTIONS) {
       if (cmd[option] !== undefined && cmd[option] !== null && cmd[option] !== false) {

@@ -9,8 +9,8 @@
  * `viewOn` and `pipeline` are allowed: each replaces its half of the definition, checked as
  * `create` checks it. `cappedSize`/`cappedMax` rebound a capped collection. Options that only
  * apply to views, time-series, capped or clustered collections fail as mongod fails them on a
- * plain collection; the rest (change-stream images, unique conversion) answer 238
- * NotImplemented.
+ * plain collection; `unique`, `prepareUnique`, `forceNonUnique` and `dryRun` convert an index to
+ * unique (_unique_conversion.ts); the rest (change-stream images) answer 238 NotImplemented.
  * Source: mongo/src/mongo/db/catalog/coll_mod.cpp and coll_mod_index.cpp.
  */
 import { Long, type Document } from '../../bson/library.js';
@@ -24,7 +24,8 @@ import { checkValidatorNamespace, compileValidator, parseValidationAction, parse
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { cappedLimitsOf } from '../../storage/capped.js';
 import { orderCollectionOptions, parseCappedMax, parseCappedSize } from '../admin/create.js';
-import { GENERIC_ARGUMENTS, collectionArg, wrongTypeError } from '../args.js';
+import { GENERIC_ARGUMENTS, IdlRules, collectionArg, wrongTypeError } from '../args.js';
+import { checkUniqueRequest, planUniqueChange } from './_unique_conversion.js';
 import type { ArgType, CommandContext, CommandDefinition } from '../types.js';
 
 /** The fields of `collMod.index` (mongod's `CollModIndex` IDL struct) and their types. */
@@ -132,9 +133,7 @@ function planIndexChange(ctx: CommandContext, coll: Collection, request: IndexRe
   if (!wantsTtl && request.hidden === undefined && request.unique === undefined && request.prepareUnique === undefined && request.forceNonUnique === undefined) {
     throw new CommandError('InvalidOptions', 'no expireAfterSeconds, hidden, unique, or prepareUnique field');
   }
-  if (request.unique !== undefined || request.prepareUnique !== undefined || request.forceNonUnique !== undefined) {
-    throw new CommandError('NotImplemented', "collMod conversions of an index to or from 'unique' ('unique', 'prepareUnique', 'forceNonUnique') are not supported by Mayfly yet");
-  }
+  checkUniqueRequest(request);
   const ttl = ctx.server.ttl;
   if (wantsTtl && safeNumberInt(request.expireAfterSeconds)! < 0) {
     // mongod rejects a negative value before looking the index up; only the Cosmos `_ts`
@@ -151,6 +150,7 @@ function planIndexChange(ctx: CommandContext, coll: Collection, request: IndexRe
   const target = findIndex(coll, request);
   const seconds = wantsTtl ? ttl.collModExpireAfterSeconds(target, request.expireAfterSeconds) : undefined;
   if (request.hidden !== undefined && target.name === '_id_') throw new CommandError('BadValue', "can't hide _id index");
+  const uniqueChange = planUniqueChange(coll, target, request, ctx.now());
   return (reply) => {
     let spec = target;
     if (seconds !== undefined) {
@@ -169,6 +169,7 @@ function planIndexChange(ctx: CommandContext, coll: Collection, request: IndexRe
         spec = withFieldLast(spec, 'hidden', request.hidden ? true : undefined);
       }
     }
+    if (uniqueChange) spec = uniqueChange(spec, reply);
     if (spec !== target) {
       coll.replaceIndexSpec(target.name as string, spec);
       ttl.indexModified(coll);
@@ -183,7 +184,8 @@ function notImplemented(option: string): CommandError {
 /** The `collMod` command. */
 export const collMod: CommandDefinition = {
   name: 'collMod',
-  target: { type: 'string' },
+  target: IdlRules.collectionName,
+  concerns: { readConcern: 'localOnly', writeConcern: true },
   args: {
     index: { type: 'object' },
     validator: { type: 'object' },
@@ -211,10 +213,10 @@ export const collMod: CommandDefinition = {
     const cappedSize = present(cmd.cappedSize) ? parseCappedSize('cappedSize', cmd.cappedSize) : undefined;
     const cappedMax = present(cmd.cappedMax) ? parseCappedMax('cappedMax', cmd.cappedMax) : undefined;
     const request = parseIndexRequest(cmd.index);
-    if (present(cmd.dryRun) && asBool(cmd.dryRun)) {
+    const dryRun = present(cmd.dryRun) && asBool(cmd.dryRun);
+    if (dryRun) {
       if (!request) throw new CommandError('InvalidOptions', 'dry run mode requires an valid index modification.');
       if (request.unique !== true) throw new CommandError('InvalidOptions', 'dry run mode requires an index modification with unique: true.');
-      throw notImplemented('dryRun');
     }
     const coll = ctx.server.catalog.get(ctx.db, name);
     if (!coll) {
@@ -225,6 +227,7 @@ export const collMod: CommandDefinition = {
     if (present(cmd.collectionUUID)) throw notImplemented('collectionUUID');
     if ((cappedSize !== undefined || cappedMax !== undefined) && !coll.capped) throw new CommandError('InvalidOptions', 'Collection must be capped.');
     const apply = request ? planIndexChange(ctx, coll, request) : null;
+    if (dryRun) return {}; // the unique conversion checked (its duplicates: 359), nothing changed
     const validator = present(cmd.validator) ? (cmd.validator as Document) : undefined;
     if (validator && Object.keys(validator).length > 0) {
       compileValidator(validator);
