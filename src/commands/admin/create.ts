@@ -23,10 +23,11 @@ import { valuesEqual } from '../../storage/values/compare.js';
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { parseVersionedOptions, versionedOptionsDocument } from '../../ttl/policies/versioned.js';
 import { IdlRules, collectionArg } from '../args.js';
+import { CLUSTERED_INDEX_ARG, KIND_FIELDS, TIMESERIES_ARG, collectionKindOptions } from './_internal/timeseries_options.js';
 import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 
 /** Options mongod knows that Mayfly does not implement yet: refused with 238, never ignored. */
-const NOT_IMPLEMENTED_OPTIONS = ['timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
+const NOT_IMPLEMENTED_OPTIONS = ['changeStreamPreAndPostImages', 'encryptedFields'];
 
 // Types as create.idl: safeBool, safeInt64 (with its validators), array<object>, …
 const CREATE_ARGS = {
@@ -40,8 +41,8 @@ const CREATE_ARGS = {
     collation: { type: 'object' },
     viewOn: { type: 'string' },
     pipeline: IdlRules.arrayOfObjects(),
-    timeseries: { type: 'object' },
-    clusteredIndex: { type: ['bool', 'object'] },
+    timeseries: TIMESERIES_ARG,
+    clusteredIndex: CLUSTERED_INDEX_ARG,
     expireAfterSeconds: IdlRules.safeInt64(),
     idIndex: { type: 'object' },
     storageEngine: { type: 'object' },
@@ -131,6 +132,7 @@ export const create: CommandDefinition = {
     // IDL enumerations first, as the command's parser checks them.
     if (present(cmd.validationLevel)) parseValidationLevel('create', cmd.validationLevel);
     if (present(cmd.validationAction)) parseValidationAction('create', cmd.validationAction);
+    const kind = collectionKindOptions(`${ctx.db}.${name}`, cmd, ctx.now()); // time-series and clustered (_internal/timeseries_options.ts)
     if (cmd.expireAfterSeconds !== undefined && cmd.expireAfterSeconds !== null && cmd.clusteredIndex === undefined && cmd.timeseries === undefined) {
       throw new CommandError(
         'InvalidOptions',
@@ -167,10 +169,11 @@ export const create: CommandDefinition = {
         continue;
       }
       if (key === 'validator' && !hasValidator) continue; // an empty validator is no validator
-      if (key === 'capped' || key === 'size' || key === 'max') continue;
+      if (key === 'capped' || key === 'size' || key === 'max' || KIND_FIELDS.has(key)) continue;
       given[key] = value;
     }
     if (capped) Object.assign(given, capped);
+    if (kind) Object.assign(given, kind);
     const options = orderCollectionOptions(given);
     const catalog = ctx.server.catalog;
     const existing = catalog.get(ctx.db, name);

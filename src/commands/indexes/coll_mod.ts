@@ -24,6 +24,7 @@ import { checkValidatorNamespace, compileValidator, parseValidationAction, parse
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { cappedLimitsOf } from '../../storage/capped.js';
 import { orderCollectionOptions, parseCappedMax, parseCappedSize } from '../admin/create.js';
+import { COLLMOD_EXPIRE_ARG, COLLMOD_TIMESERIES_ARG, planKindChange } from '../admin/_internal/timeseries_coll_mod.js';
 import { GENERIC_ARGUMENTS, collectionArg, wrongTypeError } from '../args.js';
 import type { ArgType, CommandContext, CommandDefinition } from '../types.js';
 
@@ -192,8 +193,8 @@ export const collMod: CommandDefinition = {
     viewOn: { type: 'string' },
     pipeline: { type: 'array' },
     changeStreamPreAndPostImages: { type: 'object' },
-    expireAfterSeconds: { type: ['string', 'number'] },
-    timeseries: { type: 'object' },
+    expireAfterSeconds: COLLMOD_EXPIRE_ARG,
+    timeseries: COLLMOD_TIMESERIES_ARG,
     timeseriesBucketsMayHaveMixedSchemaData: { type: ['bool', 'number'] },
     dryRun: { type: ['bool', 'number'] },
     cappedSize: { type: 'number' },
@@ -223,6 +224,7 @@ export const collMod: CommandDefinition = {
       throw new CommandError('NamespaceNotFound', 'ns does not exist');
     }
     if (present(cmd.collectionUUID)) throw notImplemented('collectionUUID');
+    const kindChange = planKindChange(coll, cmd, ctx.now()); // time-series and clustered (admin/_internal/timeseries_coll_mod.ts)
     if ((cappedSize !== undefined || cappedMax !== undefined) && !coll.capped) throw new CommandError('InvalidOptions', 'Collection must be capped.');
     const apply = request ? planIndexChange(ctx, coll, request) : null;
     const validator = present(cmd.validator) ? (cmd.validator as Document) : undefined;
@@ -234,12 +236,6 @@ export const collMod: CommandDefinition = {
       if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a view: ${option}`);
     }
     if (present(cmd.changeStreamPreAndPostImages)) throw notImplemented('changeStreamPreAndPostImages');
-    if (present(cmd.expireAfterSeconds)) {
-      throw new CommandError('InvalidOptions', "'expireAfterSeconds' option is only supported on collections clustered by _id");
-    }
-    for (const option of ['timeseries', 'timeseriesBucketsMayHaveMixedSchemaData']) {
-      if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a time-series collection: ${option}`);
-    }
     // `versioned: {...}` changes the limits of a versioned collection (TTL.md); 72 on any other.
     const versioned = present(cmd.versioned) ? (cmd.versioned as Document) : null;
     if (versioned) ctx.server.ttl.checkVersionedChange(coll, versioned);
@@ -267,6 +263,7 @@ export const collMod: CommandDefinition = {
       reply.versioned_old = before;
       reply.versioned_new = after;
     }
+    if (kindChange) coll.options = orderCollectionOptions(kindChange(coll.options));
     ctx.server.catalog.collectionModified(coll, reply);
     return reply;
   },
