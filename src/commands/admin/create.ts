@@ -16,6 +16,7 @@ import { Long, UUID, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { formatValue } from '../../storage/values/format.js';
 import { UNLIMITED_CAPPED_DOCS } from '../../storage/capped.js';
+import { defaultIndexSpecs } from '../../storage/timeseries/kind.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { intOrLong, isNumber, safeNumberLong, toDouble } from '../../storage/values/numeric.js';
 import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
@@ -181,7 +182,8 @@ export const create: CommandDefinition = {
       if (valuesEqual(existing.options, options)) return {};
       throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
     }
-    catalog.create(ctx.db, name, options);
+    const created = catalog.create(ctx.db, name, options);
+    for (const spec of defaultIndexSpecs(options)) created.addIndex(spec, ctx.now()); // a time-series collection's meta/time index
     return {};
   },
 };

@@ -23,6 +23,32 @@ export interface CollectionKind {
   checkInsert(doc: Document): void;
   /** The records in natural order. */
   naturalOrder(records: Iterable<StoredDocument>): StoredDocument[];
+  /** Checks an update statement before it runs (72 InvalidOptions where the kind refuses it). */
+  checkUpdate(update: UpdateShape, multi: boolean, upsert: boolean): void;
+}
+
+/** What `checkUpdate` needs of a compiled update. */
+export interface UpdateShape {
+  readonly kind: 'replacement' | 'operators' | 'pipeline';
+  /** The top-level fields it may change (null: any). */
+  readonly changedFields: readonly string[] | null;
+}
+
+/**
+ * mongod's restrictions on updating a time-series collection (the measurement-level update
+ * rules it applies to the buckets): multi-document only, no upsert, an operator update whose
+ * every path is inside the `metaField`.
+ */
+function checkTimeseriesUpdate(metaField: string | undefined, update: UpdateShape, multi: boolean, upsert: boolean): void {
+  if (!multi) throw new CommandError('InvalidOptions', 'Cannot perform a non-multi update on a time-series collection');
+  if (upsert) throw new CommandError('InvalidOptions', 'Cannot perform an upsert on a time-series collection');
+  if (update.kind !== 'operators') {
+    throw new CommandError('InvalidOptions', `Cannot perform an update on a time-series collection using a ${update.kind === 'pipeline' ? 'pipeline' : 'replacement document'}`);
+  }
+  const fields = update.changedFields;
+  if (metaField === undefined || fields === null || fields.some((f) => f !== metaField)) {
+    throw new CommandError('InvalidOptions', 'Cannot perform an update on a time-series collection that updates fields that are not the metaField');
+  }
 }
 
 /** The most bytes of a clustered collection's RecordId (`_id` as a key string). */
@@ -47,6 +73,9 @@ export function collectionKindOf(options: Document): CollectionKind | null {
           throw new CommandError(5743702, `Timeseries time field '${timeField}' must be present and contain a valid BSON UTC datetime value`);
         }
       },
+      checkUpdate(update, multi, upsert) {
+        checkTimeseriesUpdate(metaField, update, multi, upsert);
+      },
       naturalOrder(records) {
         const keyed = [...records].map((rec, seq) => ({ rec, seq, doc: documentFields(rec, fields) }));
         keyed.sort((a, b) => {
@@ -70,7 +99,15 @@ export function collectionKindOf(options: Document): CollectionKind | null {
         }
       },
       naturalOrder: clusteredOrder,
+      checkUpdate() {},
     };
   }
   return null;
+}
+
+/** The indexes mongod builds with a time-series collection: `{<metaField>: 1, <timeField>: 1}` when it has a metaField. */
+export function defaultIndexSpecs(options: Document): Document[] {
+  const ts = timeseriesOf(options);
+  if (!ts || ts.metaField === undefined) return [];
+  return [{ v: 2, key: { [ts.metaField]: 1, [ts.timeField]: 1 }, name: `${ts.metaField}_1_${ts.timeField}_1` }];
 }

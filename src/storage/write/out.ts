@@ -8,17 +8,29 @@
  */
 import { UUID, type Document } from '../../bson/library.js';
 import type { Catalog } from '../catalog.js';
+import { CommandError } from '../../errors/command_error.js';
+import { defaultIndexSpecs } from '../timeseries/kind.js';
+import { timeseriesOf } from '../timeseries/options.js';
+import { valuesEqual } from '../values/compare.js';
 import type { WriteEnv } from './_internal.js';
 import { insertDocument } from './insert.js';
 
-/** Replaces the documents of `db.name` (created when absent) by `docs`, all or nothing. */
-export function executeOut(env: WriteEnv, catalog: Catalog, db: string, name: string, docs: readonly Document[], nowMs: number): void {
+/**
+ * Replaces the documents of `db.name` (created when absent) by `docs`, all or nothing;
+ * `timeseries` (the time-series options of `$out`) creates it as a time-series collection, or
+ * must be those of the existing one (72 InvalidOptions otherwise).
+ */
+export function executeOut(env: WriteEnv, catalog: Catalog, db: string, name: string, docs: readonly Document[], nowMs: number, timeseries?: Document): void {
   const existing = catalog.get(db, name);
   if (!existing) catalog.assertNotView(db, name); // 166: a view takes no writes
+  const current = existing ? timeseriesOf(existing.options) : undefined;
+  if (existing && timeseries && (!current || !valuesEqual(current, timeseries))) {
+    throw new CommandError('InvalidOptions', `Time-series options given to $out do not match those of the existing collection ${db}.${name}`);
+  }
   const tempName = `tmp.agg_out.${new UUID().toHexString(true)}`;
-  const temp = catalog.create(db, tempName, existing ? { ...existing.options } : {});
+  const temp = catalog.create(db, tempName, existing ? { ...existing.options } : timeseries ? { timeseries } : {});
   try {
-    const specs = existing?.indexSpecs().slice(1) ?? [];
+    const specs = existing?.indexSpecs().slice(1) ?? defaultIndexSpecs(temp.options);
     for (const spec of specs) temp.addIndex(spec, nowMs);
     catalog.indexesCreated(temp, specs);
     temp.writes.run(() => {
