@@ -23,6 +23,7 @@ import { valuesEqual } from '../../storage/values/compare.js';
 import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { cappedLimitsOf } from '../../storage/capped.js';
+import { timeseriesOf } from '../../storage/timeseries/options.js';
 import { orderCollectionOptions, parseCappedMax, parseCappedSize } from '../admin/create.js';
 import { COLLMOD_EXPIRE_ARG, COLLMOD_TIMESERIES_ARG, planKindChange } from '../admin/_internal/timeseries_coll_mod.js';
 import { GENERIC_ARGUMENTS, collectionArg, wrongTypeError } from '../args.js';
@@ -225,7 +226,8 @@ export const collMod: CommandDefinition = {
     }
     if (present(cmd.collectionUUID)) throw notImplemented('collectionUUID');
     const kindChange = planKindChange(coll, cmd, ctx.now()); // time-series and clustered (admin/_internal/timeseries_coll_mod.ts)
-    if ((cappedSize !== undefined || cappedMax !== undefined) && !coll.capped) throw new CommandError('InvalidOptions', 'Collection must be capped.');
+    // A time-series collection ignores the capped options (mongod passes collMod to its buckets).
+    if ((cappedSize !== undefined || cappedMax !== undefined) && !coll.capped && !timeseriesOf(coll.options)) throw new CommandError('InvalidOptions', 'Collection must be capped.');
     const apply = request ? planIndexChange(ctx, coll, request) : null;
     const validator = present(cmd.validator) ? (cmd.validator as Document) : undefined;
     if (validator && Object.keys(validator).length > 0) {
@@ -244,8 +246,8 @@ export const collMod: CommandDefinition = {
     if (validator || level || action || cappedSize !== undefined || cappedMax !== undefined) {
       const options: Document = { ...coll.options };
       // cappedSize/cappedMax rebound a capped collection; the next insert evicts what no longer fits.
-      if (cappedSize !== undefined) options.size = cappedSize;
-      if (cappedMax !== undefined) options.max = cappedMax;
+      if (cappedSize !== undefined && coll.capped) options.size = cappedSize;
+      if (cappedMax !== undefined && coll.capped) options.max = cappedMax;
       if (validator) {
         if (Object.keys(validator).length > 0) options.validator = validator;
         else delete options.validator;

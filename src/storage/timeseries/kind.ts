@@ -1,13 +1,13 @@
 /**
  * What a time-series or clustered collection changes in its collection's behaviour, as a
  * `CollectionKind` the collection consults (the `kind` field of `Collection`, like `capped`):
- *   - inserts: a time-series measurement needs its `timeField` to be a BSON date (5743702), as
- *     mongod's bucket catalog checks it; a clustered collection refuses an `_id` whose RecordId
+ *   - inserts: a time-series measurement needs its `timeField` to be a BSON date (2 BadValue),
+ *     as mongod's bucket catalog checks it; a clustered collection refuses an `_id` whose RecordId
  *     would exceed 8 MB (5894900);
  *   - natural order: measurements grouped by `metaField` value and ordered by time within a
  *     group, as mongod returns them bucket by bucket; clustered documents in `_id` order.
  * Measurements are stored as ordinary records (no buckets are materialised).
- * Sources: mongo/src/mongo/db/timeseries/bucket_catalog/ (5743702),
+ * Sources: mongo/src/mongo/db/timeseries/bucket_catalog/bucket_catalog_internal.cpp (extractTime),
  * mongo/src/mongo/db/record_id_helpers.cpp (5894900).
  */
 import { Binary, type Document } from '../../bson/library.js';
@@ -15,6 +15,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { clusteredOrder, clusteredSpecOf } from '../clustered.js';
 import { documentFields, type StoredDocument } from '../record.js';
 import { compareValues } from '../values/compare.js';
+import { safeNumberLong } from '../values/numeric.js';
 import { timeseriesOf } from './options.js';
 
 /** The behaviour a collection kind adds. */
@@ -70,7 +71,7 @@ export function collectionKindOf(options: Document): CollectionKind | null {
     return {
       checkInsert(doc) {
         if (!(doc[timeField] instanceof Date)) {
-          throw new CommandError(5743702, `Timeseries time field '${timeField}' must be present and contain a valid BSON UTC datetime value`);
+          throw new CommandError('BadValue', `'${timeField}' must be present and contain a valid BSON UTC datetime value`);
         }
       },
       checkUpdate(update, multi, upsert) {
@@ -110,4 +111,18 @@ export function defaultIndexSpecs(options: Document): Document[] {
   const ts = timeseriesOf(options);
   if (!ts || ts.metaField === undefined) return [];
   return [{ v: 2, key: { [ts.metaField]: 1, [ts.timeField]: 1 }, name: `${ts.metaField}_1_${ts.timeField}_1` }];
+}
+
+/**
+ * The collection-level TTL of a time-series or clustered collection (`expireAfterSeconds` in its
+ * options): the field whose Date decides (the timeField, or `_id`) and the seconds; null when
+ * it has none.
+ */
+export function collectionTtlOf(options: Document): { path: string; seconds: number } | null {
+  const seconds = options.expireAfterSeconds;
+  if (seconds === undefined || seconds === null) return null;
+  const ts = timeseriesOf(options);
+  const path = ts ? ts.timeField : clusteredSpecOf(options) ? '_id' : null;
+  if (path === null) return null;
+  return { path, seconds: Number(safeNumberLong(seconds)!) };
 }

@@ -4,12 +4,12 @@
  * collection with the target's options and indexes, which then takes the target's place, so a
  * failure (a duplicate key, a document validation error) leaves the target as it was
  * (`src/storage/write/out.ts`). Not to a capped collection (17152), a view (166), an internal
- * database (31321), a system collection (17385). `timeseries: {...}` (checked as `create`
- * checks it) creates the target as a time-series collection, or must match the existing one.
+ * database (31321), a system collection (17385). `timeseries: {...}` (its IDL and bucketing
+ * rules checked) creates the target as a time-series collection, or must match the existing one.
  */
 import { CommandError } from '../../../errors/command_error.js';
 import type { Document } from '../../../bson/library.js';
-import { checkTimeseriesFields, parseTimeseriesDocument, settleBucketing, timeseriesDocument } from '../../timeseries/options.js';
+import { parseTimeseriesDocument, settleBucketing, timeseriesDocument } from '../../timeseries/options.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { isDocument } from '../../values/paths.js';
 import type { StageDefinition } from '../stage.js';
@@ -52,9 +52,8 @@ export const out: StageDefinition = {
     const { db, coll } = outTarget(spec, ctx.runtime.db);
     let timeseries: Document | undefined;
     if (isDocument(spec) && spec.timeseries !== undefined && spec.timeseries !== null) {
-      const parsed = parseTimeseriesDocument('$out.timeseries', spec.timeseries);
-      checkTimeseriesFields(`${db}.${coll}`, parsed);
-      timeseries = timeseriesDocument(settleBucketing(parsed));
+      // The IDL and the bucketing rules; not create's field-name checks (`$out` accepts a metaField `_id`).
+      timeseries = timeseriesDocument(settleBucketing(parseTimeseriesDocument('$out.timeseries', spec.timeseries)));
     }
     if (coll.length > 0 && db.length > 0) checkOutNamespace(db, coll);
     checkTarget('$out', db, coll);
