@@ -75,6 +75,13 @@ export function collectionKindOptions(ns: string, cmd: Document, nowMs: number):
       throw new CommandError('InvalidOptions', "Invalid option 'clusteredIndex: false': clustered index can't be disabled for timeseries collection");
     }
   }
+  if (hasTimeseries && present(cmd.encryptedFields)) {
+    throw new CommandError(6346401, 'Encrypted fields cannot be used with views or timeseries collections');
+  }
+  const name = ns.slice(ns.indexOf('.') + 1);
+  if (!hasTimeseries && name.startsWith('system.buckets.')) {
+    throw new CommandError('IllegalOperation', `Cannot create a time-series buckets collection ${ns} without the 'timeseries' option`);
+  }
   if (hasTimeseries) {
     for (const [field, value] of Object.entries(cmd)) {
       if (field === 'create' || value === undefined || value === null || GENERIC_ARGUMENTS.has(field) || field.startsWith('$')) continue;
