@@ -235,7 +235,7 @@ export class Collection {
     if (!greatest) {
       const existing = this.records.get(id);
       if (existing) {
-        if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
+        if (this.isVisible(existing, nowMs)) throw this.kind?.duplicateIdError?.(prepared._id) ?? this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
         this.remove(existing, 'expiredHolder');
       }
       if (this.idIndex.collator) this.checkCollatedId(prepared._id, nowMs);

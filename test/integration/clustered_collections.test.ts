@@ -4,7 +4,7 @@
  * dropped, hidden or indexed twice, the RecordId size limit, and the collection TTL on `_id`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Binary, Int32, Long, type Document } from 'mongodb';
+import { Binary, Decimal128, Int32, Long, type Document } from 'mongodb';
 import { startHarness, errorOf, type Harness, type TestDb } from './harness.js';
 import { advance, runPass } from './ttl_helpers.js';
 
@@ -86,6 +86,17 @@ describe('a clustered collection', () => {
     expect(ttl.code).toBe(27);
     const reply = await db.command({ createIndexes: 'c2', indexes: [{ key: { _id: 1 }, name: 'again' }] });
     expect([reply.numIndexesBefore, reply.numIndexesAfter]).toEqual([0, 0]);
+  });
+
+  it('answers a second NaN or infinite _id with the record store errors', async () => {
+    await db.collection('c2').insertMany([{ _id: NaN }, { _id: -Infinity }]);
+    const nan = await errorOf(() => db.collection('c2').insertOne({ _id: new Decimal128('NaN') }));
+    expect([nan.code, nan.errmsg]).toEqual([50819, 'Cannot insert a second record with a NaN _id into a clustered collection']);
+    const inf = await errorOf(() => db.collection('c2').insertOne({ _id: -Infinity }));
+    expect([inf.code, inf.errmsg]).toEqual([50826, 'Cannot insert a second record with an infinite _id into a clustered collection']);
+    const plain = await errorOf(() => db.collection('c2').insertOne({ _id: 'a' }));
+    expect(plain.code).toBe(11000);
+    await db.collection('c2').deleteMany({ _id: { $in: [NaN, -Infinity] } });
   });
 
   it('refuses an _id beyond the RecordId limit', async () => {

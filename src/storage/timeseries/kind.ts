@@ -15,7 +15,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { clusteredOrder, clusteredSpecOf } from '../clustered.js';
 import { documentFields, type StoredDocument } from '../record.js';
 import { compareValues } from '../values/compare.js';
-import { safeNumberLong } from '../values/numeric.js';
+import { isNaNNumber, isNumber, safeNumberLong, toDouble } from '../values/numeric.js';
 import { timeseriesOf } from './options.js';
 
 /** The behaviour a collection kind adds. */
@@ -24,6 +24,11 @@ export interface CollectionKind {
   checkInsert(doc: Document): void;
   /** The records in natural order. */
   naturalOrder(records: Iterable<StoredDocument>): StoredDocument[];
+  /**
+   * The error for an insert whose `_id` a visible record already holds, when the kind has its
+   * own (undefined: the usual 11000).
+   */
+  duplicateIdError?(id: unknown): CommandError | undefined;
   /** Checks an update statement before it runs (72 InvalidOptions where the kind refuses it). */
   checkUpdate(update: UpdateShape, multi: boolean, upsert: boolean): void;
 }
@@ -101,6 +106,15 @@ export function collectionKindOf(options: Document): CollectionKind | null {
       },
       naturalOrder: clusteredOrder,
       checkUpdate() {},
+      // The RecordId of a clustered record is its `_id`'s key: a NaN or an infinite `_id` already
+      // stored fails the record store's own checks, not the `_id` index's 11000.
+      duplicateIdError(id) {
+        if (!isNumber(id)) return undefined;
+        if (isNaNNumber(id)) return new CommandError(50819, 'Cannot insert a second record with a NaN _id into a clustered collection');
+        const d = toDouble(id);
+        if (d === Infinity || d === -Infinity) return new CommandError(50826, 'Cannot insert a second record with an infinite _id into a clustered collection');
+        return undefined;
+      },
     };
   }
   return null;
