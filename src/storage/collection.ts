@@ -14,6 +14,7 @@ import { CommandError } from '../errors/command_error.js';
 import { formatValue } from './values/format.js';
 import { CappedTracker, cappedLimitsOf } from './capped.js';
 import { Index, type IndexKeys } from './indexes/index.js';
+import { collectionKindOf, type CollectionKind } from './timeseries/kind.js';
 import { hashOf, RecordTable, type Keying, storedIdHasKey, storedIdKeyHash } from './record_table.js';
 import type { Collator } from './values/collator.js';
 import { keyString } from './values/key_string.js';
@@ -92,6 +93,8 @@ export class Collection {
   rowModel: RowModel | null = null;
   /** The bounds and record sizes of a capped collection (`capped.ts`); null otherwise. */
   readonly capped: CappedTracker<StoredDocument> | null;
+  /** What a time-series or clustered collection adds (`timeseries/kind.ts`); null otherwise. */
+  readonly kind: CollectionKind | null;
 
   /**
    * While the `_id_` index keeps no entries: the greatest `_id` of the records entered so far
@@ -110,6 +113,7 @@ export class Collection {
     if (!collation) this.idIndex.defer(() => this.idEntries());
     const limits = cappedLimitsOf(options);
     this.capped = limits ? new CappedTracker(limits) : null;
+    this.kind = collectionKindOf(options);
   }
 
   /** The default collation given at `create`, spelled out (null: simple). */
@@ -145,7 +149,8 @@ export class Collection {
   /** Visible documents in natural order, read lazily (a live view, as a cursor needs). */
   *scan(nowMs: () => number): IterableIterator<StoredDocument> {
     const visible = this.visibility;
-    for (const rec of this.records.values()) {
+    for (const rec of this.kind ? this.kind.naturalOrder(this.records.values()) : this.records.values()) {
+      if (this.kind && !this.records.hasRecord(rec)) continue; // removed since the ordering
       if (!visible || visible(rec, nowMs())) yield rec;
     }
   }
@@ -222,6 +227,7 @@ export class Collection {
     const bson = this.rowModel ? null : encodeStored(prepared, nowMs, 3 * maxBytes + 32);
     if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkSize(bson === null ? bsonSize(prepared) : storedSize(bson));
     this.capped?.checkInsert(prepared);
+    this.kind?.checkInsert(prepared);
     const id = keyString(prepared._id);
     // An `_id` after every one stored (increasing ObjectIds, counters) is held by no record,
     // expired or not, under the default collation or without: nothing to look up.
@@ -229,7 +235,7 @@ export class Collection {
     if (!greatest) {
       const existing = this.records.get(id);
       if (existing) {
-        if (this.isVisible(existing, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
+        if (this.isVisible(existing, nowMs)) throw this.kind?.duplicateIdError?.(prepared._id) ?? this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
         this.remove(existing, 'expiredHolder');
       }
       if (this.idIndex.collator) this.checkCollatedId(prepared._id, nowMs);

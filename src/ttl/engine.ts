@@ -15,12 +15,13 @@ import type { Collection, VisibilityCheck } from '../storage/collection.js';
 import type { DeleteCause, OpObserver } from '../storage/write/observers.js';
 import type { StoredDocument } from '../storage/record.js';
 import type { Clock } from './clock.js';
-import { CosmosJob, cosmosRecordExpiryMs, NativeJob, UnusableJob, VersionedJob, nativeSignature, type TtlJob } from './jobs.js';
+import { CollectionTtlJob, CosmosJob, cosmosRecordExpiryMs, NativeJob, UnusableJob, VersionedJob, nativeSignature, type TtlJob } from './jobs.js';
 import { DEFAULT_TTL_SETTINGS, type TtlSettings } from './parameters.js';
 import { COSMOS_TS_ONLY_MESSAGE, checkContainerTtl, isCosmosTtlKey } from './policies/cosmos.js';
 import { checkIndexTtl, collModSeconds, isBtreeKey } from './policies/native.js';
 import { limitsFromOptions, parseVersionedOptions, versionedOptionsDocument } from './policies/versioned.js';
 import { VersionedStore } from '../storage/versioned/store.js';
+import { collectionTtlOf } from '../storage/timeseries/kind.js';
 import { Reaper, type TtlCounters } from './reaper.js';
 import { safeNumberLong } from '../storage/values/numeric.js';
 
@@ -37,7 +38,7 @@ export interface TtlEngineOptions {
 /** The TTL state of one collection: its Cosmos job (if any) and its native jobs by index name. */
 interface CollectionTtl {
   cosmos: CosmosJob | null;
-  native: Map<string, NativeJob | UnusableJob>;
+  native: Map<string, NativeJob | UnusableJob | CollectionTtlJob>;
 }
 
 /** The versioned policy of one versioned collection: its row model and its purge job. */
@@ -117,6 +118,8 @@ export class TtlEngine {
       onCreateIndexes: (event) => this.sync(event.collection as Collection),
       onDropIndexes: (event) => this.sync(event.collection as Collection),
       onCollMod: (event) => this.sync(event.collection as Collection),
+      // A time-series or clustered collection may be created with its own TTL.
+      onCreateCollection: (event) => this.sync(event.collection as Collection),
     };
   }
 
@@ -289,7 +292,7 @@ export class TtlEngine {
     if (this.versioned.has(coll)) return;
     const old = this.states.get(coll);
     let cosmos: CosmosJob | null = null;
-    const native = new Map<string, NativeJob | UnusableJob>();
+    const native = new Map<string, NativeJob | UnusableJob | CollectionTtlJob>();
     for (const index of coll.indexes) {
       const spec = index.spec;
       if (!('expireAfterSeconds' in spec)) continue;
@@ -316,6 +319,14 @@ export class TtlEngine {
       } else {
         native.set(index.name, new UnusableJob(coll, index.name, signature));
       }
+    }
+    // A time-series or clustered collection's own `expireAfterSeconds` (storage/timeseries/kind.ts).
+    const own = collectionTtlOf(coll.options);
+    if (own) {
+      const previous = old?.native.get('');
+      const job = previous && previous.signature === `collection:${own.path}:${own.seconds}` ? previous : new CollectionTtlJob(coll, own.path, own.seconds);
+      if (job !== previous && job instanceof CollectionTtlJob) job.rebuild();
+      native.set('', job);
     }
     if (old) {
       if (old.cosmos && old.cosmos !== cosmos) old.cosmos.active = false;

@@ -265,3 +265,27 @@ export class UnusableJob implements TtlJob {
 export function nativeSignature(spec: Document, keyText: string, filterText: string): string {
   return `native:${String(spec.name)}:${keyText}:${String(spec.expireAfterSeconds)}:${filterText}`;
 }
+
+/**
+ * The TTL of a time-series or clustered collection itself (its `expireAfterSeconds` option,
+ * `storage/timeseries/kind.ts`): a record expires once the Date at `path` (the timeField, or
+ * `_id`) is `expireAfterSeconds` old, as mongod's TTL monitor deletes a collection's expired
+ * buckets or clustered records; any other value never expires. Counted as a native job.
+ */
+export class CollectionTtlJob extends ScheduledJob {
+  readonly kind = 'native';
+  readonly expireAfterSeconds: number;
+  readonly signature: string;
+  private readonly path: ParsedPath;
+
+  constructor(coll: Collection, path: string, expireAfterSeconds: number) {
+    super(coll, '');
+    this.expireAfterSeconds = expireAfterSeconds;
+    this.path = parsePath(path);
+    this.signature = `collection:${path}:${expireAfterSeconds}`;
+  }
+
+  expiryMs(rec: StoredDocument): number {
+    return nativeExpiryMs(rec.doc, this.path, this.expireAfterSeconds);
+  }
+}

@@ -23,8 +23,6 @@ describe('answered with 238 NotImplemented', () => {
   test.each([
     ['mapReduce', { mapReduce: 'c', map: 'function () {}', reduce: 'function () {}', out: { inline: 1 } }, null, "The 'mapReduce' command is not implemented by Mayfly yet"],
     ['currentOp', { currentOp: 1 }, 'admin', "The 'currentOp' command is not implemented by Mayfly yet"],
-    ['time-series collections', { create: 'ts', timeseries: { timeField: 't' } }, null, "The 'timeseries' option of create is not supported by Mayfly yet"],
-    ['clustered collections', { create: 'cl', clusteredIndex: { key: { _id: 1 }, unique: true } }, null, "The 'clusteredIndex' option of create is not supported by Mayfly yet"],
   ])('%s', async (_what, command, db, errmsg) => {
     expect(await refusal(command, db === null ? h.db : h.client.db(db))).toEqual([238, 'NotImplemented', errmsg]);
   });

@@ -16,6 +16,7 @@ import { Long, UUID, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { formatValue } from '../../storage/values/format.js';
 import { UNLIMITED_CAPPED_DOCS } from '../../storage/capped.js';
+import { defaultIndexSpecs } from '../../storage/timeseries/kind.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { intOrLong, isNumber, safeNumberLong, toDouble } from '../../storage/values/numeric.js';
 import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
@@ -25,10 +26,11 @@ import { parseVersionedOptions, versionedOptionsDocument } from '../../ttl/polic
 import { IdlRules, collectionArg } from '../args.js';
 import { checkIdIndexOption } from './_id_index.js';
 import { checkStorageEngineOptions } from './_storage_engine.js';
+import { CLUSTERED_INDEX_ARG, KIND_FIELDS, TIMESERIES_ARG, collectionKindOptions } from './_internal/timeseries_options.js';
 import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 
 /** Options mongod knows that Mayfly does not implement yet: refused with 238, never ignored. */
-const NOT_IMPLEMENTED_OPTIONS = ['timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
+const NOT_IMPLEMENTED_OPTIONS = ['changeStreamPreAndPostImages', 'encryptedFields'];
 
 // Types as create.idl: safeBool, safeInt64 (with its validators), array<object>, …
 const CREATE_ARGS = {
@@ -42,8 +44,8 @@ const CREATE_ARGS = {
     collation: { type: 'object' },
     viewOn: { type: 'string' },
     pipeline: IdlRules.arrayOfObjects(),
-    timeseries: { type: 'object' },
-    clusteredIndex: { type: ['bool', 'object'] },
+    timeseries: TIMESERIES_ARG,
+    clusteredIndex: CLUSTERED_INDEX_ARG,
     expireAfterSeconds: IdlRules.safeInt64(),
     idIndex: { type: 'object' },
     storageEngine: { type: 'object' },
@@ -133,6 +135,7 @@ export const create: CommandDefinition = {
     // IDL enumerations first, as the command's parser checks them.
     if (present(cmd.validationLevel)) parseValidationLevel('create', cmd.validationLevel);
     if (present(cmd.validationAction)) parseValidationAction('create', cmd.validationAction);
+    const kind = collectionKindOptions(`${ctx.db}.${name}`, cmd, ctx.now()); // time-series and clustered (_internal/timeseries_options.ts)
     if (cmd.expireAfterSeconds !== undefined && cmd.expireAfterSeconds !== null && cmd.clusteredIndex === undefined && cmd.timeseries === undefined) {
       throw new CommandError(
         'InvalidOptions',
@@ -171,10 +174,11 @@ export const create: CommandDefinition = {
         continue;
       }
       if (key === 'validator' && !hasValidator) continue; // an empty validator is no validator
-      if (key === 'capped' || key === 'size' || key === 'max') continue;
+      if (key === 'capped' || key === 'size' || key === 'max' || KIND_FIELDS.has(key)) continue;
       given[key] = value;
     }
     if (capped) Object.assign(given, capped);
+    if (kind) Object.assign(given, kind);
     const options = orderCollectionOptions(given);
     const catalog = ctx.server.catalog;
     const existing = catalog.get(ctx.db, name);
@@ -182,7 +186,8 @@ export const create: CommandDefinition = {
       if (valuesEqual(existing.options, options)) return {};
       throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
     }
-    catalog.create(ctx.db, name, options);
+    const created = catalog.create(ctx.db, name, options);
+    for (const spec of defaultIndexSpecs(options)) created.addIndex(spec, ctx.now()); // a time-series collection's meta/time index
     return {};
   },
 };

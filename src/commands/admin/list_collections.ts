@@ -4,6 +4,7 @@
  */
 import type { Document } from '../../bson/library.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
+import { collectionEntries } from '../../storage/timeseries/listing.js';
 import { viewOptions } from '../../storage/views.js';
 import { IdlRules, checkCursorOptions, typeMismatch } from '../args.js';
 import { safeNumberLong } from '../../storage/values/numeric.js';
@@ -39,17 +40,11 @@ export const listCollections: CommandDefinition = {
     const filter = cmd.filter ? compileQuery(cmd.filter as Document, ctx.now()) : null;
     const entries: Document[] = [];
     for (const coll of ctx.server.catalog.collections(ctx.db)) {
-      const entry: Document = nameOnly
-        ? { name: coll.name, type: 'collection' }
-        : {
-            name: coll.name,
-            type: 'collection',
-            options: coll.options,
-            info: { readOnly: false, uuid: coll.uuid },
-            idIndex: coll.idIndex.spec,
-          };
-      if (filter && !filter(entry)) continue;
-      entries.push(entry);
+      // A time-series collection is listed with its buckets collection (storage/timeseries/listing.ts).
+      for (const entry of collectionEntries(coll, nameOnly)) {
+        if (filter && !filter(entry)) continue;
+        entries.push(entry);
+      }
     }
     for (const view of ctx.server.catalog.views(ctx.db)) {
       const entry: Document = nameOnly

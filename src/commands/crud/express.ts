@@ -81,7 +81,7 @@ export function expressUpdate(ctx: CommandContext, cmd: Document): Document | un
   const { field, value } = equality;
 
   const coll = ctx.server.catalog.get(ctx.db, name);
-  if (coll === undefined || coll.defaultCollator !== null || coll.capped !== null || coll.rowModel !== null || hasActiveValidator(coll)) return undefined;
+  if (coll === undefined || coll.defaultCollator !== null || coll.capped !== null || coll.kind !== null || coll.rowModel !== null || hasActiveValidator(coll)) return undefined;
   let update;
   try {
     update = compileUpdate(u, { variables: NO_VARIABLES, multi: false, collator: null });

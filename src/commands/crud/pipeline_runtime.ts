@@ -183,7 +183,7 @@ function outputWriter(ctx: CommandContext, catalog: Catalog, bypass: boolean): O
   const nowMs = ctx.now();
   const env = writeEnv(ctx, bypass);
   return {
-    replace: (db, name, docs) => executeOut(env, catalog, db, name, docs, nowMs),
+    replace: (db, name, docs, timeseries) => executeOut(env, catalog, db, name, docs, nowMs, timeseries),
     merge(spec, items) {
       const target = catalog.get(spec.db, spec.coll);
       executeMerge(env, { catalog, nowMs, collator: target?.defaultCollator ?? null }, spec, items);

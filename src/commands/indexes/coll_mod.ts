@@ -23,7 +23,9 @@ import { valuesEqual } from '../../storage/values/compare.js';
 import { checkValidatorNamespace, compileValidator, parseValidationAction, parseValidationLevel } from '../../storage/validation/validator.js';
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { cappedLimitsOf } from '../../storage/capped.js';
+import { timeseriesOf } from '../../storage/timeseries/options.js';
 import { orderCollectionOptions, parseCappedMax, parseCappedSize } from '../admin/create.js';
+import { COLLMOD_EXPIRE_ARG, COLLMOD_TIMESERIES_ARG, planKindChange } from '../admin/_internal/timeseries_coll_mod.js';
 import { GENERIC_ARGUMENTS, IdlRules, collectionArg, wrongTypeError } from '../args.js';
 import { checkUniqueRequest, planUniqueChange } from './_unique_conversion.js';
 import type { ArgType, CommandContext, CommandDefinition } from '../types.js';
@@ -194,8 +196,8 @@ export const collMod: CommandDefinition = {
     viewOn: { type: 'string' },
     pipeline: { type: 'array' },
     changeStreamPreAndPostImages: { type: 'object' },
-    expireAfterSeconds: { type: ['string', 'number'] },
-    timeseries: { type: 'object' },
+    expireAfterSeconds: COLLMOD_EXPIRE_ARG,
+    timeseries: COLLMOD_TIMESERIES_ARG,
     timeseriesBucketsMayHaveMixedSchemaData: { type: ['bool', 'number'] },
     dryRun: { type: ['bool', 'number'] },
     cappedSize: { type: 'number' },
@@ -225,7 +227,9 @@ export const collMod: CommandDefinition = {
       throw new CommandError('NamespaceNotFound', 'ns does not exist');
     }
     if (present(cmd.collectionUUID)) throw notImplemented('collectionUUID');
-    if ((cappedSize !== undefined || cappedMax !== undefined) && !coll.capped) throw new CommandError('InvalidOptions', 'Collection must be capped.');
+    const kindChange = planKindChange(coll, cmd, ctx.now()); // time-series and clustered (admin/_internal/timeseries_coll_mod.ts)
+    // A time-series collection ignores the capped options (mongod passes collMod to its buckets).
+    if ((cappedSize !== undefined || cappedMax !== undefined) && !coll.capped && !timeseriesOf(coll.options)) throw new CommandError('InvalidOptions', 'Collection must be capped.');
     const apply = request ? planIndexChange(ctx, coll, request) : null;
     if (dryRun) return {}; // the unique conversion checked (its duplicates: 359), nothing changed
     const validator = present(cmd.validator) ? (cmd.validator as Document) : undefined;
@@ -237,12 +241,6 @@ export const collMod: CommandDefinition = {
       if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a view: ${option}`);
     }
     if (present(cmd.changeStreamPreAndPostImages)) throw notImplemented('changeStreamPreAndPostImages');
-    if (present(cmd.expireAfterSeconds)) {
-      throw new CommandError('InvalidOptions', "'expireAfterSeconds' option is only supported on collections clustered by _id");
-    }
-    for (const option of ['timeseries', 'timeseriesBucketsMayHaveMixedSchemaData']) {
-      if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a time-series collection: ${option}`);
-    }
     // `versioned: {...}` changes the limits of a versioned collection (TTL.md); 72 on any other.
     const versioned = present(cmd.versioned) ? (cmd.versioned as Document) : null;
     if (versioned) ctx.server.ttl.checkVersionedChange(coll, versioned);
@@ -251,8 +249,8 @@ export const collMod: CommandDefinition = {
     if (validator || level || action || cappedSize !== undefined || cappedMax !== undefined) {
       const options: Document = { ...coll.options };
       // cappedSize/cappedMax rebound a capped collection; the next insert evicts what no longer fits.
-      if (cappedSize !== undefined) options.size = cappedSize;
-      if (cappedMax !== undefined) options.max = cappedMax;
+      if (cappedSize !== undefined && coll.capped) options.size = cappedSize;
+      if (cappedMax !== undefined && coll.capped) options.max = cappedMax;
       if (validator) {
         if (Object.keys(validator).length > 0) options.validator = validator;
         else delete options.validator;
@@ -270,6 +268,7 @@ export const collMod: CommandDefinition = {
       reply.versioned_old = before;
       reply.versioned_new = after;
     }
+    if (kindChange) coll.options = orderCollectionOptions(kindChange(coll.options));
     ctx.server.catalog.collectionModified(coll, reply);
     return reply;
   },

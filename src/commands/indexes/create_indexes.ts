@@ -5,6 +5,7 @@
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
+import { clusteredSpecOf, isClusterKey } from '../../storage/clustered.js';
 import { checkIndexCapacity, matchExistingIndex, normaliseIndexSpec, removeUnknownIndexOptions } from '../../storage/indexes/index_spec.js';
 import { IdlRules, collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
@@ -32,11 +33,14 @@ export const createIndexes: CommandDefinition = {
       return ctx.server.ttl.checkIndexSpec(normaliseIndexSpec(raw, defaultCollation), raw as Document);
     });
     const { coll, created } = ctx.server.catalog.getOrCreate(ctx.db, name);
-    const numIndexesBefore = coll.indexSpecs().length;
+    // A clustered or time-series collection has no `_id_` index to count, and the cluster key covers `{_id: 1}`.
+    const idIndexCount = coll.kind ? 0 : 1;
+    const numIndexesBefore = coll.indexes.length + idIndexCount;
     const toBuild: Document[] = [];
     const built: string[] = [];
     try {
       for (const spec of specs) {
+        if (clusteredSpecOf(coll.options) && isClusterKey(spec.key as Document)) continue;
         const existing = [...coll.indexSpecs(), ...toBuild];
         if (matchExistingIndex(spec, existing).kind === 'new') {
           checkIndexCapacity(spec, existing, coll.ns);
@@ -60,6 +64,6 @@ export const createIndexes: CommandDefinition = {
     }
     for (const spec of toBuild) ctx.server.ttl.indexCreated(coll, spec);
     ctx.server.catalog.indexesCreated(coll, toBuild);
-    return { ...prefix, createdCollectionAutomatically: created, numIndexesBefore, numIndexesAfter: coll.indexSpecs().length };
+    return { ...prefix, createdCollectionAutomatically: created, numIndexesBefore, numIndexesAfter: coll.indexes.length + idIndexCount };
   },
 };

@@ -3,6 +3,7 @@
  * `'*'` (every index but `_id_`); the `_id` index is protected (72).
  */
 import type { Document } from '../../bson/library.js';
+import { clusteredSpecOf } from '../../storage/clustered.js';
 import { CommandError } from '../../errors/command_error.js';
 import { formatValue } from '../../storage/values/format.js';
 import { keyPatternsEqual } from '../../storage/indexes/key_pattern.js';
@@ -23,7 +24,8 @@ export const dropIndexes: CommandDefinition = {
     if (!coll) throw new CommandError('NamespaceNotFound', `ns not found ${ctx.db}.${name}`);
     const nIndexesWas = coll.indexSpecs().length;
     const index = cmd.index;
-    const cannotDropId = () => new CommandError('InvalidOptions', 'cannot drop _id index');
+    const cannotDropId = () =>
+      clusteredSpecOf(coll.options) ? new CommandError(5979800, 'It is not possible to drop the clustered index') : new CommandError('InvalidOptions', 'cannot drop _id index');
     const notFound = (n: string) => new CommandError('IndexNotFound', `index not found with name [${n}]`);
     const has = (n: string) => coll.indexSpecs().some((s) => s.name === n);
     let names: string[];

@@ -1,6 +1,7 @@
 /** `listIndexes`: the index specs of a collection as stored (`_id_` first), through a cursor. */
 import { CommandError } from '../../errors/command_error.js';
 import type { Document } from '../../bson/library.js';
+import { listedIndexSpecs } from '../../storage/timeseries/listing.js';
 import { IdlRules, collectionArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import type { CommandDefinition } from '../types.js';
@@ -18,7 +19,7 @@ export const listIndexes: CommandDefinition = {
     if (!coll) throw new CommandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
     const cursorOpts = (cmd.cursor ?? {}) as Document;
     // mongod names a listIndexes cursor `<db>.$cmd.listIndexes.<collection>`.
-    return firstBatchReply(ctx, `${ctx.db}.$cmd.listIndexes.${name}`, coll.indexSpecs()[Symbol.iterator](), {
+    return firstBatchReply(ctx, `${ctx.db}.$cmd.listIndexes.${name}`, listedIndexSpecs(coll)[Symbol.iterator](), {
       batchSize: intArg(cursorOpts, 'batchSize') ?? Number.MAX_SAFE_INTEGER,
     });
   },

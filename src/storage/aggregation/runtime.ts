@@ -67,9 +67,11 @@ export interface CollectionDescription {
 export interface OutputWriter {
   /**
    * Replaces every document of `db.coll` (created when absent, its options and indexes kept when
-   * present) by `docs`, all or nothing: a failure leaves the target as it was.
+   * present) by `docs`, all or nothing: a failure leaves the target as it was. `timeseries`:
+   * the time-series options of `$out.timeseries` (storage/timeseries/options.ts), which create
+   * the target as a time-series collection or must match it.
    */
-  replace(db: string, coll: string, docs: readonly Document[]): void;
+  replace(db: string, coll: string, docs: readonly Document[], timeseries?: Document): void;
   /** Merges `items` into the target of `spec` (`$merge`); throws the first error once every document was tried. */
   merge(spec: MergeWriteSpec, items: readonly MergeItemSpec[]): void;
 }

@@ -45,6 +45,7 @@ export function findAndRemove(coll: Collection | undefined, selection: WriteSele
 export function findAndUpdate(env: WriteEnv, target: UpdateTarget, parsed: ParsedUpdate, nowMs: number): FindAndModifyOutcome {
   const { catalog } = target;
   let coll = catalog.get(target.db, target.name);
+  coll?.kind?.checkUpdate(parsed.update, false, parsed.upsert); // time-series rules (timeseries/kind.ts)
   // The plan (and the hinted index: 2 BadValue when there is none) is chosen before executing.
   const matches = coll ? selectRecords(coll, { ...parsed.selection, limit: 1 }, env.now) : undefined;
   const now = new Date(nowMs);

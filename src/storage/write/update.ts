@@ -50,6 +50,7 @@ export interface UpdateTarget {
 export function executeUpdate(env: WriteEnv, target: UpdateTarget, parsed: ParsedUpdate, nowMs: number): UpdateOutcome {
   const { catalog } = target;
   let coll: Collection | undefined = catalog.get(target.db, target.name);
+  coll?.kind?.checkUpdate(parsed.update, parsed.selection.limit === 0, parsed.upsert); // time-series rules (timeseries/kind.ts)
   const matches = coll ? selectRecords(coll, parsed.selection, env.now) : undefined;
   const outcome: UpdateOutcome = { matched: 0, modified: 0 };
   const now = new Date(nowMs);

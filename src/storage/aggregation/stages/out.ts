@@ -4,10 +4,12 @@
  * collection with the target's options and indexes, which then takes the target's place, so a
  * failure (a duplicate key, a document validation error) leaves the target as it was
  * (`src/storage/write/out.ts`). Not to a capped collection (17152), a view (166), an internal
- * database (31321), a system collection (17385); to a time-series collection, 238 in Mayfly.
+ * database (31321), a system collection (17385). `timeseries: {...}` (its IDL and bucketing
+ * rules checked) creates the target as a time-series collection, or must match the existing one.
  */
 import { CommandError } from '../../../errors/command_error.js';
 import type { Document } from '../../../bson/library.js';
+import { parseTimeseriesDocument, settleBucketing, timeseriesDocument } from '../../timeseries/options.js';
 import { bsonTypeOf } from '../../values/bson_type.js';
 import { isDocument } from '../../values/paths.js';
 import type { StageDefinition } from '../stage.js';
@@ -48,8 +50,10 @@ export const out: StageDefinition = {
       throw new CommandError(16990, `$out only supports a string or object argument, but found ${bsonTypeOf(spec)}`);
     }
     const { db, coll } = outTarget(spec, ctx.runtime.db);
+    let timeseries: Document | undefined;
     if (isDocument(spec) && spec.timeseries !== undefined && spec.timeseries !== null) {
-      throw new CommandError('NotImplemented', '$out to a time-series collection is not supported by Mayfly yet');
+      // The IDL and the bucketing rules; not create's field-name checks (`$out` accepts a metaField `_id`).
+      timeseries = timeseriesDocument(settleBucketing(parseTimeseriesDocument('$out.timeseries', spec.timeseries)));
     }
     if (coll.length > 0 && db.length > 0) checkOutNamespace(db, coll);
     checkTarget('$out', db, coll);
@@ -60,7 +64,7 @@ export const out: StageDefinition = {
         const target = collections.describe(db, coll);
         if (target?.capped) throw new CommandError(17152, `namespace '${target.ns}' is capped so it can't be used for $out`);
         // Explain runs the pipeline without a writer: nothing is written.
-        output?.replace(db, coll, docs);
+        output?.replace(db, coll, docs, timeseries);
       },
     };
   },
