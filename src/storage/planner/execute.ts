@@ -8,7 +8,7 @@
 import { documentField, documentFields, recordSize, type StoredDocument } from '../record.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection } from '../collection.js';
-import { predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
+import { ALWAYS_TRUE, predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
 import type { NearQuery } from '../query/operators/geo.js';
 import { recordsByDistance, requireNearIndex } from './near.js';
 import { compileKeyedSort, sortFields, sortItems, type KeyedSort } from '../query/sort.js';
@@ -56,6 +56,8 @@ export function executePlan(plan: QueryPlan, ctx: ExecutionContext): IterableIte
     requireNearIndex(ctx.coll, near);
     return runNear(plan.root, ctx, near);
   }
+  // A lone collection scan (no filter stage above it) is handed out as it is: one generator fewer per record.
+  if (plan.root.stage === 'COLLSCAN') return collScan(plan.root, ctx);
   return run(plan.root, ctx);
 }
 
@@ -158,12 +160,13 @@ function* run(node: PlanNode, ctx: ExecutionContext): Generator<StoredDocument> 
 
 function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, predicate, now } = ctx;
-  const matches = recordMatcher(predicate);
+  // An empty filter matches every record: nothing to test.
+  const matches = predicate === ALWAYS_TRUE ? null : recordMatcher(predicate);
   const records = node.direction === 1 ? coll.scan(now) : [...coll.scan(now)].reverse();
   for (const rec of records) {
     if (node.direction === -1 && !coll.isLive(rec, now())) continue;
     node.docsExamined++;
-    if (!matches(rec) || (node.indexed !== undefined && !node.indexed(rec.doc))) {
+    if ((matches !== null && !matches(rec)) || (node.indexed !== undefined && !node.indexed(rec.doc))) {
       node.stats.needTime++;
       continue;
     }
