@@ -11,8 +11,11 @@ import type { CollectionDescription, CurrentOpOptions, ForeignQuery, OutputWrite
 import { formatValue } from '../../storage/values/format.js';
 import type { Catalog } from '../../storage/catalog.js';
 import type { Collection } from '../../storage/collection.js';
-import { executePlan } from '../../storage/planner/execute.js';
-import { planQuery } from '../../storage/planner/plan.js';
+import type { Index } from '../../storage/indexes/index.js';
+import { executePlan, expressRecords } from '../../storage/planner/execute.js';
+import { expressNode, planQuery } from '../../storage/planner/plan.js';
+import { bsonTypeOf } from '../../storage/values/bson_type.js';
+import type { Collator } from '../../storage/values/collator.js';
 import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
 import { resolveView, viewOptions } from '../../storage/views.js';
 import { storageStats } from '../diagnostic/coll_stats.js';
@@ -58,6 +61,7 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
         const coll = catalog.get(ctx.db, name);
         return coll !== undefined && coll.allIndexes().some((index) => index.fields[0] === path && index.queryable && !index.sparse && index.partialFilter === null && index.queryable);
       },
+      equalityProbe: (name, path, collator) => equalityProbe(catalog, ctx.db, name, path, collator, ctx.now),
       indexSpecs: (name) => catalog.get(ctx.db, name)?.indexSpecs(),
     },
     output: options.writes ? outputWriter(ctx, catalog, options.bypassValidation ?? false) : undefined,
@@ -169,6 +173,51 @@ function* foreignQuery(coll: Collection | undefined, query: ForeignQuery, now: (
   const plan = planQuery(coll, { filter: query.filter, sort: query.sort, skip: query.skip ?? 0, limit: query.limit ?? 0, collator: query.collator });
   const predicate = query.predicate;
   for (const rec of executePlan(plan, { coll, predicate: predicate === null ? ALWAYS_TRUE : predicate, now })) yield rec.doc;
+}
+
+/** The kinds of value an equality probe answers: each plans alike (bounds of one shape, collatable or not). */
+const PROBED_KINDS: Readonly<Record<string, string>> = { int: 'number', double: 'number', long: 'number', decimal: 'number', string: 'string', objectId: 'objectId', date: 'date', bool: 'bool' };
+
+const ANY_RECORD = (): boolean => true;
+
+/**
+ * `equalityProbe` of the runtime port: `{<path>: {$eq: v}}` read from the one index whose first
+ * field is `path`, when the planner chooses it for a value of v's kind (asked once per kind, with
+ * the first such value: with a single candidate index the choice does not depend on the value),
+ * walking its entries equal to v as the express plan does. A value of another kind (null, arrays,
+ * documents, regular expressions, NaN), a path with a numeric component, a compound or second
+ * candidate index, or a plan of another shape: undefined, and the caller plans the query. For the
+ * kinds probed, an entry equal to v under the index's comparison is exactly a document the
+ * equality matches (the index holds each value at the path, arrays expanded, under the query's
+ * collation when the value is collatable), so the filter is not evaluated again.
+ */
+function equalityProbe(catalog: Catalog, db: string, name: string, path: string, collator: Collator | null, now: () => number): ((value: unknown) => Document[] | undefined) | undefined {
+  if (path.split('.').some((part) => /^[0-9]+$/.test(part))) return undefined;
+  const chosen = new Map<string, Index | null>();
+  return (value) => {
+    const kind = PROBED_KINDS[bsonTypeOf(value)];
+    if (kind === undefined || value !== value) return undefined;
+    const coll = catalog.get(db, name);
+    if (coll === undefined) return undefined;
+    let only: Index | undefined;
+    for (const index of coll.allIndexes()) {
+      if (!index.queryable || index.fields[0] !== path) continue;
+      if (only !== undefined) return undefined;
+      only = index;
+    }
+    if (only === undefined || only.fields.length !== 1) return undefined;
+    let index = chosen.get(kind);
+    if (index === undefined) {
+      const root = planQuery(coll, { filter: { [path]: { $eq: value } }, collator }).root;
+      index = root.stage === 'EXPRESS_IXSCAN' ? root.index : root.stage === 'FETCH' && root.input.stage === 'IXSCAN' && root.input.direction === 1 ? root.input.index : null;
+      chosen.set(kind, index);
+    }
+    if (index !== only) return undefined;
+    const recs = expressRecords(expressNode(index, value, false), coll, ANY_RECORD, now);
+    // A multikey index may hold one document under two keys equal under its collation: once each, as the index scan gives them.
+    const unique = index.multikey && recs.length > 1 ? [...new Set(recs)] : recs;
+    return unique.map((rec) => rec.doc);
+  };
 }
 
 function describe(catalog: Catalog, db: string, name: string): CollectionDescription | undefined {

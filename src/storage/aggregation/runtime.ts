@@ -29,6 +29,14 @@ export interface CollectionReader {
   query(name: string, query: ForeignQuery): Iterable<Document>;
   /** True when collection `name` has an index (not hidden, not partial, not sparse) whose first field is `path`. */
   indexedOn(name: string, path: string): boolean;
+  /**
+   * A probe of collection `name` by equality on `path` under `collator` (`$lookup`'s join through
+   * the foreign index, planned once rather than per input document): called with a value, the
+   * documents `{<path>: {$eq: value}}` matches, in the order the query layer gives them for that
+   * filter; undefined for a value the probe does not answer (the caller then asks `query`).
+   * Absent, or undefined for a path it cannot probe: ask `query`.
+   */
+  equalityProbe?(name: string, path: string, collator: Collator | null): ((value: unknown) => Document[] | undefined) | undefined;
   /** The index specs of collection `name` as listIndexes shows them (`$geoNear` looks for its index); undefined when it does not exist. */
   indexSpecs?(name: string): readonly Document[] | undefined;
 }

@@ -5,13 +5,13 @@
  * tested against the full compiled filter, and a record is handed out only while it is still
  * stored and visible (an open cursor never returns a document deleted or expired meanwhile).
  */
-import { documentFields, recordSize, type StoredDocument } from '../record.js';
+import { documentField, documentFields, recordSize, type StoredDocument } from '../record.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection } from '../collection.js';
-import { predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
+import { ALWAYS_TRUE, predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
 import type { NearQuery } from '../query/operators/geo.js';
 import { recordsByDistance, requireNearIndex } from './near.js';
-import { compileKeyedSort, sortFields, sortItems } from '../query/sort.js';
+import { compileKeyedSort, sortFields, sortItems, type KeyedSort } from '../query/sort.js';
 import { keyString } from '../values/key_string.js';
 import { IndexScanCursor } from './index_scan.js';
 import type { CollScanNode, ExpressNode, FetchNode, IndexScanNode, OrNode, PlanNode, QueryPlan, SortNode, StageStats } from './plan.js';
@@ -56,6 +56,8 @@ export function executePlan(plan: QueryPlan, ctx: ExecutionContext): IterableIte
     requireNearIndex(ctx.coll, near);
     return runNear(plan.root, ctx, near);
   }
+  // A lone collection scan (no filter stage above it) is handed out as it is: one generator fewer per record.
+  if (plan.root.stage === 'COLLSCAN') return collScan(plan.root, ctx);
   return run(plan.root, ctx);
 }
 
@@ -158,12 +160,13 @@ function* run(node: PlanNode, ctx: ExecutionContext): Generator<StoredDocument> 
 
 function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, predicate, now } = ctx;
-  const matches = recordMatcher(predicate);
+  // An empty filter matches every record: nothing to test.
+  const matches = predicate === ALWAYS_TRUE ? null : recordMatcher(predicate);
   const records = node.direction === 1 ? coll.scan(now) : [...coll.scan(now)].reverse();
   for (const rec of records) {
     if (node.direction === -1 && !coll.isLive(rec, now())) continue;
     node.docsExamined++;
-    if (!matches(rec) || (node.indexed !== undefined && !node.indexed(rec.doc))) {
+    if ((matches !== null && !matches(rec)) || (node.indexed !== undefined && !node.indexed(rec.doc))) {
       node.stats.needTime++;
       continue;
     }
@@ -223,13 +226,14 @@ function* or(node: OrNode): Generator<StoredDocument> {
 function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument> {
   const { coll, now } = ctx;
   const keyed = compileKeyedSort(node.pattern, node.collator);
-  const all = [...run(node.input, ctx)];
-  if (ctx.explain) for (const rec of all) node.totalDataSizeSorted += recordSize(rec);
-  // A sort keeping every record holds them all (a top-k sort only its k).
+  // A sort keeping every record holds them all (a top-k sort only its k): measured when limited.
   const limitBytes = ctx.sortMemoryLimitBytes;
+  const measured = ctx.explain === true || (limitBytes !== undefined && node.limitAmount === 0);
+  const all = measured ? [...run(node.input, ctx)] : run(node.input, ctx);
+  if (ctx.explain) for (const rec of all as StoredDocument[]) node.totalDataSizeSorted += recordSize(rec);
   if (limitBytes !== undefined && node.limitAmount === 0) {
     let bytes = 0;
-    for (const rec of all) {
+    for (const rec of all as StoredDocument[]) {
       bytes += recordSize(rec);
       if (bytes > limitBytes) {
         throw new CommandError(
@@ -239,10 +243,11 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
       }
     }
   }
-  // Each record's sort fields are decoded, and its sort values computed, once; with a limit only
-  // the first `limit` records are kept (a bounded heap), not all of them sorted.
+  // Each record's sort fields are decoded, and its sort values computed, once (a sort by one
+  // top-level field reads it from the record's bytes); with a limit only the first `limit`
+  // records are kept (a bounded heap), not all of them sorted.
   const fields = sortFields(node.pattern);
-  const kept = sortItems(all, (rec) => documentFields(rec, fields), keyed, node.limitAmount);
+  const kept = sortItems(all, (rec) => documentFields(rec, fields), keyed, node.limitAmount, storedSortValue(keyed, fields));
   for (const rec of kept) {
     // Re-check at hand-out time: the record may have expired or been removed since.
     if (!coll.isLive(rec, now())) continue;
@@ -250,6 +255,17 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
     yield rec;
   }
   finish(node.stats);
+}
+
+/** The sort value of a record for a sort by one top-level field, read from its bytes; undefined for other sorts. */
+function storedSortValue(keyed: KeyedSort, fields: readonly string[]): ((rec: StoredDocument) => unknown) | undefined {
+  const field = keyed.field;
+  if (field === null) return undefined;
+  return (rec) => {
+    const value = documentField(rec, field);
+    // Missing (or a BSON undefined, which reads alike): the document tells which.
+    return value === undefined ? keyed.firstValue(documentFields(rec, fields)) : keyed.fieldKey(value);
+  };
 }
 
 /**

@@ -5,7 +5,7 @@
  * null); paths fan out through arrays of documents. Under a collation, strings (also inside
  * documents and arrays) order by it.
  */
-import type { Document } from '../../bson/library.js';
+import { Double, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { isNumber, toDouble } from '../values/numeric.js';
 import { formatElement } from '../values/format.js';
@@ -172,6 +172,23 @@ export interface KeyedSort {
   compareKeys(a: readonly unknown[], b: readonly unknown[]): number;
   /** The direction of each key. */
   readonly directions: readonly (1 | -1)[];
+  /** The value `doc` sorts by for the first key (`keyOf(doc)[0]`, without the array). */
+  firstValue(doc: Document): unknown;
+  /**
+   * For a sort by one top-level field of an ASCII name: that name, whose value a reader may take
+   * from a record's bytes and turn into the sort value with `fieldKey`; null for other sorts.
+   */
+  readonly field: string | null;
+  /** The sort value of a document whose `field` holds `value` (present): an array's extreme element. */
+  fieldKey(value: unknown): unknown;
+  /** Orders two sort values of the first key (its direction applied). */
+  compareFirst(a: unknown, b: unknown): number;
+}
+
+/** Orders two sort values (no direction): a fast path for two plain numbers, neither NaN. */
+function compareSortValues(a: unknown, b: unknown, collator: Collator | null): number {
+  if (typeof a === 'number' && typeof b === 'number' && a === a && b === b) return a < b ? -1 : a > b ? 1 : 0;
+  return compareValues(a, b, collator);
 }
 
 /** Compiles `spec` (throws CommandError for a bad one) into a KeyedSort under `collator`. */
@@ -180,21 +197,22 @@ export function compileKeyedSort(spec: Document, collator?: Collator | null): Ke
   const n = keys.length;
   const directions = keys.map((k) => k.direction);
   const c = collator ?? null;
-  const compareOne = (a: unknown, b: unknown): number => {
-    // Two plain numbers (Int32 or Double), neither NaN: their order is the numeric one.
-    if (typeof a === 'number' && typeof b === 'number' && a === a && b === b) return a < b ? -1 : a > b ? 1 : 0;
-    return compareValues(a, b, c);
-  };
+  const first = keys[0];
+  const field = n === 1 && first!.parts.length === 1 && /^[\x01-\x7f]+$/.test(first!.path) ? first!.path : null;
   return {
     directions,
+    field,
     keyOf(doc) {
       const out = new Array<unknown>(n);
       for (let i = 0; i < n; i++) out[i] = sortKeyValue(doc, keys[i]!, c);
       return out;
     },
+    firstValue: (doc) => (first === undefined ? null : sortKeyValue(doc, first, c)),
+    fieldKey: (value) => (Array.isArray(value) ? extreme(value, first!.direction, c) : value),
+    compareFirst: (a, b) => (first === undefined ? 0 : first.direction * compareSortValues(a, b, c)),
     compareKeys(a, b) {
       for (let i = 0; i < n; i++) {
-        const r = compareOne(a[i], b[i]);
+        const r = compareSortValues(a[i], b[i], c);
         if (r !== 0) return directions[i]! * r;
       }
       return 0;
@@ -205,89 +223,183 @@ export function compileKeyedSort(spec: Document, collator?: Collator | null): Ke
 /**
  * The items of `input` in the order of `sort` over `docOf(item)`, stably (equal keys keep their
  * input order); with `limit` > 0 only the first `limit` of them, kept in a bounded heap while
- * the input is read (top-k: memory and work for `limit` items, not for the whole input).
+ * the input is read (top-k: memory and work for `limit` items, not for the whole input). For a
+ * sort by one key, `valueOf` may give an item's sort value (`sort.firstValue(docOf(item))`)
+ * more cheaply, from stored bytes.
  */
-export function sortItems<T>(input: Iterable<T>, docOf: (item: T) => Document, sort: KeyedSort, limit = 0): T[] {
+export function sortItems<T>(input: Iterable<T>, docOf: (item: T) => Document, sort: KeyedSort, limit = 0, valueOf?: (item: T) => unknown): T[] {
+  if (sort.directions.length === 1) return sortItemsByValue(input, valueOf ?? ((item) => sort.firstValue(docOf(item))), sort, limit);
   const cmp = sort.compareKeys;
   if (limit <= 0) {
     const decorated: Array<{ key: unknown[]; item: T }> = [];
-    let numeric = sort.directions.length === 1;
-    for (const item of input) {
-      const key = sort.keyOf(docOf(item));
-      if (numeric && (typeof key[0] !== 'number' || key[0] !== key[0])) numeric = false;
-      decorated.push({ key, item });
-    }
-    if (numeric) return sortByNumbers(decorated, sort.directions[0]!);
+    for (const item of input) decorated.push({ key: sort.keyOf(docOf(item)), item });
     decorated.sort((a, b) => cmp(a.key, b.key));
     return decorated.map((d) => d.item);
   }
-  // A max-heap of the `limit` first items so far: its root is the last of them (ties: the later one).
-  interface Entry {
-    readonly key: unknown[];
-    readonly seq: number;
-    readonly item: T;
-  }
-  const heap: Entry[] = [];
-  const after = (x: Entry, y: Entry): boolean => {
-    const r = cmp(x.key, y.key);
-    return r > 0 || (r === 0 && x.seq > y.seq);
-  };
-  const siftDown = (i: number): void => {
-    const len = heap.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let top = i;
-      if (l < len && after(heap[l]!, heap[top]!)) top = l;
-      if (r < len && after(heap[r]!, heap[top]!)) top = r;
-      if (top === i) return;
-      const t = heap[i]!;
-      heap[i] = heap[top]!;
-      heap[top] = t;
-      i = top;
-    }
-  };
+  const heap = new BoundedHeap<unknown[], T>(limit, cmp);
   let seq = 0;
+  for (const item of input) heap.offer(sort.keyOf(docOf(item)), seq++, item);
+  return heap.sorted();
+}
+
+/** The plain double of a number of the two common kinds (a JS number, a Double), NaN otherwise. */
+function plainDouble(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (v instanceof Double) return v.value;
+  return NaN;
+}
+
+/** `sortItems` for a sort by one key, each item's value given by `valueOf`. */
+function sortItemsByValue<T>(input: Iterable<T>, valueOf: (item: T) => unknown, sort: KeyedSort, limit: number): T[] {
+  const direction = sort.directions[0]!;
+  const cmp = sort.compareFirst;
+  if (limit > 0) {
+    const heap = new BoundedHeap<unknown, T>(limit, (a, b) => {
+      if (typeof a === 'number' && typeof b === 'number' && a === a && b === b) return a < b ? -direction : a > b ? direction : 0;
+      return cmp(a, b);
+    });
+    let seq = 0;
+    for (const item of input) heap.offer(valueOf(item), seq++, item);
+    return heap.sorted();
+  }
+  const items: T[] = [];
+  const values: unknown[] = [];
+  let numeric = true;
   for (const item of input) {
-    const key = sort.keyOf(docOf(item));
-    const entry: Entry = { key, seq: seq++, item };
-    if (heap.length < limit) {
-      heap.push(entry);
-      let i = heap.length - 1;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!after(heap[i]!, heap[p]!)) break;
-        const t = heap[i]!;
-        heap[i] = heap[p]!;
-        heap[p] = t;
-        i = p;
-      }
-    } else if (after(heap[0]!, entry)) {
-      heap[0] = entry;
-      siftDown(0);
+    const v = valueOf(item);
+    items.push(item);
+    values.push(v);
+    if (numeric) {
+      const d = plainDouble(v);
+      if (d !== d) numeric = false;
     }
   }
-  heap.sort((a, b) => cmp(a.key, b.key) || a.seq - b.seq);
-  return heap.map((e) => e.item);
+  const n = items.length;
+  if (numeric) {
+    const doubles = new Float64Array(n);
+    for (let i = 0; i < n; i++) doubles[i] = plainDouble(values[i]);
+    return pick(items, sortedPositions(doubles, direction));
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => cmp(values[a], values[b]) || a - b);
+  return pick(items, order);
+}
+
+/** `items` in the order of `positions`. */
+function pick<T>(items: readonly T[], positions: ArrayLike<number>): T[] {
+  const out = new Array<T>(positions.length);
+  for (let i = 0; i < positions.length; i++) out[i] = items[positions[i]!]!;
+  return out;
 }
 
 /**
- * A stable sort of items whose one sort value is a plain number (no NaN): the values in a
- * Float64Array and the positions in a Uint32Array sorted by them (ties by position), which the
- * engine does several times faster than a sort of objects by a general comparator.
+ * The positions of `values` (no NaN) in the order of their values in `direction`, ties by
+ * position: a stable sort. When the values are integers whose span times their count stays
+ * below 2^53, each (value, position) pair is packed into one exact double and the doubles are
+ * sorted natively (no comparator called); otherwise the positions are sorted by a comparator.
  */
-function sortByNumbers<T>(decorated: ReadonlyArray<{ key: unknown[]; item: T }>, direction: 1 | -1): T[] {
-  const n = decorated.length;
-  const values = new Float64Array(n);
-  const order = new Uint32Array(n);
+function sortedPositions(values: Float64Array, direction: 1 | -1): ArrayLike<number> {
+  const n = values.length;
+  let min = Infinity;
+  let max = -Infinity;
+  let integers = true;
   for (let i = 0; i < n; i++) {
-    values[i] = decorated[i]!.key[0] as number;
-    order[i] = i;
+    const v = values[i]!;
+    if (!Number.isInteger(v)) {
+      integers = false;
+      break;
+    }
+    if (v < min) min = v;
+    if (v > max) max = v;
   }
+  if (integers && n > 0 && (max - min + 1) * n <= Number.MAX_SAFE_INTEGER) {
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = (direction === 1 ? values[i]! - min : max - values[i]!) * n + i;
+    packed.sort();
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = packed[i]! % n;
+    return order;
+  }
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
   // A difference of 0 (or NaN, from two equal infinities) is a tie, broken by position.
   if (direction === 1) order.sort((a, b) => values[a]! - values[b]! || a - b);
   else order.sort((a, b) => values[b]! - values[a]! || a - b);
-  const out = new Array<T>(n);
-  for (let i = 0; i < n; i++) out[i] = decorated[order[i]!]!.item;
-  return out;
+  return order;
+}
+
+/**
+ * The `limit` first items by key (ties: the earlier), kept in a max-heap whose root is the last
+ * of them: an item that cannot enter is compared with the root only, and nothing is allocated
+ * for it.
+ */
+class BoundedHeap<K, T> {
+  private readonly keys: K[] = [];
+  private readonly seqs: number[] = [];
+  private readonly items: T[] = [];
+
+  constructor(
+    private readonly limit: number,
+    private readonly compare: (a: K, b: K) => number,
+  ) {}
+
+  /** True when entry `i` comes after entry `j`. */
+  private after(i: number, j: number): boolean {
+    const r = this.compare(this.keys[i]!, this.keys[j]!);
+    return r > 0 || (r === 0 && this.seqs[i]! > this.seqs[j]!);
+  }
+
+  private swap(i: number, j: number): void {
+    const { keys, seqs, items } = this;
+    const k = keys[i]!;
+    keys[i] = keys[j]!;
+    keys[j] = k;
+    const s = seqs[i]!;
+    seqs[i] = seqs[j]!;
+    seqs[j] = s;
+    const t = items[i]!;
+    items[i] = items[j]!;
+    items[j] = t;
+  }
+
+  /** Offers the item of key `key`, `seq`-th of the input. */
+  offer(key: K, seq: number, item: T): void {
+    const { keys, seqs, items } = this;
+    if (keys.length < this.limit) {
+      keys.push(key);
+      seqs.push(seq);
+      items.push(item);
+      let i = keys.length - 1;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.after(i, p)) break;
+        this.swap(i, p);
+        i = p;
+      }
+      return;
+    }
+    // A later item with a key equal to the root's comes after it: it does not enter.
+    if (this.compare(keys[0]!, key) <= 0) return;
+    keys[0] = key;
+    seqs[0] = seq;
+    items[0] = item;
+    const len = keys.length;
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let top = i;
+      if (l < len && this.after(l, top)) top = l;
+      if (r < len && this.after(r, top)) top = r;
+      if (top === i) return;
+      this.swap(i, top);
+      i = top;
+    }
+  }
+
+  /** The items kept, in order. */
+  sorted(): T[] {
+    const order = this.keys.map((_, i) => i);
+    order.sort((a, b) => this.compare(this.keys[a]!, this.keys[b]!) || this.seqs[a]! - this.seqs[b]!);
+    return order.map((i) => this.items[i]!);
+  }
 }

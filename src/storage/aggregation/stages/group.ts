@@ -9,13 +9,14 @@
  */
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import type { Evaluator } from '../../expression/types.js';
+import type { Evaluator, Frame } from '../../expression/types.js';
 import { MISSING } from '../../values/missing.js';
 import { isDocument } from '../../values/paths.js';
 import { BLOCKING, type PipelineParseContext, type StageDefinition, type StageInstance } from '../stage.js';
-import { AccumulatedStates, GroupTable, parseAccumulatedField, type AccumulatedField } from './_internal/accumulated_fields.js';
+import { AccumulatedStates, GroupTable, parseAccumulatedField, topLevelFieldPath, type AccumulatedField } from './_internal/accumulated_fields.js';
 
 const EMPTY: Document = Object.freeze({}) as Document;
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Compiles a `$group` specification. */
 function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance {
@@ -30,6 +31,7 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
   }
   if (idExpr === undefined) throw new CommandError(15955, 'a group specification must include an _id');
   const key = idExpr;
+  const keyField = topLevelFieldPath(spec._id, scope);
   const collator = expressions.runtime.collator;
   // mongod 8.2 (SBE) hands a `$group`'s MinKey/MaxKey results to a following stage as
   // `{"": MinKey}` (the recorded cases: `$min` over MinKey is MinKey when `$group` is last, and
@@ -41,9 +43,13 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
     },
     *run(input) {
       const table = new GroupTable<{ id: unknown; states: AccumulatedStates }>(collator);
+      // One frame for every document (evaluated at once, never kept); a plain field path read directly.
+      const frame = expressions.frame(EMPTY) as { root: Document; current: unknown };
       for (const doc of input) {
-        const frame = expressions.frame(doc);
-        let id = key(frame);
+        frame.root = doc;
+        frame.current = doc;
+        const plain = isDocument(doc);
+        let id = plain && keyField !== undefined ? (hasOwn.call(doc, keyField) ? doc[keyField] : MISSING) : key(frame as Frame);
         if (id === MISSING) id = null;
         let g = table.get(id);
         if (g === undefined) {
@@ -51,7 +57,8 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
           g = { id, states: new AccumulatedStates(accs, expressions, isDocument(id) ? id : EMPTY) };
           table.add(id, g);
         }
-        g.states.add(frame);
+        if (plain) g.states.addDocument(doc, frame as Frame);
+        else g.states.add(frame as Frame);
       }
       for (const g of table.groups()) yield g.states.writeTo({ _id: g.id }, followed);
     },

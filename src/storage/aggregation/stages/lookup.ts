@@ -13,7 +13,7 @@
  * fields 40415, `as` required 40414, types 14; a null field counts as absent), then the field
  * paths, the syntax rules (FailedToParse), the `let` names, the sub-pipeline (51047 for a stage
  * it does not allow). The equality join asks the foreign collection's index on `foreignField`
- * when it has one; otherwise the foreign side is hashed once per run. A sub-pipeline that does
+ * when it has one (a single value probes it directly: the runtime's `equalityProbe`); otherwise the foreign side is hashed once per run. A sub-pipeline that does
  * not depend on the input document (no `let`, no equality) runs once per run.
  */
 import type { Document } from '../../../bson/library.js';
@@ -269,10 +269,18 @@ function compileLookup(rawSpec: unknown, ctx: PipelineParseContext): StageInstan
         const base = collections.query(source, { filter: {}, predicate: null, collator });
         return viewPart.length === 0 ? base : runSubStages(viewPart, base);
       };
+      // One value joined through the foreign index: probed directly, without planning the query
+      // for each document, when the user's stages leave the query layer nothing else to plan.
+      const probe = useIndex && afterMatch[0]?.name !== '$match' ? collections.equalityProbe?.(source, foreignField, collator) : undefined;
       for (const doc of input) {
         setLet(doc);
         let values = valuesAtPath(doc, localField);
         if (values.length === 0) values = [null];
+        const probed = probe !== undefined && values.length === 1 ? probe(values[0]) : undefined;
+        if (probed !== undefined) {
+          yield setPath(doc, as, afterMatch.length === 0 ? probed : [...runSubStages(afterMatch, probed)]);
+          continue;
+        }
         const filter = equalityFilter(foreignField, values);
         const predicate = compileMatchFilter(filter, subCtx.expressions);
         let results: Document[];

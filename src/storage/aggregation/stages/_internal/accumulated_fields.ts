@@ -31,7 +31,23 @@ export interface AccumulatedField {
   /** The order of `sortBy` ($top...), over the documents fed with each value. */
   readonly compare?: (a: unknown, b: unknown) => number;
   readonly settings?: unknown;
+  /**
+   * The top-level field the argument reads when it is a plain field path (`"$name"`) of the
+   * document (`$$CURRENT` not redefined): the value a stage may read without evaluating `arg`.
+   */
+  readonly argField?: string;
 }
+
+/**
+ * The top-level field a plain field path `"$name"` reads when `$$CURRENT` is the document's
+ * (no user variable named CURRENT in `scope`); undefined for any other expression.
+ */
+export function topLevelFieldPath(spec: unknown, scope: Scope): string | undefined {
+  if (typeof spec !== 'string' || spec.length < 2 || spec.charCodeAt(0) !== 36 || spec.charCodeAt(1) === 36 || spec.includes('.')) return undefined;
+  return scope.lookup('CURRENT') === undefined ? spec.slice(1) : undefined;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 const ONE: Evaluator = () => 1;
 
@@ -74,7 +90,8 @@ export function parseAccumulatedField(field: string, value: unknown, scope: Scop
     }
     throw new CommandError(15952, `unknown group operator '${op}'`);
   }
-  return { field, definition, arg };
+  const argField = topLevelFieldPath(argSpec, scope);
+  return argField === undefined ? { field, definition, arg } : { field, definition, arg, argField };
 }
 
 /** Parses every field of an `output` specification, in order. */
@@ -108,6 +125,19 @@ export class AccumulatedStates {
   add(frame: Frame): void {
     const { fields, states } = this;
     for (let i = 0; i < fields.length; i++) states[i]!.add(fields[i]!.arg(frame));
+  }
+
+  /**
+   * Feeds `doc` (a document: `frame`'s current one) to every field, the arguments that are plain
+   * field paths read from it directly.
+   */
+  addDocument(doc: Document, frame: Frame): void {
+    const { fields, states } = this;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
+      const name = f.argField;
+      states[i]!.add(name === undefined ? f.arg(frame) : hasOwn.call(doc, name) ? doc[name] : MISSING);
+    }
   }
 
   /** Feeds the document of `frame` to field `i` alone (`$bucketAuto` feeds some fields in another order). */
