@@ -52,6 +52,7 @@ import { collStats } from './diagnostic/coll_stats.js';
 import { connectionStatus } from './diagnostic/connection_status.js';
 import { dbStats } from './diagnostic/db_stats.js';
 import { getCmdLineOpts } from './diagnostic/get_cmd_line_opts.js';
+import { getLastRequestStatistics } from './diagnostic/get_last_request_statistics.js';
 import { getLog } from './diagnostic/get_log.js';
 import { hostInfo } from './diagnostic/host_info.js';
 import { listCommands } from './diagnostic/list_commands.js';
@@ -118,6 +119,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   find,
   findAndModify,
   getCmdLineOpts,
+  getLastRequestStatistics,
   getLog,
   getMore,
   getParameter,
