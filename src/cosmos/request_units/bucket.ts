@@ -6,7 +6,8 @@
  * A request is admitted while the bucket is not in debt (≥ 0); its charge, known only once it
  * ran, is then taken, and may leave the bucket in debt. A request that arrives in debt is
  * throttled, and told to retry after the time the refill takes to pay the debt back: at that
- * instant the bucket is at 0 and the retry is admitted.
+ * instant the bucket is at 0 and the retry is admitted. A write is told instead the time until
+ * the bucket holds what its statements not done are expected to cost (at most a full bucket).
  */
 
 /** A token bucket of request units. */
@@ -42,6 +43,16 @@ export class RequestUnitBucket {
   retryAfterMs(nowMs: number): number {
     this.refill(nowMs);
     return this.tokensMilli >= 0 ? 0 : Math.ceil(-this.tokensMilli / this.ruPerSecond);
+  }
+
+  /**
+   * The ms until the bucket holds `ru` (at most a full bucket: a larger need waits for that)
+   * at `nowMs`; 0 when it does now.
+   */
+  msUntilHolding(ru: number, nowMs: number): number {
+    this.refill(nowMs);
+    const need = Math.min(this.capacityMilli, Math.round(ru * 1000)) - this.tokensMilli;
+    return need <= 0 ? 0 : Math.ceil(need / this.ruPerSecond);
   }
 
   /** Takes `ru` (rounded to the milli-RU) at `nowMs`. */

@@ -140,57 +140,62 @@ export class RequestUnits {
     }
     const bucket = this.bucket;
     if (bucket === null || !DATA_COMMANDS.has(command)) return this.runMetered(connection, command, body, started, activityId, run);
+    const field = STATEMENTS[command];
+    const statements = field === undefined ? undefined : body[field];
+    const expected = field === undefined || !Array.isArray(statements) ? undefined : this.expectedCharges(command, db, body, statements);
     const retryAfterMs = bucket.retryAfterMs(this.clock.now());
     if (retryAfterMs > 0) {
       if (this.settings.serverSideRetry) return this.waitAndRun(connection, command, body, started, activityId, run);
       this.counters.throttled++;
-      return this.refuse(connection, command, body, started, activityId, retryAfterMs);
+      // A write is told when its statements will fit; any other request, when the debt is paid.
+      const wait = expected === undefined ? retryAfterMs : this.msUntilHolding(expected);
+      return this.refuse(connection, command, body, started, activityId, wait);
     }
-    const field = STATEMENTS[command];
-    const statements = field === undefined ? undefined : body[field];
-    if (field === undefined || !Array.isArray(statements) || this.settings.serverSideRetry) {
+    if (field === undefined || statements === undefined || expected === undefined || this.settings.serverSideRetry) {
       return this.runMetered(connection, command, body, started, activityId, run);
     }
     // The bulk form: the statements run while the budget is not in debt, each taking its expected charge.
-    const admitted = this.admittedStatements(command, db, body, statements);
-    if (admitted === statements.length) return this.runMetered(connection, command, body, started, activityId, run);
+    let spare = bucket.available(this.clock.now());
+    let admitted = 0;
+    while (admitted < expected.length && spare >= 0) spare -= expected[admitted++]!;
+    if (admitted === expected.length) return this.runMetered(connection, command, body, started, activityId, run);
     this.counters.throttled++;
-    return this.runPartially(connection, command, body, field, statements, admitted, started, activityId, run);
+    return this.runPartially(connection, command, body, field, statements as unknown[], admitted, expected.slice(admitted), started, activityId, run);
   }
 
-  /** How many leading statements of a write the budget covers now (at least 1: it is not in debt). */
-  private admittedStatements(command: string, db: string, body: Document, statements: unknown[]): number {
+  /**
+   * The charge each statement of a write is expected to take: an insert's from its document (an
+   * `_id` the server adds: 17 bytes more), an update's or delete's that of one 1 KB document.
+   */
+  private expectedCharges(command: string, db: string, body: Document, statements: unknown[]): number[] {
     const target = body[Object.keys(body)[0] ?? ''];
     const coll = typeof target === 'string' ? this.catalog.get(db, target) : undefined;
     const indexes = 1 + (coll?.indexes.length ?? 0);
-    let spare = this.bucket!.available(this.clock.now());
-    let admitted = 0;
-    for (const statement of statements) {
-      if (spare < 0) break;
-      // An insert's document is known; an update or delete is expected to write one 1 KB document.
+    return statements.map((statement) => {
       const bytes = command === 'insert' && isDocument(statement) ? bsonSize(statement) + (Object.hasOwn(statement, '_id') ? 0 : 17) : 1024;
-      spare -= writeCharge({ bytes, indexes });
-      admitted++;
-    }
-    return admitted;
+      return writeCharge({ bytes, indexes });
+    });
+  }
+
+  /** The ms until the bucket holds what `expected` adds up to (at least 1: a throttled request waits). */
+  private msUntilHolding(expected: readonly number[]): number {
+    let ru = 0;
+    for (const c of expected) ru += c;
+    return Math.max(1, this.bucket!.msUntilHolding(ru, this.clock.now()));
   }
 
   /** Runs the first `admitted` statements; the others are `writeErrors` 16500. */
-  private runPartially(connection: object, command: string, body: Document, field: string, statements: unknown[], admitted: number, started: number, activityId: string, run: RunRequest): Answer | Promise<Answer> {
+  private runPartially(connection: object, command: string, body: Document, field: string, statements: unknown[], admitted: number, rest: readonly number[], started: number, activityId: string, run: RunRequest): Answer | Promise<Answer> {
     const partial = { ...body, [field]: statements.slice(0, admitted) };
     const ordered = body.ordered !== false;
     const finish = (answer: Answer): Answer => {
       const reply = replyOf(answer);
-      if (reply !== undefined && reply.ok === undefined) addThrottledStatements(reply, admitted, statements.length, ordered, this.retryAfter(), activityId);
+      // Told once the statements that ran were charged: when the bucket will hold the rest.
+      if (reply !== undefined && reply.ok === undefined) addThrottledStatements(reply, admitted, statements.length, ordered, this.msUntilHolding(rest), activityId);
       return answer;
     };
     const answer = this.runMetered(connection, command, partial, started, activityId, run);
     return answer instanceof Promise ? answer.then(finish) : finish(answer);
-  }
-
-  /** The wait a throttled client is told now (at least 1 ms: the budget is spent). */
-  private retryAfter(): number {
-    return Math.max(1, this.bucket?.retryAfterMs(this.clock.now()) ?? 1);
   }
 
   /** A refused request: nothing runs, no charge; 16500 (in the bulk form for a write). */
