@@ -285,8 +285,10 @@ function addThrottledStatements(reply: Document, done: number, total: number, or
   const existing = Array.isArray(reply.writeErrors) ? (reply.writeErrors as Document[]) : [];
   // An ordered batch that stopped on its own error before the throttled statements never reached them.
   if (ordered && existing.length > 0) return;
+  // One error, its writeError entry copied per statement (a batch may leave thousands undone).
+  const entry = throttleError(retryAfterMs, activityId).toWriteError(0);
   const added: Document[] = [];
-  for (let i = done; i < (ordered ? Math.min(done + 1, total) : total); i++) added.push(throttleError(retryAfterMs, activityId).toWriteError(i));
+  for (let i = done; i < (ordered ? Math.min(done + 1, total) : total); i++) added.push({ ...entry, index: i });
   if (added.length === 0) return;
   reply.writeErrors = [...existing, ...added];
 }
