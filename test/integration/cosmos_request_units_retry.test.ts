@@ -56,7 +56,7 @@ test('a 16500 retry loop loads 10,000 documents at 500 RU/s with nothing lost', 
       inserted = (await c.insertMany(batch, { ordered: false })).insertedCount;
     } catch (err) {
       if (!(err instanceof MongoBulkWriteError)) throw err;
-      const errors = err.writeErrors as Array<{ index: number; code: number; errmsg: string }>;
+      const errors = (Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors]).map((e) => ({ index: e.index, code: e.code, errmsg: e.errmsg ?? '' }));
       expect(errors.every((e) => e.code === 16500)).toBe(true);
       inserted = err.result.insertedCount;
       const failed = new Set(errors.map((e) => e.index));
