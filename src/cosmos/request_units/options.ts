@@ -64,8 +64,9 @@ export function parseRequestUnitOptions(cosmos: Readonly<Record<string, unknown>
 
 /** `--cosmos-ru-per-second <n>` as typed: digits only, then the same range as the embedding API. */
 export function parseRuPerSecondFlag(text: string): number {
-  if (!/^[0-9]+$/.test(text)) {
+  const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_RU_PER_SECOND)) {
     throw new RequestUnitOptionError(`--cosmos-ru-per-second must be a whole number of request units per second from 1 to ${MAX_RU_PER_SECOND}, not ${JSON.stringify(text)}`);
   }
-  return checkRuPerSecond(Number(text), '--cosmos-ru-per-second');
+  return n;
 }
