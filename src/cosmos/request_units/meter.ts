@@ -72,10 +72,6 @@ export class RequestUnits {
   private readonly last = new WeakMap<object, RequestStatistics>();
   /** The usage of the request running now (its writes are added by the observer). */
   private current: RequestUsage | null = null;
-  /** RU charged by TTL deletions since the server started. */
-  ttlCharge = 0;
-  /** Requests answered 16500, and requests server-side retry made wait. */
-  readonly counters = { throttled: 0, retried: 0 };
 
   constructor(options: RequestUnitsOptions) {
     this.settings = options.settings;
@@ -108,16 +104,17 @@ export class RequestUnits {
   }
 
   private written(event: WriteEvent): void {
-    const doc = { bytes: recordSize(event.record), indexes: this.indexCount(event.collection) };
     if (event.cause === 'ttl') {
-      const ru = writeCharge(doc);
-      this.ttlCharge += ru;
-      this.bucket?.spend(ru, this.clock.now());
+      // Without a budget nothing is paid: the reaper's deletions cost it nothing to count.
+      if (this.bucket === null) return;
+      const ru = writeCharge({ bytes: recordSize(event.record), indexes: this.indexCount(event.collection) });
+      this.bucket.spend(ru, this.clock.now());
       return;
     }
     // Other deletions the storage makes on its own (capped eviction, an expired key holder) are free.
-    if (event.cause !== undefined || event.fromMigrate === true) return;
-    this.current?.written.push(doc);
+    const current = this.current;
+    if (current === null || event.cause !== undefined || event.fromMigrate === true) return;
+    current.written.push({ bytes: recordSize(event.record), indexes: this.indexCount(event.collection) });
   }
 
   private indexCount(target: WriteTarget): number {
@@ -135,7 +132,6 @@ export class RequestUnits {
     const injected = this.injected?.(command, db, body);
     if (injected !== undefined) {
       // The injection's own wait, whatever the budget (checked when it was configured).
-      this.counters.throttled++;
       return this.refuse(connection, command, body, started, activityId, injected.retryAfterMs);
     }
     const bucket = this.bucket;
@@ -146,7 +142,6 @@ export class RequestUnits {
     const retryAfterMs = bucket.retryAfterMs(this.clock.now());
     if (retryAfterMs > 0) {
       if (this.settings.serverSideRetry) return this.waitAndRun(connection, command, body, started, activityId, run);
-      this.counters.throttled++;
       // A write is told when its statements will fit; any other request, when the debt is paid.
       const wait = expected === undefined ? retryAfterMs : this.msUntilHolding(expected);
       return this.refuse(connection, command, body, started, activityId, wait);
@@ -159,7 +154,6 @@ export class RequestUnits {
     let admitted = 0;
     while (admitted < expected.length && spare >= 0) spare -= expected[admitted++]!;
     if (admitted === expected.length) return this.runMetered(connection, command, body, started, activityId, run);
-    this.counters.throttled++;
     return this.runPartially(connection, command, body, field, statements as unknown[], admitted, expected.slice(admitted), started, activityId, run);
   }
 
@@ -216,7 +210,6 @@ export class RequestUnits {
 
   /** Server-side retry: waits on the server clock until the budget admits the request, or 60 s. */
   private async waitAndRun(connection: object, command: string, body: Document, started: number, activityId: string, run: RunRequest): Promise<Answer> {
-    this.counters.retried++;
     const bucket = this.bucket!;
     const from = this.clock.now();
     const deadline = from + SERVER_SIDE_RETRY_LIMIT_MS;
