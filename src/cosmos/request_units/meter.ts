@@ -316,7 +316,8 @@ function untilClock(clock: Clock, atMs: number): Promise<void> {
       });
       return;
     }
-    setTimeout(resolve, Math.max(1, atMs - clock.now()));
+    // Unref'd: a request still waiting when the server stops does not keep the process alive.
+    setTimeout(resolve, Math.max(1, atMs - clock.now())).unref();
   });
 }
 
