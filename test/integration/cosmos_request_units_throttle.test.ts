@@ -259,6 +259,28 @@ describe('the cosmosThrottle fail point', () => {
     expect(await c.find({}).toArray()).toEqual([{ _id: 'x' }]);
   });
 
+  test('with server-side retry on, it still answers 16500 (it injects what the client sees)', async () => {
+    const t = await start({ ruPerSecond: 100, serverSideRetry: true });
+    await configure(t, { mode: { times: 1 }, data: { commands: ['find'], retryAfterMs: 7 } });
+    expect((await errorOf(() => t.db.collection('c').findOne({}))).errmsg).toBe(cosmos429(7, (await lastStats(t)).ActivityId as string));
+    expect(await t.db.collection('c').findOne({})).toBeNull();
+  });
+
+  test('an open cursor is throttled at getMore, and goes on after the wait', async () => {
+    const t = await start({ ruPerSecond: 100 });
+    await t.db.collection('c').insertMany(Array.from({ length: 5 }, (_, i) => ({ _id: i })));
+    const first = await t.db.command({ find: 'c', batchSize: 2 }, { promoteLongs: false });
+    const id = first.cursor.id;
+    await configure(t, { mode: { times: 1 }, data: { commands: ['getMore'], retryAfterMs: 20 } });
+    const err = await errorOf(() => t.db.command({ getMore: id, collection: 'c', batchSize: 2 }));
+    expect(err).toMatchObject({ code: 16500, errmsg: cosmos429(20, (await lastStats(t)).ActivityId as string) });
+    expect(await lastStats(t)).toMatchObject({ CommandName: 'getMore', RequestCharge: 0 });
+    t.server.clock.advance(20);
+    const next = await t.db.command({ getMore: id, collection: 'c', batchSize: 2 });
+    expect(next.cursor.nextBatch).toEqual([{ _id: 2 }, { _id: 3 }]);
+    await t.db.command({ killCursors: 'c', cursors: [id] });
+  });
+
   test('its data is checked when it is configured', async () => {
     const t = await start({});
     expect(await errorOf(() => configure(t, { mode: 'alwaysOn', data: { commands: ['find'] } }))).toMatchObject({
