@@ -6,7 +6,8 @@
  * says what is wrong and what to do, and exit code 2; never a stack trace.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { Server } from './server/server.js';
+import { Server, type ServerCosmosOptions } from './server/server.js';
+import { parseRuPerSecondFlag, RequestUnitOptionError } from './cosmos/request_units/options.js';
 import { authSettings, checkParameterNames, replSetNameProblem, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
 import { TlsConfigError, tlsCmdLine, TlsModes, type TlsMode, type TlsOptionLabels, type TlsOptions } from './server/tls.js';
@@ -112,6 +113,8 @@ export function buildProgram(): Command {
     .addOption(new Option('--auth', 'require authentication (SCRAM-SHA-1/256) for every command but the handshake'))
     .addOption(new Option('--username <name>', 'a root user created in admin at start (turns --auth on); also MAYFLY_ROOT_USERNAME, MONGO_INITDB_ROOT_USERNAME'))
     .addOption(new Option('--password <password>', "the root user's password; also MAYFLY_ROOT_PASSWORD, MONGO_INITDB_ROOT_PASSWORD"))
+    .addOption(new Option('--cosmos-ru-per-second <n>', 'Cosmos DB mode: provisioned throughput in RU/s; requests over it answer 16500 (default: unlimited)'))
+    .addOption(new Option('--cosmos-server-side-retry', 'Cosmos DB mode: a throttled request waits (up to 60 s, then 50) instead of answering 16500'))
     .addOption(new Option('--set-parameter <name=value>', 'set a server parameter at startup (repeatable)').argParser(collectParameter).default({}))
     .configureOutput({ outputError: () => {} }) // onCommanderExit writes the one line
     .exitOverride(onCommanderExit);
@@ -147,6 +150,8 @@ export async function main(argv: string[]): Promise<void> {
     auth?: boolean;
     username?: string;
     password?: string;
+    cosmosRuPerSecond?: string;
+    cosmosServerSideRetry?: boolean;
   }>();
   const tls: TlsOptions = {};
   if (opts.tlsMode !== undefined) tls.mode = opts.tlsMode;
@@ -169,6 +174,17 @@ export async function main(argv: string[]): Promise<void> {
   fromFlag('ttlMonitorSleepSecs', '--ttl-monitor-sleep-secs', opts.ttlMonitorSleepSecs);
   fromFlag('ttlIndexDeleteTargetDocs', '--ttl-index-delete-target-docs', opts.ttlIndexDeleteTargetDocs);
   fromFlag('ttlIndexDeleteTargetTimeMS', '--ttl-index-delete-target-time-ms', opts.ttlIndexDeleteTargetTimeMs);
+  let cosmos: ServerCosmosOptions | undefined;
+  if (opts.cosmosRuPerSecond !== undefined || opts.cosmosServerSideRetry === true) {
+    const flag = opts.cosmosRuPerSecond !== undefined ? '--cosmos-ru-per-second' : '--cosmos-server-side-retry';
+    if (opts.compat !== 'cosmos') return usageError(`${flag} applies to Cosmos DB mode only: add --compat cosmos`);
+    try {
+      cosmos = { ruPerSecond: opts.cosmosRuPerSecond === undefined ? null : parseRuPerSecondFlag(opts.cosmosRuPerSecond), serverSideRetry: opts.cosmosServerSideRetry === true };
+    } catch (err) {
+      if (err instanceof RequestUnitOptionError) return usageError(err.message);
+      throw err;
+    }
+  }
   let server: Server;
   try {
     checkParameterNames(opts.setParameter, '--set-parameter: ');
@@ -183,11 +199,12 @@ export async function main(argv: string[]): Promise<void> {
       tlsLabels: TLS_FLAGS,
       ...(opts.replSet === undefined ? {} : { replSet: opts.replSet }),
       auth: authSettings(rootUser, opts.auth === true),
+      ...(cosmos === undefined ? {} : { cosmos }),
       argv: ['mayfly', ...redactPasswords(argv.slice(2))],
       parsed: {
         net: { bindIp: opts.host, port: opts.port, ...(netTls === undefined ? {} : { tls: netTls }) },
         ...(opts.replSet === undefined ? {} : { replication: { replSet: opts.replSet } }),
-        mayfly: { compat: opts.compat, clock: opts.clock },
+        mayfly: { compat: opts.compat, clock: opts.clock, ...(cosmos === undefined ? {} : { cosmos: { ruPerSecond: cosmos.ruPerSecond ?? 'unlimited', serverSideRetry: cosmos.serverSideRetry === true } }) },
         ...(opts.auth === true || rootUser ? { security: { authorization: 'enabled' } } : {}),
         setParameter: parameters,
       },

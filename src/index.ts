@@ -12,9 +12,10 @@ import { Server } from './server/server.js';
 import type { Clock } from './ttl/clock.js';
 import type { Document } from './bson/library.js';
 import { TlsConfigError } from './server/tls.js';
+import { parseRequestUnitOptions } from './cosmos/request_units/options.js';
 import { authSettings, checkServerOptions, listenErrorMessage, MayflyOptionError, replSetNameProblem, type MayflyServerOptions } from './options.js';
 
-export type { CompatMode, ClockMode, LogLevel, MayflyAuthOptions, MayflyServerOptions, TlsMode, TlsOptions } from './options.js';
+export type { CompatMode, ClockMode, LogLevel, MayflyAuthOptions, MayflyCosmosOptions, MayflyServerOptions, TlsMode, TlsOptions } from './options.js';
 export { MayflyOptionError } from './options.js';
 
 /** A running in-process Mayfly server. */
@@ -48,6 +49,7 @@ export class MayflyServer {
         ...(checked.tls === undefined ? {} : { tls: checked.tls }),
         ...(checked.replSet === undefined ? {} : { replSet: checked.replSet }),
         auth: authSettings(checked.auth),
+        ...(checked.cosmos === undefined ? {} : { cosmos: parseRequestUnitOptions(checked.cosmos as Record<string, unknown>, who) }),
       });
     } catch (err) {
       if (err instanceof TlsConfigError) throw new MayflyOptionError(`${who}: ${err.message}`, { cause: err });

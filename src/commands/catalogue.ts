@@ -124,6 +124,7 @@ export const MONGOD_COMMANDS: readonly string[] = [
 
 /** Commands only Mayfly has. */
 export const MAYFLY_COMMANDS: readonly string[] = [
+  'getLastRequestStatistics',
   'getRange',
   'getRow',
   'mayflyAdvanceClock',

@@ -6,6 +6,7 @@
  * what it declines runs the usual way.
  * The `failCommand` fail point (src/server/fail_points.ts) is checked once the arguments are
  * valid: it may delay the command, fail it, drop the connection, or add a writeConcernError.
+ * In Cosmos DB mode every command runs under the request-units meter (`runMetered`).
  */
 import { authorizeCommand } from '../auth/enforcement.js';
 import { Double, Long, type Document } from '../bson/library.js';
@@ -14,6 +15,7 @@ import { CLOSE_CONNECTION, evaluateFailCommand, failCommandActive } from '../ser
 import { validateDbName } from '../storage/values/namespace.js';
 import { assign } from '../storage/values/paths.js';
 import { validateArguments } from './args.js';
+import { requestUnitsOf, type RequestUnits } from '../cosmos/request_units/meter.js';
 import { registry } from './registry.js';
 import { recordTop, topStart } from './diagnostic/top_counters.js';
 import { sessionCatalogOf, type SessionRecord } from '../sessions/session_catalog.js';
@@ -47,9 +49,10 @@ export function dispatch(
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
     gossipClusterTimeIn(server, body);
     const started = topStart();
+    const meter = requestUnitsOf(server);
     let reply: DispatchResult | Promise<DispatchResult>;
     try {
-      reply = runDefinition(server, connection, def, body, commandField, requestBytes);
+      reply = meter === undefined ? runDefinition(server, connection, def, body, commandField, requestBytes) : runMetered(meter, server, connection, def, body, commandField, requestBytes);
     } catch (err) {
       noteTop(server, def.name, body, started);
       throw err;
@@ -85,6 +88,26 @@ function errorReply(server: ServerServices, err: unknown, commandField: string):
   if (error.code === 1) server.logger.error({ err, command: commandField }, 'command failed with an internal error');
   else server.logger.debug({ command: commandField, code: error.code, errmsg: error.message }, 'command error');
   return addClusterTime(server, { ...error.toReply(), ok: NOT_OK });
+}
+
+/**
+ * Cosmos DB mode's hook (src/cosmos/request_units/meter.ts): the request runs under the request
+ * units meter, which may throttle it (16500, or a wait with server-side retry), run fewer of its
+ * statements, and charges what it did once it ran.
+ */
+function runMetered(
+  meter: RequestUnits,
+  server: ServerServices,
+  connection: ConnectionState,
+  def: CommandDefinition,
+  body: Document,
+  commandField: string,
+  requestBytes: number,
+): DispatchResult | Promise<DispatchResult> {
+  const db = typeof body.$db === 'string' ? body.$db : '';
+  return meter.meterRequest(connection, def.name, db, body, (metered) => runDefinition(server, connection, def, metered, commandField, requestBytes)) as
+    | DispatchResult
+    | Promise<DispatchResult>;
 }
 
 /** Checks the request, then runs the command (synchronously unless it or the fail point waits). */

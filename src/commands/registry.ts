@@ -68,6 +68,7 @@ import { dataSize } from './diagnostic/data_size.js';
 import { dbHash } from './diagnostic/db_hash.js';
 import { dbStats } from './diagnostic/db_stats.js';
 import { getCmdLineOpts } from './diagnostic/get_cmd_line_opts.js';
+import { getLastRequestStatistics } from './diagnostic/get_last_request_statistics.js';
 import { getLog } from './diagnostic/get_log.js';
 import { hostInfo } from './diagnostic/host_info.js';
 import { listCommands } from './diagnostic/list_commands.js';
@@ -155,6 +156,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   fsyncUnlock,
   getClusterParameter,
   getCmdLineOpts,
+  getLastRequestStatistics,
   getLog,
   getMore,
   getParameter,

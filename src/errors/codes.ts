@@ -129,6 +129,8 @@ export const ErrorCodes = {
   InterruptedDueToReplStateChange: 11602,
   StaleConfig: 13388,
   NotPrimaryOrSecondary: 13436,
+  // Azure Cosmos DB for MongoDB: a request over the provisioned throughput (its codeName in Cosmos's replies).
+  RequestRateTooLarge: 16500,
 } as const;
 
 /** A code in the table above. */

@@ -181,10 +181,16 @@ export class FailPointRegistry {
    * after the statement, `failBeforeCommitExceptionCode` fails the statement before it commits.
    */
   readonly onPrimaryTransactionalWrite = new FailPoint();
+  /**
+   * `cosmosThrottle` (Cosmos DB mode only): the requests it matches answer 16500 with the
+   * `RetryAfterMs` its data names (src/cosmos/request_units/injection.ts).
+   */
+  readonly cosmosThrottle = new FailPoint();
 
   /** The fail point called `name`, if Mayfly has it. */
   find(name: string): FailPoint | undefined {
     if (name === 'failCommand') return this.failCommand;
+    if (name === 'cosmosThrottle') return this.cosmosThrottle;
     return name === 'onPrimaryTransactionalWrite' ? this.onPrimaryTransactionalWrite : undefined;
   }
 }

@@ -21,6 +21,9 @@ import { ParameterTable } from './parameters.js';
 import { registerServerParameters } from './server_parameters.js';
 import { checkPeer, classifyFirstBytes, EMBEDDED_TLS_LABELS, loadTlsConfig, type TlsConfig, type TlsOptionLabels, type TlsOptions } from './tls.js';
 import { subjectNameOf } from '../auth/x509.js';
+import { installRequestUnits, RequestUnits, requestUnitsOf } from '../cosmos/request_units/meter.js';
+import { injectionMatches, parseThrottleInjection } from '../cosmos/request_units/injection.js';
+import { failPointsOf } from './fail_points.js';
 
 /** Options of a server instance. */
 export interface ServerOptions {
@@ -50,6 +53,16 @@ export interface ServerOptions {
   tlsLabels?: TlsOptionLabels;
   /** Access control (`--auth`) and the root user created at start (src/auth/). */
   auth?: AuthOptions;
+  /** Cosmos DB mode settings (with `compat: 'cosmos'` only): request units (src/cosmos/request_units/). */
+  cosmos?: ServerCosmosOptions;
+}
+
+/** The `cosmos` settings of a server: its provisioned throughput and server-side retry. */
+export interface ServerCosmosOptions {
+  /** RU/s (a positive integer, checked by the callers); null or absent: unlimited. */
+  ruPerSecond?: number | null;
+  /** A throttled request waits (up to 60 s) instead of answering 16500. */
+  serverSideRetry?: boolean;
 }
 
 const RECENT_LOG_LINES = 1024;
@@ -119,7 +132,15 @@ export class Server implements ServerServices {
       parsed: options.parsed ?? { net: netSection },
     };
     const counters = this.counters;
-    this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, logger: this.logger, compat, requestsReceived: () => counters.requests });
+    if (compat === 'cosmos') installRequestUnits(this, this.makeRequestUnits(options.cosmos));
+    this.ttl = new TtlEngine({
+      catalog: this.catalog,
+      clock: this.clock,
+      logger: this.logger,
+      compat,
+      requestsReceived: () => counters.requests,
+      deleteAllowance: () => requestUnitsOf(this)?.ttlDeleteAllowance() ?? Number.POSITIVE_INFINITY,
+    });
     this.auth = new AuthManager(this.catalog, () => this.clock.now(), options.auth);
     registerServerParameters(this);
     for (const [name, value] of Object.entries(options.parameters ?? {})) {
@@ -136,6 +157,21 @@ export class Server implements ServerServices {
       });
     }
     this.listener.on('error', (err) => this.logger.error({ err }, 'listener error'));
+  }
+
+  /** Cosmos mode's request-units meter, with the `cosmosThrottle` fail point as its injection. */
+  private makeRequestUnits(cosmos: ServerCosmosOptions | undefined): RequestUnits {
+    return new RequestUnits({
+      clock: this.clock,
+      catalog: this.catalog,
+      settings: { ruPerSecond: cosmos?.ruPerSecond ?? null, serverSideRetry: cosmos?.serverSideRetry === true },
+      injected: (command, db, body) => {
+        const failPoint = failPointsOf(this).cosmosThrottle;
+        if (!failPoint.active) return undefined;
+        const data = failPoint.check((d) => injectionMatches(d, command, db, body));
+        return data === undefined ? undefined : parseThrottleInjection(data);
+      },
+    });
   }
 
   /** Starts listening; resolves with the bound address. */

@@ -33,6 +33,8 @@ export interface TtlEngineOptions {
   readonly compat: 'cosmos' | 'mongodb';
   /** Client requests received so far (they pace the reaper). */
   readonly requestsReceived?: () => number;
+  /** How many deletions the reaper may make now (Cosmos request units); unlimited when not given. */
+  readonly deleteAllowance?: () => number;
 }
 
 /** The TTL state of one collection: its Cosmos job (if any) and its native jobs by index name. */
@@ -90,6 +92,7 @@ export class TtlEngine {
       jobs: () => this.jobs(),
       remove: (coll, recs, count) => this.reapRecords(coll, recs, count),
       requestsReceived: options.requestsReceived,
+      deleteAllowance: options.deleteAllowance,
     });
     // A versioned collection gets its row model at once, before any write reaches it.
     options.catalog.addListener({ collectionCreated: (coll) => this.attachVersioned(coll) });

@@ -49,6 +49,12 @@ export interface ReaperOptions {
   remove: RemoveRecords;
   /** Client requests received so far (they pace the reaper); none when not given. */
   requestsReceived?: () => number;
+  /**
+   * How many deletions the reaper may make now; unlimited when not given. In Cosmos DB mode TTL
+   * deletions use only the request units clients left spare: at 0 the visit ends, and what is
+   * due waits (invisible already) for a later pass.
+   */
+  deleteAllowance?: (() => number) | undefined;
 }
 
 /** Longest stretch of work (ms) before the reaper yields to the event loop. */
@@ -217,7 +223,9 @@ export class Reaper {
     const started = monotonicMs();
     let deleted = 0;
     for (;;) {
-      const step = job.reapSome(at, Math.min(SLICE_ENTRIES, maxDocs - deleted), remove);
+      const allowed = this.options.deleteAllowance?.() ?? Infinity;
+      if (allowed <= 0) return false;
+      const step = job.reapSome(at, Math.min(SLICE_ENTRIES, maxDocs - deleted, allowed), remove);
       deleted += step.deleted;
       counters.deletedDocuments += step.deleted;
       result.deleted += step.deleted;

@@ -29,7 +29,7 @@ afterEach(async () => {
 
 describe('MayflyServer.create() with a bad option', () => {
   test.each([
-    [{ prot: 27017 }, "unknown option 'prot'; the options are port, host, compat, clock, logLevel, parameters, tls, replSet, auth"],
+    [{ prot: 27017 }, "unknown option 'prot'; the options are port, host, compat, clock, logLevel, parameters, tls, replSet, auth, cosmos"],
     [{ auth: true }, "option 'auth' must be an object such as { username: 'root', password: 'example' }, not true"],
     [{ auth: { username: 'root' } }, "option 'auth' needs both username and password (or neither, with enabled: true), such as { username: 'root', password: 'example' }"],
     [{ auth: { user: 'root', pwd: 'x' } }, "option 'auth' has an unknown field 'user'; its fields are username, password, enabled"],

@@ -43,6 +43,8 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   // Authentication and authorization: users and roles in the catalog, below the server that holds them.
   ['auth', 14.5, ['auth/']],
   ['server', 15, ['server/']],
+  // Cosmos DB mode's request units: metered around every command dispatch runs.
+  ['cosmos/request_units', 15.5, ['cosmos/request_units/']],
   ['commands', 16, ['commands/']],
   // The listener: the TCP server and its connections, above the commands they dispatch to.
   ['server/listener', 17, ['server/server.ts', 'server/connection.ts']],

@@ -17,6 +17,13 @@ import { IndexScanCursor } from './index_scan.js';
 import type { CollScanNode, ExpressNode, FetchNode, IndexScanNode, OrNode, PlanNode, QueryPlan, SortNode, StageStats } from './plan.js';
 
 /** What a running plan reads and tests. */
+/**
+ * Documents examined by every plan executed in this process, ever (the sum of the stages'
+ * `docsExamined`): a reader takes the difference across a synchronous piece of work, as Cosmos
+ * mode's request-charge model does (src/cosmos/request_units/).
+ */
+export const scanTotals = { docsExamined: 0 };
+
 export interface ExecutionContext {
   readonly coll: Collection;
   /** The full compiled filter. */
@@ -166,6 +173,7 @@ function* collScan(node: CollScanNode, ctx: ExecutionContext): Generator<StoredD
   for (const rec of records) {
     if (node.direction === -1 && !coll.isLive(rec, now())) continue;
     node.docsExamined++;
+    scanTotals.docsExamined++;
     if ((matches !== null && !matches(rec)) || (node.indexed !== undefined && !node.indexed(rec.doc))) {
       node.stats.needTime++;
       continue;
@@ -195,6 +203,7 @@ function* fetch(node: FetchNode, ctx: ExecutionContext): Generator<StoredDocumen
       continue;
     }
     node.docsExamined++;
+    scanTotals.docsExamined++;
     if (!matches(rec)) {
       node.stats.needTime++;
       continue;
@@ -287,6 +296,7 @@ export function expressRecords(node: ExpressNode, coll: Collection, matches: (re
       node.keysExamined++;
       if (coll.isVisible(rec, now())) {
         node.docsExamined++;
+        scanTotals.docsExamined++;
         if (matches(rec)) out.push(rec);
       }
     }
@@ -312,6 +322,7 @@ export function expressRecords(node: ExpressNode, coll: Collection, matches: (re
       node.keysExamined++;
       if (!coll.isVisible(rec, now())) continue;
       node.docsExamined++;
+      scanTotals.docsExamined++;
       if (!matches(rec)) continue;
       out.push(rec);
       if (node.limitOne) break;

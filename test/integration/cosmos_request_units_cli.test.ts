@@ -1,0 +1,89 @@
+/**
+ * The request-unit flags of the command line (the compiled `bin/mayfly.js`, built by
+ * `npm test`): `--cosmos-ru-per-second N` and `--cosmos-server-side-retry`, checked strictly,
+ * with `--compat cosmos` only, and a server started with them throttling as the flags say.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MongoClient, MongoServerError } from 'mongodb';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'bin', 'mayfly.js');
+
+function run(args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 10_000 });
+}
+
+/** Starts the CLI and resolves with the URI from its listening line. */
+function start(args: string[]): Promise<{ child: ChildProcess; uri: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    const rl = readline.createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`no URI line; got ${lines.join('\n')}`)), 10_000);
+    rl.on('line', (line) => {
+      lines.push(line);
+      const match = /mongodb:\/\/[^"\s]+/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, uri: match[0] });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${lines.join('\n')}`)));
+  });
+}
+
+describe('--cosmos-ru-per-second and --cosmos-server-side-retry', () => {
+  it.each([
+    [['--compat', 'mongodb', '--cosmos-ru-per-second', '400'], 'mayfly: --cosmos-ru-per-second applies to Cosmos DB mode only: add --compat cosmos'],
+    [['--compat', 'mongodb', '--cosmos-server-side-retry'], 'mayfly: --cosmos-server-side-retry applies to Cosmos DB mode only: add --compat cosmos'],
+    [
+      ['--compat', 'cosmos', '--cosmos-ru-per-second', '0'],
+      'mayfly: --cosmos-ru-per-second must be a whole number of request units per second from 1 to 1000000000, not "0"',
+    ],
+    [
+      ['--compat', 'cosmos', '--cosmos-ru-per-second', '2.5'],
+      'mayfly: --cosmos-ru-per-second must be a whole number of request units per second from 1 to 1000000000, not "2.5"',
+    ],
+    [
+      ['--compat', 'cosmos', '--cosmos-ru-per-second', 'lots'],
+      'mayfly: --cosmos-ru-per-second must be a whole number of request units per second from 1 to 1000000000, not "lots"',
+    ],
+  ])('%j is a usage error', (args, line) => {
+    const result = run(['--port', '0', ...args]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`${line}\n`);
+  });
+
+  it('are in the help', () => {
+    const help = run(['--help']).stdout;
+    expect(help).toContain('--cosmos-ru-per-second <n>');
+    expect(help).toContain('--cosmos-server-side-retry');
+  });
+
+  it('a server started with them throttles as they say', async () => {
+    const { child, uri } = await start(['--port', '0', '--compat', 'cosmos', '--clock', 'manual', '--cosmos-ru-per-second', '5', '--quiet']);
+    const client = new MongoClient(uri, { maxPoolSize: 1 });
+    try {
+      const db = client.db('t');
+      const opts = await client.db('admin').command({ getCmdLineOpts: 1 });
+      expect(opts.parsed.mayfly.cosmos).toEqual({ ruPerSecond: 5, serverSideRetry: false });
+      await db.collection<{ _id: number }>('c').insertOne({ _id: 1 }); // 5.5 RU of 5: 0.5 RU of debt
+      const err = await db
+        .collection('c')
+        .findOne({})
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(MongoServerError);
+      expect((err as MongoServerError).code).toBe(16500);
+      expect((err as MongoServerError).message).toMatch(/^Error=16500, RetryAfterMs=100, Details='Response status code does not indicate success: TooManyRequests \(429\); Substatus: 3200; /);
+    } finally {
+      await client.close();
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
