@@ -1,5 +1,5 @@
 /**
- * The command line: `mayfly [--port 27017] [--host 127.0.0.1] [--compat cosmos|mongodb] ...`.
+ * The command line: `mayfly [--port 27017] [--host 127.0.0.1] [--compat mongodb|cosmos] [--cosmos-...] ...`.
  * Starts a server on the in-memory store and closes it cleanly on SIGINT/SIGTERM.
  *
  * A user mistake (a bad flag or value, a port in use) is answered with one line on stderr that
@@ -9,6 +9,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { Server } from './server/server.js';
 import { authSettings, checkParameterNames, replSetNameProblem, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
+import { CAPABILITY_NAMES } from './cosmos/capabilities.js';
+import { RULE_NAMES } from './cosmos/rule_table.js';
+import { COSMOS_SERVER_VERSIONS } from './cosmos/versions.js';
+import { cosmosCmdLine, cosmosOptionsProblem, resolveCosmosSettings, type CosmosOptions } from './cosmos/settings.js';
 import { TlsConfigError, tlsCmdLine, TlsModes, type TlsMode, type TlsOptionLabels, type TlsOptions } from './server/tls.js';
 
 /** The TLS flags, by the option each sets (for the messages about a bad TLS configuration). */
@@ -36,6 +40,30 @@ function parseReplSet(value: string): string {
   const problem = replSetNameProblem(value);
   if (problem !== undefined) throw new InvalidArgumentError(`The replica set name ${problem}.`);
   return value;
+}
+
+function collectList(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').map((s) => s.trim()).filter((s) => s !== '')];
+}
+
+/**
+ * The Cosmos DB options of the command line (`--cosmos-server-version`, `--cosmos-capabilities`,
+ * `--cosmos-rule-off`), checked: a usage error when one is given without `--compat cosmos`.
+ */
+function cosmosFromFlags(compat: CompatMode, version: string | undefined, capabilities: string[], rulesOff: string[]): CosmosOptions | undefined {
+  const given = version !== undefined || capabilities.length > 0 || rulesOff.length > 0;
+  if (!given) return undefined;
+  if (compat !== 'cosmos') usageError('--cosmos-server-version, --cosmos-capabilities and --cosmos-rule-off need --compat cosmos (the default is --compat mongodb, a faithful mongod).');
+  const options: Record<string, unknown> = {};
+  if (version !== undefined) options.serverVersion = version;
+  if (capabilities.length > 0) options.capabilities = capabilities;
+  if (rulesOff.length > 0) options.rules = Object.fromEntries(rulesOff.map((name) => [name, false]));
+  const problem = cosmosOptionsProblem(options);
+  if (problem !== undefined) {
+    const flag = problem.includes('capabilit') ? '--cosmos-capabilities' : problem.includes('rules') ? '--cosmos-rule-off' : '--cosmos-server-version';
+    usageError(`${flag}: ${problem}.`);
+  }
+  return options as CosmosOptions;
 }
 
 function collectParameter(value: string, previous: Record<string, unknown>): Record<string, unknown> {
@@ -94,7 +122,10 @@ export function buildProgram(): Command {
     .version(MAYFLY_VERSION)
     .addOption(new Option('--port <port>', 'TCP port to listen on (0 = any free port)').default(27017).argParser(parsePort))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
-    .addOption(new Option('--compat <mode>', 'TTL compatibility mode').choices(CompatModes).default('cosmos'))
+    .addOption(new Option('--compat <mode>', "'mongodb' (a faithful mongod 8.2) or 'cosmos' (Azure Cosmos DB for MongoDB's rules); the _ts TTL works in both").choices(CompatModes).default('mongodb'))
+    .addOption(new Option('--cosmos-server-version <version>', 'with --compat cosmos: the Cosmos DB server version (buildInfo, wire version, features; default 7.0)').choices(COSMOS_SERVER_VERSIONS))
+    .addOption(new Option('--cosmos-capabilities <list>', `with --compat cosmos: account capabilities, comma-separated (${CAPABILITY_NAMES.join(', ')})`).argParser(collectList).default([]))
+    .addOption(new Option('--cosmos-rule-off <rule>', `with --compat cosmos: switch one Cosmos DB rule off (repeatable or comma-separated: ${RULE_NAMES.join(', ')})`).argParser(collectList).default([]))
     .addOption(new Option('--log-level <level>', 'log level').choices(LogLevels).default('info'))
     .addOption(new Option('--quiet', 'log only the listening line, warnings and errors'))
     .addOption(new Option('--clock <mode>', "'system', or 'manual' for tests (time moves only when told)").choices(ClockModes).default('system'))
@@ -129,6 +160,9 @@ export async function main(argv: string[]): Promise<void> {
     port: number;
     host: string;
     compat: CompatMode;
+    cosmosServerVersion?: string;
+    cosmosCapabilities: string[];
+    cosmosRuleOff: string[];
     logLevel: LogLevel;
     quiet?: boolean;
     clock: ClockMode;
@@ -157,6 +191,7 @@ export async function main(argv: string[]): Promise<void> {
   if (opts.tlsAllowInvalidCertificates) tls.allowInvalidCertificates = true;
   const netTls = tlsCmdLine(tls);
   const rootUser = rootUserFrom(opts.username, opts.password, process.env);
+  const cosmos = cosmosFromFlags(opts.compat, opts.cosmosServerVersion, opts.cosmosCapabilities, opts.cosmosRuleOff);
   const parameters: Record<string, unknown> = { ...opts.setParameter };
   /** The flag that gave each parameter, for the error about its value. */
   const flags: Record<string, string> = {};
@@ -176,6 +211,7 @@ export async function main(argv: string[]): Promise<void> {
       port: opts.port,
       host: opts.host,
       compat: opts.compat,
+      ...(cosmos === undefined ? {} : { cosmos }),
       logLevel: opts.logLevel,
       clock: opts.clock,
       parameters,
@@ -187,7 +223,7 @@ export async function main(argv: string[]): Promise<void> {
       parsed: {
         net: { bindIp: opts.host, port: opts.port, ...(netTls === undefined ? {} : { tls: netTls }) },
         ...(opts.replSet === undefined ? {} : { replication: { replSet: opts.replSet } }),
-        mayfly: { compat: opts.compat, clock: opts.clock },
+        mayfly: { compat: opts.compat, clock: opts.clock, ...(opts.compat === 'cosmos' ? { cosmos: cosmosCmdLine(resolveCosmosSettings(cosmos)) } : {}) },
         ...(opts.auth === true || rootUser ? { security: { authorization: 'enabled' } } : {}),
         setParameter: parameters,
       },

@@ -16,6 +16,10 @@ import { authSettings, checkServerOptions, listenErrorMessage, MayflyOptionError
 
 export type { CompatMode, ClockMode, LogLevel, MayflyAuthOptions, MayflyServerOptions, TlsMode, TlsOptions } from './options.js';
 export { MayflyOptionError } from './options.js';
+export type { CosmosOptions } from './cosmos/settings.js';
+export type { CosmosServerVersion } from './cosmos/versions.js';
+export type { CapabilityName as CosmosCapability } from './cosmos/capabilities.js';
+export type { RuleName as CosmosRule } from './cosmos/rule_table.js';
 
 /** A running in-process Mayfly server. */
 export class MayflyServer {
@@ -41,7 +45,8 @@ export class MayflyServer {
       server = new Server({
         port,
         host,
-        compat: checked.compat ?? 'cosmos',
+        compat: checked.compat ?? 'mongodb',
+        ...(checked.cosmos === undefined ? {} : { cosmos: checked.cosmos }),
         clock: checked.clock ?? 'system',
         logLevel: checked.logLevel ?? 'silent',
         parameters: checked.parameters,

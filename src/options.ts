@@ -10,6 +10,7 @@ import { LogLevels, type LogLevel } from './logger.js';
 import { ClockModes, type ClockMode } from './ttl/clock.js';
 import { Server } from './server/server.js';
 import { TLS_OPTION_NAMES, type TlsOptions } from './server/tls.js';
+import { cosmosOptionsProblem, type CosmosOptions } from './cosmos/settings.js';
 
 export { CompatModes, type CompatMode, LogLevels, type LogLevel, ClockModes, type ClockMode };
 export { TlsModes, type TlsMode, type TlsOptions } from './server/tls.js';
@@ -20,8 +21,16 @@ export interface MayflyServerOptions {
   port?: number;
   /** Interface; default 127.0.0.1. */
   host?: string;
-  /** TTL compatibility mode; default 'cosmos'. */
+  /**
+   * 'mongodb' (default): a faithful mongod 8.2; 'cosmos': Azure Cosmos DB for MongoDB (RU)'s
+   * version, capabilities and rules (see `cosmos`). The `_ts` TTL policy works in both.
+   */
   compat?: CompatMode;
+  /**
+   * With `compat: 'cosmos'`: `{ serverVersion: '7.0', capabilities: ['EnableTtlOnCustomPath'],
+   * rules: { sortNeedsIndex: false } }` (every rule is on unless switched off).
+   */
+  cosmos?: CosmosOptions;
   /** 'system' (default) or 'manual' (time moves only through `clock.advance`). */
   clock?: ClockMode;
   /** Log level; default 'silent' when embedded. */
@@ -52,7 +61,7 @@ export interface MayflyAuthOptions {
 }
 
 /** The option names of `MayflyServer.create()`, in the order the messages list them. */
-export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'clock', 'logLevel', 'parameters', 'tls', 'replSet', 'auth'] as const;
+export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'cosmos', 'clock', 'logLevel', 'parameters', 'tls', 'replSet', 'auth'] as const;
 
 /** mongodb-memory-server's option names, answered with where the Mayfly equivalent is. */
 const MMS_OPTION_HINTS: Record<string, string> = {
@@ -98,7 +107,7 @@ export function isPort(value: unknown): value is number {
  */
 export function checkServerOptions(options: unknown, who = 'MayflyServer.create()'): MayflyServerOptions {
   if (options === undefined) return {};
-  if (!isPlainObject(options)) throw new MayflyOptionError(`${who}: the options must be an object such as { port: 0, compat: 'cosmos' }, not ${describe(options)}`);
+  if (!isPlainObject(options)) throw new MayflyOptionError(`${who}: the options must be an object such as { port: 0, compat: 'mongodb' }, not ${describe(options)}`);
   for (const name of Object.keys(options)) {
     if ((MAYFLY_SERVER_OPTION_NAMES as readonly string[]).includes(name)) continue;
     const hint = MMS_OPTION_HINTS[name];
@@ -118,6 +127,7 @@ export function checkServerOptions(options: unknown, who = 'MayflyServer.create(
     if (problem !== undefined) throw new MayflyOptionError(`${who}: option 'replSet' ${problem}, not ${describe(replSet)}`);
   }
   checkChoice(who, 'compat', compat, CompatModes);
+  checkCosmosOption(who, compat, options.cosmos);
   checkChoice(who, 'clock', clock, ClockModes);
   checkChoice(who, 'logLevel', logLevel, LogLevels);
   if (parameters !== undefined && !isPlainObject(parameters)) {
@@ -127,6 +137,14 @@ export function checkServerOptions(options: unknown, who = 'MayflyServer.create(
   if (tls !== undefined) checkTlsOptionNames(tls, who);
   checkAuthOption(who, options.auth);
   return options as MayflyServerOptions;
+}
+
+/** `cosmos` must be valid Cosmos DB options, and is only meaningful with `compat: 'cosmos'`. */
+function checkCosmosOption(who: string, compat: unknown, cosmos: unknown): void {
+  if (cosmos === undefined) return;
+  if (compat !== 'cosmos') throw new MayflyOptionError(`${who}: option 'cosmos' needs compat: 'cosmos' (the default compat is 'mongodb', a faithful mongod)`);
+  const problem = cosmosOptionsProblem(cosmos);
+  if (problem !== undefined) throw new MayflyOptionError(`${who}: ${problem}`);
 }
 
 /** `tls` must be an object of known TLS option names (their values are checked as the server reads the files). */

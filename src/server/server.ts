@@ -14,6 +14,8 @@ import { Catalog } from '../storage/catalog.js';
 import { CursorManager } from '../storage/cursors.js';
 import { Clock, type ClockMode } from '../ttl/clock.js';
 import { TtlEngine } from '../ttl/engine.js';
+import { resolveCosmosSettings, type CosmosOptions } from '../cosmos/settings.js';
+import { cosmosDocumentTooLarge, cosmosMaxDocumentBytes } from '../cosmos/rules/document_size.js';
 import { LogicalClock } from './logical_clock.js';
 import { Connection } from './connection.js';
 import { ParameterTable } from './parameters.js';
@@ -27,8 +29,10 @@ export interface ServerOptions {
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
-  /** TTL compatibility mode (TTL.md). Default 'cosmos'. */
+  /** Compatibility mode: 'mongodb' (default) or 'cosmos'. */
   compat?: CompatMode;
+  /** With compat 'cosmos': the server version, capabilities and rules (checked by the caller). */
+  cosmos?: CosmosOptions;
   /** Log level. Default 'info'; 'silent' for none. */
   logLevel?: LogLevel;
   /** A logger to use instead of one on stdout. */
@@ -103,19 +107,29 @@ export class Server implements ServerServices {
       },
     });
     this.logger = options.logger ?? createLogger(options.logLevel === 'silent' ? 'info' : (options.logLevel ?? 'info'), tee);
-    const compat = options.compat ?? 'cosmos';
+    const compat = options.compat ?? 'mongodb';
+    const cosmos = compat === 'cosmos' ? resolveCosmosSettings(options.cosmos) : null;
     this.tlsConfig = loadTlsConfig(options.tls ?? {}, options.tlsLabels ?? EMBEDDED_TLS_LABELS, this.clock.now());
     const netSection = { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017, ...(this.tlsConfig ? { tls: this.tlsConfig.cmdLine } : {}) };
     this.settings = {
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 27017,
       compat,
+      cosmos,
       replSetName: options.replSet ?? null,
       argv: options.argv ?? [],
       parsed: options.parsed ?? { net: netSection },
     };
+    if (cosmos?.rules.documentSizeLimit) this.catalog.writes.documentLimit = { maxBytes: cosmosMaxDocumentBytes(cosmos.capabilities), tooLarge: cosmosDocumentTooLarge };
     const counters = this.counters;
-    this.ttl = new TtlEngine({ catalog: this.catalog, clock: this.clock, logger: this.logger, compat, requestsReceived: () => counters.requests });
+    this.ttl = new TtlEngine({
+      catalog: this.catalog,
+      clock: this.clock,
+      logger: this.logger,
+      compat,
+      ttlOnCustomPath: cosmos?.capabilities.has('EnableTtlOnCustomPath') ?? false,
+      requestsReceived: () => counters.requests,
+    });
     this.auth = new AuthManager(this.catalog, () => this.clock.now(), options.auth);
     registerServerParameters(this);
     for (const [name, value] of Object.entries(options.parameters ?? {})) {

@@ -40,6 +40,8 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['sessions', 14.5, ['sessions/']],
   // Authentication and authorization: users and roles in the catalog, below the server that holds them.
   ['auth', 14.5, ['auth/']],
+  // Azure Cosmos DB for MongoDB's settings, tables and rules: read by the server, called by the commands.
+  ['cosmos', 14.7, ['cosmos/']],
   ['server', 15, ['server/']],
   ['commands', 16, ['commands/']],
   // The listener: the TCP server and its connections, above the commands they dispatch to.
