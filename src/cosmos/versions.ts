@@ -44,7 +44,7 @@ const STAGES_70 = [...STAGES_60];
 /** The commands of the 4.2 page (query and write, transactions, sessions, administration, diagnostics, users). */
 const COMMANDS_42 = [
   // query and write
-  'aggregate', 'count', 'delete', 'distinct', 'find', 'findAndModify', 'getLastError', 'getMore', 'insert', 'mapReduce', 'update',
+  'aggregate', 'count', 'delete', 'distinct', 'find', 'findAndModify', 'getMore', 'insert', 'mapReduce', 'update',
   // transactions and sessions
   'abortTransaction', 'commitTransaction', 'endSessions', 'killSessions', 'refreshSessions', 'startSession',
   // authentication and users
