@@ -63,11 +63,14 @@ const COMMANDS_60 = [...COMMANDS_50];
 /** The 7.0 page adds role management. */
 const COMMANDS_70 = [...COMMANDS_60, 'createRole', 'dropRole', 'grantRolesToUser', 'revokeRolesFromUser', 'rolesInfo', 'updateRole'];
 
+/** Cosmos DB's own commands, at every version (`getLastRequestStatistics`: the request charge of the last request). */
+export const COSMOS_OWN_COMMANDS = ['getLastRequestStatistics'];
+
 /** Query operators no page supports. */
 const REFUSED_QUERY_OPERATORS = ['$text', '$where'];
 
 function facts(version: string, maxWireVersion: number, stages: readonly string[], commands: readonly string[]): CosmosVersionFacts {
-  return { version, maxWireVersion, stages: new Set(stages), commands: new Set(commands), refusedQueryOperators: new Set(REFUSED_QUERY_OPERATORS) };
+  return { version, maxWireVersion, stages: new Set(stages), commands: new Set([...commands, ...COSMOS_OWN_COMMANDS]), refusedQueryOperators: new Set(REFUSED_QUERY_OPERATORS) };
 }
 
 /** The table: what each server version supports. */

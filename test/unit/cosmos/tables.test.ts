@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { CAPABILITY_NAMES } from '../../../src/cosmos/capabilities.js';
 import { RULE_NAMES, RULES } from '../../../src/cosmos/rule_table.js';
 import { cosmosOptionsProblem, resolveCosmosSettings } from '../../../src/cosmos/settings.js';
-import { COSMOS_SERVER_VERSIONS, COSMOS_VERSIONS, cosmosVersionArray } from '../../../src/cosmos/versions.js';
+import { COSMOS_OWN_COMMANDS, COSMOS_SERVER_VERSIONS, COSMOS_VERSIONS, cosmosVersionArray } from '../../../src/cosmos/versions.js';
 import { STAGE_CATALOGUE } from '../../../src/storage/aggregation/catalogue.js';
 import { MAYFLY_COMMANDS, MONGOD_COMMANDS } from '../../../src/commands/catalogue.js';
 import { cosmosCheckSort, indexServesSort } from '../../../src/cosmos/rules/sort_needs_index.js';
@@ -28,7 +28,7 @@ describe('versions', () => {
   test('every supported stage is one mongod knows, every supported command one mongod 8.2 (or Mayfly) has; each version supports what the one before did', () => {
     for (const v of COSMOS_SERVER_VERSIONS) {
       for (const stage of COSMOS_VERSIONS[v].stages) expect(KNOWN_STAGES.has(stage), stage).toBe(true);
-      for (const command of COSMOS_VERSIONS[v].commands) expect(MONGOD_COMMANDS.includes(command) || MAYFLY_COMMANDS.includes(command), command).toBe(true);
+      for (const command of COSMOS_VERSIONS[v].commands) expect(MONGOD_COMMANDS.includes(command) || MAYFLY_COMMANDS.includes(command) || COSMOS_OWN_COMMANDS.includes(command), command).toBe(true);
     }
     for (let i = 1; i < COSMOS_SERVER_VERSIONS.length; i++) {
       const before = COSMOS_VERSIONS[COSMOS_SERVER_VERSIONS[i - 1]!];
