@@ -1,15 +1,19 @@
 /**
- * The command line: `mayfly [--port 27017] [--host 127.0.0.1] [--compat cosmos|mongodb] ...`.
+ * The command line: `mayfly [--port 27017] [--host 127.0.0.1] [--compat mongodb|cosmos] [--cosmos-...] ...`.
  * Starts a server on the in-memory store and closes it cleanly on SIGINT/SIGTERM.
  *
  * A user mistake (a bad flag or value, a port in use) is answered with one line on stderr that
  * says what is wrong and what to do, and exit code 2; never a stack trace.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { Server, type ServerCosmosOptions } from './server/server.js';
-import { parseRuPerSecondFlag, RequestUnitOptionError } from './cosmos/request_units/options.js';
+import { Server } from './server/server.js';
+import { parseRuPerSecondFlag, RequestUnitOptionError } from './cosmos/request_unit_options.js';
 import { authSettings, checkParameterNames, replSetNameProblem, ClockModes, CompatModes, isPort, LogLevels, listenErrorMessage, probeListen, type ClockMode, type CompatMode, type LogLevel } from './options.js';
 import { MAYFLY_VERSION } from './version.js';
+import { CAPABILITY_NAMES } from './cosmos/capabilities.js';
+import { RULE_NAMES } from './cosmos/rule_table.js';
+import { COSMOS_SERVER_VERSIONS } from './cosmos/versions.js';
+import { cosmosCmdLine, cosmosOptionsProblem, resolveCosmosSettings, type CosmosOptions } from './cosmos/settings.js';
 import { TlsConfigError, tlsCmdLine, TlsModes, type TlsMode, type TlsOptionLabels, type TlsOptions } from './server/tls.js';
 
 /** The TLS flags, by the option each sets (for the messages about a bad TLS configuration). */
@@ -37,6 +41,30 @@ function parseReplSet(value: string): string {
   const problem = replSetNameProblem(value);
   if (problem !== undefined) throw new InvalidArgumentError(`The replica set name ${problem}.`);
   return value;
+}
+
+function collectList(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').map((s) => s.trim()).filter((s) => s !== '')];
+}
+
+/**
+ * The Cosmos DB options of the command line (`--cosmos-server-version`, `--cosmos-capabilities`,
+ * `--cosmos-rule-off`), checked: a usage error when one is given without `--compat cosmos`.
+ */
+function cosmosFromFlags(compat: CompatMode, version: string | undefined, capabilities: string[], rulesOff: string[]): CosmosOptions | undefined {
+  const given = version !== undefined || capabilities.length > 0 || rulesOff.length > 0;
+  if (!given) return undefined;
+  if (compat !== 'cosmos') usageError('--cosmos-server-version, --cosmos-capabilities and --cosmos-rule-off need --compat cosmos (the default is --compat mongodb, a faithful mongod).');
+  const options: Record<string, unknown> = {};
+  if (version !== undefined) options.serverVersion = version;
+  if (capabilities.length > 0) options.capabilities = capabilities;
+  if (rulesOff.length > 0) options.rules = Object.fromEntries(rulesOff.map((name) => [name, false]));
+  const problem = cosmosOptionsProblem(options);
+  if (problem !== undefined) {
+    const flag = problem.includes('capabilit') ? '--cosmos-capabilities' : problem.includes('rules') ? '--cosmos-rule-off' : '--cosmos-server-version';
+    usageError(`${flag}: ${problem}.`);
+  }
+  return options as CosmosOptions;
 }
 
 function collectParameter(value: string, previous: Record<string, unknown>): Record<string, unknown> {
@@ -95,7 +123,12 @@ export function buildProgram(): Command {
     .version(MAYFLY_VERSION)
     .addOption(new Option('--port <port>', 'TCP port to listen on (0 = any free port)').default(27017).argParser(parsePort))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
-    .addOption(new Option('--compat <mode>', 'TTL compatibility mode').choices(CompatModes).default('cosmos'))
+    .addOption(new Option('--compat <mode>', "'mongodb' (a faithful mongod 8.2) or 'cosmos' (Azure Cosmos DB for MongoDB's rules); the _ts TTL works in both").choices(CompatModes).default('mongodb'))
+    .addOption(new Option('--cosmos-server-version <version>', 'with --compat cosmos: the Cosmos DB server version (buildInfo, wire version, features; default 7.0)').choices(COSMOS_SERVER_VERSIONS))
+    .addOption(new Option('--cosmos-capabilities <list>', `with --compat cosmos: account capabilities, comma-separated (${CAPABILITY_NAMES.join(', ')})`).argParser(collectList).default([]))
+    .addOption(new Option('--cosmos-rule-off <rule>', `with --compat cosmos: switch one Cosmos DB rule off (repeatable or comma-separated: ${RULE_NAMES.join(', ')})`).argParser(collectList).default([]))
+    .addOption(new Option('--cosmos-ru-per-second <n>', 'with --compat cosmos: provisioned throughput in RU/s; requests over it answer 16500 (default: unlimited)'))
+    .addOption(new Option('--cosmos-server-side-retry', 'with --compat cosmos: a throttled request waits (up to 60 s, then 50) instead of answering 16500'))
     .addOption(new Option('--log-level <level>', 'log level').choices(LogLevels).default('info'))
     .addOption(new Option('--quiet', 'log only the listening line, warnings and errors'))
     .addOption(new Option('--clock <mode>', "'system', or 'manual' for tests (time moves only when told)").choices(ClockModes).default('system'))
@@ -113,8 +146,6 @@ export function buildProgram(): Command {
     .addOption(new Option('--auth', 'require authentication (SCRAM-SHA-1/256) for every command but the handshake'))
     .addOption(new Option('--username <name>', 'a root user created in admin at start (turns --auth on); also MAYFLY_ROOT_USERNAME, MONGO_INITDB_ROOT_USERNAME'))
     .addOption(new Option('--password <password>', "the root user's password; also MAYFLY_ROOT_PASSWORD, MONGO_INITDB_ROOT_PASSWORD"))
-    .addOption(new Option('--cosmos-ru-per-second <n>', 'Cosmos DB mode: provisioned throughput in RU/s; requests over it answer 16500 (default: unlimited)'))
-    .addOption(new Option('--cosmos-server-side-retry', 'Cosmos DB mode: a throttled request waits (up to 60 s, then 50) instead of answering 16500'))
     .addOption(new Option('--set-parameter <name=value>', 'set a server parameter at startup (repeatable)').argParser(collectParameter).default({}))
     .configureOutput({ outputError: () => {} }) // onCommanderExit writes the one line
     .exitOverride(onCommanderExit);
@@ -132,6 +163,9 @@ export async function main(argv: string[]): Promise<void> {
     port: number;
     host: string;
     compat: CompatMode;
+    cosmosServerVersion?: string;
+    cosmosCapabilities: string[];
+    cosmosRuleOff: string[];
     logLevel: LogLevel;
     quiet?: boolean;
     clock: ClockMode;
@@ -162,6 +196,7 @@ export async function main(argv: string[]): Promise<void> {
   if (opts.tlsAllowInvalidCertificates) tls.allowInvalidCertificates = true;
   const netTls = tlsCmdLine(tls);
   const rootUser = rootUserFrom(opts.username, opts.password, process.env);
+  const cosmos: CosmosOptions = cosmosFromFlags(opts.compat, opts.cosmosServerVersion, opts.cosmosCapabilities, opts.cosmosRuleOff) ?? {};
   const parameters: Record<string, unknown> = { ...opts.setParameter };
   /** The flag that gave each parameter, for the error about its value. */
   const flags: Record<string, string> = {};
@@ -174,16 +209,16 @@ export async function main(argv: string[]): Promise<void> {
   fromFlag('ttlMonitorSleepSecs', '--ttl-monitor-sleep-secs', opts.ttlMonitorSleepSecs);
   fromFlag('ttlIndexDeleteTargetDocs', '--ttl-index-delete-target-docs', opts.ttlIndexDeleteTargetDocs);
   fromFlag('ttlIndexDeleteTargetTimeMS', '--ttl-index-delete-target-time-ms', opts.ttlIndexDeleteTargetTimeMs);
-  let cosmos: ServerCosmosOptions | undefined;
   if (opts.cosmosRuPerSecond !== undefined || opts.cosmosServerSideRetry === true) {
     const flag = opts.cosmosRuPerSecond !== undefined ? '--cosmos-ru-per-second' : '--cosmos-server-side-retry';
     if (opts.compat !== 'cosmos') return usageError(`${flag} applies to Cosmos DB mode only: add --compat cosmos`);
     try {
-      cosmos = { ruPerSecond: opts.cosmosRuPerSecond === undefined ? null : parseRuPerSecondFlag(opts.cosmosRuPerSecond), serverSideRetry: opts.cosmosServerSideRetry === true };
+      if (opts.cosmosRuPerSecond !== undefined) cosmos.ruPerSecond = parseRuPerSecondFlag(opts.cosmosRuPerSecond);
     } catch (err) {
       if (err instanceof RequestUnitOptionError) return usageError(err.message);
       throw err;
     }
+    if (opts.cosmosServerSideRetry === true) cosmos.serverSideRetry = true;
   }
   let server: Server;
   try {
@@ -192,6 +227,7 @@ export async function main(argv: string[]): Promise<void> {
       port: opts.port,
       host: opts.host,
       compat: opts.compat,
+      ...(opts.compat === 'cosmos' ? { cosmos } : {}),
       logLevel: opts.logLevel,
       clock: opts.clock,
       parameters,
@@ -199,12 +235,11 @@ export async function main(argv: string[]): Promise<void> {
       tlsLabels: TLS_FLAGS,
       ...(opts.replSet === undefined ? {} : { replSet: opts.replSet }),
       auth: authSettings(rootUser, opts.auth === true),
-      ...(cosmos === undefined ? {} : { cosmos }),
       argv: ['mayfly', ...redactPasswords(argv.slice(2))],
       parsed: {
         net: { bindIp: opts.host, port: opts.port, ...(netTls === undefined ? {} : { tls: netTls }) },
         ...(opts.replSet === undefined ? {} : { replication: { replSet: opts.replSet } }),
-        mayfly: { compat: opts.compat, clock: opts.clock, ...(cosmos === undefined ? {} : { cosmos: { ruPerSecond: cosmos.ruPerSecond ?? 'unlimited', serverSideRetry: cosmos.serverSideRetry === true } }) },
+        mayfly: { compat: opts.compat, clock: opts.clock, ...(opts.compat === 'cosmos' ? { cosmos: { ...cosmosCmdLine(resolveCosmosSettings(cosmos)), ruPerSecond: cosmos.ruPerSecond ?? 'unlimited', serverSideRetry: cosmos.serverSideRetry === true } } : {}) },
         ...(opts.auth === true || rootUser ? { security: { authorization: 'enabled' } } : {}),
         setParameter: parameters,
       },

@@ -12,11 +12,14 @@ import { Server } from './server/server.js';
 import type { Clock } from './ttl/clock.js';
 import type { Document } from './bson/library.js';
 import { TlsConfigError } from './server/tls.js';
-import { parseRequestUnitOptions } from './cosmos/request_units/options.js';
 import { authSettings, checkServerOptions, listenErrorMessage, MayflyOptionError, replSetNameProblem, type MayflyServerOptions } from './options.js';
 
-export type { CompatMode, ClockMode, LogLevel, MayflyAuthOptions, MayflyCosmosOptions, MayflyServerOptions, TlsMode, TlsOptions } from './options.js';
+export type { CompatMode, ClockMode, LogLevel, MayflyAuthOptions, MayflyServerOptions, TlsMode, TlsOptions } from './options.js';
 export { MayflyOptionError } from './options.js';
+export type { CosmosOptions } from './cosmos/settings.js';
+export type { CosmosServerVersion } from './cosmos/versions.js';
+export type { CapabilityName as CosmosCapability } from './cosmos/capabilities.js';
+export type { RuleName as CosmosRule } from './cosmos/rule_table.js';
 
 /** A running in-process Mayfly server. */
 export class MayflyServer {
@@ -42,14 +45,14 @@ export class MayflyServer {
       server = new Server({
         port,
         host,
-        compat: checked.compat ?? 'cosmos',
+        compat: checked.compat ?? 'mongodb',
+        ...(checked.cosmos === undefined ? {} : { cosmos: checked.cosmos }),
         clock: checked.clock ?? 'system',
         logLevel: checked.logLevel ?? 'silent',
         parameters: checked.parameters,
         ...(checked.tls === undefined ? {} : { tls: checked.tls }),
         ...(checked.replSet === undefined ? {} : { replSet: checked.replSet }),
         auth: authSettings(checked.auth),
-        ...(checked.cosmos === undefined ? {} : { cosmos: parseRequestUnitOptions(checked.cosmos as Record<string, unknown>, who) }),
       });
     } catch (err) {
       if (err instanceof TlsConfigError) throw new MayflyOptionError(`${who}: ${err.message}`, { cause: err });

@@ -10,7 +10,7 @@ import { LogLevels, type LogLevel } from './logger.js';
 import { ClockModes, type ClockMode } from './ttl/clock.js';
 import { Server } from './server/server.js';
 import { TLS_OPTION_NAMES, type TlsOptions } from './server/tls.js';
-import { parseRequestUnitOptions, REQUEST_UNIT_OPTION_NAMES, RequestUnitOptionError } from './cosmos/request_units/options.js';
+import { cosmosOptionsProblem, type CosmosOptions } from './cosmos/settings.js';
 
 export { CompatModes, type CompatMode, LogLevels, type LogLevel, ClockModes, type ClockMode };
 export { TlsModes, type TlsMode, type TlsOptions } from './server/tls.js';
@@ -21,8 +21,18 @@ export interface MayflyServerOptions {
   port?: number;
   /** Interface; default 127.0.0.1. */
   host?: string;
-  /** TTL compatibility mode; default 'cosmos'. */
+  /**
+   * 'mongodb' (default): a faithful mongod 8.2; 'cosmos': Azure Cosmos DB for MongoDB (RU)'s
+   * version, capabilities and rules (see `cosmos`). The `_ts` TTL policy works in both.
+   */
   compat?: CompatMode;
+  /**
+   * With `compat: 'cosmos'`: `{ serverVersion: '7.0', capabilities: ['EnableTtlOnCustomPath'],
+   * rules: { sortNeedsIndex: false } }` (every rule is on unless switched off), and the request
+   * units: `ruPerSecond` (provisioned throughput; default unlimited) and `serverSideRetry`
+   * (default false; docs/cosmos_request_units.md).
+   */
+  cosmos?: CosmosOptions;
   /** 'system' (default) or 'manual' (time moves only through `clock.advance`). */
   clock?: ClockMode;
   /** Log level; default 'silent' when embedded. */
@@ -42,20 +52,6 @@ export interface MayflyServerOptions {
    * on with no user (the localhost exception lets the first one be created).
    */
   auth?: MayflyAuthOptions;
-  /**
-   * Cosmos DB mode settings, with `compat: 'cosmos'` only: `ruPerSecond` (the provisioned
-   * throughput, a positive integer; default unlimited) and `serverSideRetry` (default false).
-   * See docs/cosmos_request_units.md.
-   */
-  cosmos?: MayflyCosmosOptions;
-}
-
-/** The `cosmos` option of `MayflyServer.create()`. */
-export interface MayflyCosmosOptions {
-  /** RU/s provisioned; requests over it answer 16500 (default: unlimited). */
-  ruPerSecond?: number;
-  /** Server-side retry: a throttled request waits, up to 60 s (then 50), instead of answering 16500. */
-  serverSideRetry?: boolean;
 }
 
 /** The `auth` option of `MayflyServer.create()`. */
@@ -67,7 +63,7 @@ export interface MayflyAuthOptions {
 }
 
 /** The option names of `MayflyServer.create()`, in the order the messages list them. */
-export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'clock', 'logLevel', 'parameters', 'tls', 'replSet', 'auth', 'cosmos'] as const;
+export const MAYFLY_SERVER_OPTION_NAMES = ['port', 'host', 'compat', 'cosmos', 'clock', 'logLevel', 'parameters', 'tls', 'replSet', 'auth'] as const;
 
 /** mongodb-memory-server's option names, answered with where the Mayfly equivalent is. */
 const MMS_OPTION_HINTS: Record<string, string> = {
@@ -113,7 +109,7 @@ export function isPort(value: unknown): value is number {
  */
 export function checkServerOptions(options: unknown, who = 'MayflyServer.create()'): MayflyServerOptions {
   if (options === undefined) return {};
-  if (!isPlainObject(options)) throw new MayflyOptionError(`${who}: the options must be an object such as { port: 0, compat: 'cosmos' }, not ${describe(options)}`);
+  if (!isPlainObject(options)) throw new MayflyOptionError(`${who}: the options must be an object such as { port: 0, compat: 'mongodb' }, not ${describe(options)}`);
   for (const name of Object.keys(options)) {
     if ((MAYFLY_SERVER_OPTION_NAMES as readonly string[]).includes(name)) continue;
     const hint = MMS_OPTION_HINTS[name];
@@ -133,6 +129,7 @@ export function checkServerOptions(options: unknown, who = 'MayflyServer.create(
     if (problem !== undefined) throw new MayflyOptionError(`${who}: option 'replSet' ${problem}, not ${describe(replSet)}`);
   }
   checkChoice(who, 'compat', compat, CompatModes);
+  checkCosmosOption(who, compat, options.cosmos);
   checkChoice(who, 'clock', clock, ClockModes);
   checkChoice(who, 'logLevel', logLevel, LogLevels);
   if (parameters !== undefined && !isPlainObject(parameters)) {
@@ -141,25 +138,15 @@ export function checkServerOptions(options: unknown, who = 'MayflyServer.create(
   if (parameters !== undefined) checkParameterNames(parameters, `${who}: option 'parameters': `);
   if (tls !== undefined) checkTlsOptionNames(tls, who);
   checkAuthOption(who, options.auth);
-  checkCosmosOption(who, options.cosmos, compat);
   return options as MayflyServerOptions;
 }
 
-/** `cosmos`: an object of known fields with valid values, given with `compat: 'cosmos'`. */
-function checkCosmosOption(who: string, cosmos: unknown, compat: unknown): void {
+/** `cosmos` must be valid Cosmos DB options, and is only meaningful with `compat: 'cosmos'`. */
+function checkCosmosOption(who: string, compat: unknown, cosmos: unknown): void {
   if (cosmos === undefined) return;
-  if (!isPlainObject(cosmos)) throw new MayflyOptionError(`${who}: option 'cosmos' must be an object such as { ruPerSecond: 400 }, not ${describe(cosmos)}`);
-  if (compat !== 'cosmos') throw new MayflyOptionError(`${who}: option 'cosmos' applies to Cosmos DB mode only: give compat: 'cosmos' with it`);
-  for (const key of Object.keys(cosmos)) {
-    if ((REQUEST_UNIT_OPTION_NAMES as readonly string[]).includes(key)) continue;
-    throw new MayflyOptionError(`${who}: unknown option 'cosmos.${key}'; the cosmos options are ${REQUEST_UNIT_OPTION_NAMES.join(', ')}`);
-  }
-  try {
-    parseRequestUnitOptions(cosmos, who);
-  } catch (err) {
-    if (err instanceof RequestUnitOptionError) throw new MayflyOptionError(err.message);
-    throw err;
-  }
+  if (compat !== 'cosmos') throw new MayflyOptionError(`${who}: option 'cosmos' needs compat: 'cosmos' (the default compat is 'mongodb', a faithful mongod)`);
+  const problem = cosmosOptionsProblem(cosmos);
+  if (problem !== undefined) throw new MayflyOptionError(`${who}: ${problem}`);
 }
 
 /** `tls` must be an object of known TLS option names (their values are checked as the server reads the files). */

@@ -23,6 +23,9 @@ import { addClusterTime, gossipClusterTimeIn } from './replication/cluster_time.
 import { checkTransactionArguments, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
 import type { CommandContext, CommandDefinition } from './types.js';
 import type { ConnectionState, ServerServices } from '../server/services.js';
+import { cosmosCheckCommand } from '../cosmos/rules/unsupported_commands.js';
+import { cosmosTypedReply } from '../cosmos/rules/reply_types.js';
+import { cosmosWithoutWriteConcern } from '../cosmos/rules/write_concern.js';
 
 const OK = new Double(1);
 /** mongod's error replies carry `ok: 0.0` (a double). */
@@ -47,9 +50,13 @@ export function dispatch(
   try {
     const def = registry.get(commandField);
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
+    const cosmos = server.settings.cosmos;
+    if (cosmos?.rules.unsupportedCommands) cosmosCheckCommand(def.name, cosmos.version);
+    if (cosmos?.rules.ignoreWriteConcern) body = cosmosWithoutWriteConcern(body);
     gossipClusterTimeIn(server, body);
     const started = topStart();
     const meter = requestUnitsOf(server);
+    const typed = cosmos?.rules.replyTypes ? def.name : null;
     let reply: DispatchResult | Promise<DispatchResult>;
     try {
       reply = meter === undefined ? runDefinition(server, connection, def, body, commandField, requestBytes) : runMetered(meter, server, connection, def, body, commandField, requestBytes);
@@ -59,12 +66,12 @@ export function dispatch(
     }
     if (reply instanceof Promise) {
       return reply.then(
-        (r) => (noteTop(server, def.name, body, started), okReply(server, r)),
+        (r) => (noteTop(server, def.name, body, started), okReply(server, r, typed)),
         (err: unknown) => (noteTop(server, def.name, body, started), errorReply(server, err, commandField)),
       );
     }
     noteTop(server, def.name, body, started);
-    return okReply(server, reply);
+    return okReply(server, reply, typed);
   } catch (err) {
     return errorReply(server, err, commandField);
   }
@@ -75,8 +82,10 @@ function noteTop(server: ServerServices, name: string, body: Document, started: 
   if (typeof body.$db === 'string') recordTop(server, name, body.$db, body, started);
 }
 
-function okReply(server: ServerServices, reply: DispatchResult): DispatchResult {
+/** `reply` with `ok: 1` (and, for `typed`, the command's Cosmos DB `_t` first). */
+function okReply(server: ServerServices, reply: DispatchResult, typed: string | null = null): DispatchResult {
   if (reply !== CLOSE_CONNECTION) {
+    if (typed !== null) reply = cosmosTypedReply(typed, reply);
     reply.ok = OK;
     addClusterTime(server, reply);
   }

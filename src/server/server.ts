@@ -15,6 +15,8 @@ import { CursorManager } from '../storage/cursors.js';
 import { Clock, type ClockMode } from '../ttl/clock.js';
 import { TtlEngine } from '../ttl/engine.js';
 import { TopologyVersion } from './topology_version.js';
+import { resolveCosmosSettings, type CosmosOptions } from '../cosmos/settings.js';
+import { cosmosDocumentTooLarge, cosmosMaxDocumentBytes } from '../cosmos/rules/document_size.js';
 import { LogicalClock } from './logical_clock.js';
 import { Connection } from './connection.js';
 import { ParameterTable } from './parameters.js';
@@ -31,8 +33,10 @@ export interface ServerOptions {
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
-  /** TTL compatibility mode (TTL.md). Default 'cosmos'. */
+  /** Compatibility mode: 'mongodb' (default) or 'cosmos'. */
   compat?: CompatMode;
+  /** With compat 'cosmos': the server version, capabilities and rules (checked by the caller). */
+  cosmos?: CosmosOptions;
   /** Log level. Default 'info'; 'silent' for none. */
   logLevel?: LogLevel;
   /** A logger to use instead of one on stdout. */
@@ -53,16 +57,6 @@ export interface ServerOptions {
   tlsLabels?: TlsOptionLabels;
   /** Access control (`--auth`) and the root user created at start (src/auth/). */
   auth?: AuthOptions;
-  /** Cosmos DB mode settings (with `compat: 'cosmos'` only): request units (src/cosmos/request_units/). */
-  cosmos?: ServerCosmosOptions;
-}
-
-/** The `cosmos` settings of a server: its provisioned throughput and server-side retry. */
-export interface ServerCosmosOptions {
-  /** RU/s (a positive integer, checked by the callers); null or absent: unlimited. */
-  ruPerSecond?: number | null;
-  /** A throttled request waits (up to 60 s) instead of answering 16500. */
-  serverSideRetry?: boolean;
 }
 
 const RECENT_LOG_LINES = 1024;
@@ -120,17 +114,20 @@ export class Server implements ServerServices {
       },
     });
     this.logger = options.logger ?? createLogger(options.logLevel === 'silent' ? 'info' : (options.logLevel ?? 'info'), tee);
-    const compat = options.compat ?? 'cosmos';
+    const compat = options.compat ?? 'mongodb';
+    const cosmos = compat === 'cosmos' ? resolveCosmosSettings(options.cosmos) : null;
     this.tlsConfig = loadTlsConfig(options.tls ?? {}, options.tlsLabels ?? EMBEDDED_TLS_LABELS, this.clock.now());
     const netSection = { bindIp: options.host ?? '127.0.0.1', port: options.port ?? 27017, ...(this.tlsConfig ? { tls: this.tlsConfig.cmdLine } : {}) };
     this.settings = {
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 27017,
       compat,
+      cosmos,
       replSetName: options.replSet ?? null,
       argv: options.argv ?? [],
       parsed: options.parsed ?? { net: netSection },
     };
+    if (cosmos?.rules.documentSizeLimit) this.catalog.writes.documentLimit = { maxBytes: cosmosMaxDocumentBytes(cosmos.capabilities), tooLarge: cosmosDocumentTooLarge };
     const counters = this.counters;
     if (compat === 'cosmos') installRequestUnits(this, this.makeRequestUnits(options.cosmos));
     this.ttl = new TtlEngine({
@@ -138,6 +135,7 @@ export class Server implements ServerServices {
       clock: this.clock,
       logger: this.logger,
       compat,
+      ttlOnCustomPath: cosmos?.capabilities.has('EnableTtlOnCustomPath') ?? false,
       requestsReceived: () => counters.requests,
       deleteAllowance: () => requestUnitsOf(this)?.ttlDeleteAllowance() ?? Number.POSITIVE_INFINITY,
     });
@@ -160,7 +158,7 @@ export class Server implements ServerServices {
   }
 
   /** Cosmos mode's request-units meter, with the `cosmosThrottle` fail point as its injection. */
-  private makeRequestUnits(cosmos: ServerCosmosOptions | undefined): RequestUnits {
+  private makeRequestUnits(cosmos: CosmosOptions | undefined): RequestUnits {
     return new RequestUnits({
       clock: this.clock,
       catalog: this.catalog,

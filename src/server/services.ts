@@ -11,12 +11,13 @@ import type { Logger } from '../logger.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { CursorManager } from '../storage/cursors.js';
 import type { Clock } from '../ttl/clock.js';
+import type { CosmosSettings } from '../cosmos/settings.js';
 import type { TtlEngine } from '../ttl/engine.js';
 import type { LogicalClock } from './logical_clock.js';
 import type { ParameterTable } from './parameters.js';
 import type { TopologyVersion } from './topology_version.js';
 
-/** Which TTL flavour a TTL index on a field other than `_ts` gets (TTL.md). */
+/** `mongodb`: a faithful mongod 8.2 (the default); `cosmos`: Azure Cosmos DB for MongoDB's rules (src/cosmos/). */
 export const CompatModes = ['cosmos', 'mongodb'] as const;
 /** One of `CompatModes`. */
 export type CompatMode = (typeof CompatModes)[number];
@@ -26,6 +27,8 @@ export interface ServerSettings {
   readonly host: string;
   readonly port: number;
   readonly compat: CompatMode;
+  /** The Cosmos DB version, capabilities and rules; null in `--compat mongodb`. */
+  readonly cosmos: CosmosSettings | null;
   /** The replica set this server is the one member (and primary) of; null: a standalone. */
   readonly replSetName: string | null;
   /** The parsed command line, as `getCmdLineOpts` reports it. */

@@ -225,7 +225,7 @@ export class Collection {
     // that (a field name's invalid UTF-8 byte decodes to U+FFFD, 3 bytes), plus an `_id` added
     // here (17 bytes at most).
     const bson = this.rowModel ? null : encodeStored(prepared, nowMs, 3 * maxBytes + 32);
-    if (maxBytes > MAX_BSON_OBJECT_BYTES - 32) checkSize(bson === null ? bsonSize(prepared) : storedSize(bson));
+    if (maxBytes > (this.writes.documentLimit?.maxBytes ?? MAX_BSON_OBJECT_BYTES) - 32) this.checkStoredSize(bson === null ? bsonSize(prepared) : storedSize(bson));
     this.capped?.checkInsert(prepared);
     this.kind?.checkInsert(prepared);
     const id = keyString(prepared._id);
@@ -272,7 +272,7 @@ export class Collection {
    */
   update(rec: StoredDocument, next: Document, nowMs: number, changedFields: readonly string[] | null = null, before?: Document, op: 'update' | 'replace' = 'update'): void {
     const bson = rec instanceof BsonRecord ? encodeStored(next, nowMs) : null;
-    checkSize(bson === null ? bsonSize(next) : storedSize(bson));
+    this.checkStoredSize(bson === null ? bsonSize(next) : storedSize(bson));
     // An operator update shares the (immutable) `_id` value; anything else is compared by key.
     if (next._id !== before?._id && !RECORD_KEYING.hasKey(rec, keyString(next._id))) {
       throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
@@ -313,12 +313,19 @@ export class Collection {
       else values[key] = after[key];
     }
     const bson = patchStored(rec.bson!, fields, values, nowMs);
-    checkSize(storedSize(bson));
+    this.checkStoredSize(storedSize(bson));
     this.replaceEntries(rec, this.indexesAffected(fields), before, after, nowMs);
     const beforeBson = rec.bson;
     (rec as BsonRecord).bson = bson; // with the new time
     this.writes.updated(this, 'update', rec, { bson: beforeBson }, { bson });
     this.capped?.updated(rec);
+  }
+
+  /** Throws for a document of `size` bytes over the write path's limit (Cosmos DB's) or mongod's 16 MiB. */
+  private checkStoredSize(size: number): void {
+    const limit = this.writes.documentLimit;
+    if (limit !== null && size > limit.maxBytes) throw limit.tooLarge(size, limit.maxBytes);
+    checkSize(size);
   }
 
   /** The secondary indexes whose entries a change of the top-level fields `changed` may move (null: any). */

@@ -9,12 +9,15 @@
  *   run in each worker, sets `MONGODB_URI` to the one of that worker.
  */
 import { MayflyServer } from '../index.js';
+import type { CosmosOptions } from '../cosmos/settings.js';
 import { checkServerOptions, MayflyOptionError, type ClockMode, type CompatMode, type LogLevel, type MayflyServerOptions } from '../options.js';
 
 /** Options of the test-runner helpers. */
 export interface MayflyTestOptions {
-  /** TTL compatibility mode of the servers; default 'cosmos' (as `MayflyServer.create()`). */
+  /** Compatibility mode of the servers: 'mongodb' (default, as `MayflyServer.create()`) or 'cosmos'. */
   compat?: CompatMode;
+  /** With compat 'cosmos': the Cosmos DB server version, capabilities and rules (as `MayflyServer.create()`). */
+  cosmos?: CosmosOptions;
   /** 'manual' starts each server on the test clock (moved with `mayflyAdvanceClock`); default 'system'. */
   clock?: ClockMode;
   /** Startup values of server parameters, e.g. `{ ttlMonitorSleepSecs: 1 }`. */
@@ -30,7 +33,7 @@ export interface MayflyTestOptions {
 }
 
 /** The names `MayflyTestOptions` has, in the order messages list them. */
-const TEST_OPTION_NAMES = ['compat', 'clock', 'parameters', 'logLevel', 'host', 'perWorker', 'uriEnvName'] as const;
+const TEST_OPTION_NAMES = ['compat', 'cosmos', 'clock', 'parameters', 'logLevel', 'host', 'perWorker', 'uriEnvName'] as const;
 
 /** The variables the helpers set for the workers (read by src/testing/worker.cts). */
 export const WORKER_URIS_ENV = 'MAYFLY_WORKER_URIS';
@@ -71,9 +74,9 @@ function checkTestOptions(options: unknown, who: string): CheckedTestOptions {
   if (given.uriEnvName !== undefined && (typeof given.uriEnvName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(given.uriEnvName))) {
     throw new MayflyOptionError(`${who}: option 'uriEnvName' must be the name of an environment variable, such as 'MONGODB_URI'`);
   }
-  const { compat, clock, parameters, logLevel, host } = given;
+  const { compat, cosmos, clock, parameters, logLevel, host } = given;
   return {
-    server: checkServerOptions(strip({ compat, clock, parameters, logLevel, host }), who),
+    server: checkServerOptions(strip({ compat, cosmos, clock, parameters, logLevel, host }), who),
     perWorker: given.perWorker === true,
     uriEnvName: (given.uriEnvName as string | undefined) ?? 'MONGODB_URI',
   };

@@ -15,10 +15,11 @@ import type { Collection, VisibilityCheck } from '../storage/collection.js';
 import type { DeleteCause, OpObserver } from '../storage/write/observers.js';
 import type { StoredDocument } from '../storage/record.js';
 import type { Clock } from './clock.js';
-import { CollectionTtlJob, CosmosJob, cosmosRecordExpiryMs, NativeJob, UnusableJob, VersionedJob, nativeSignature, type TtlJob } from './jobs.js';
+import { CollectionTtlJob, CosmosJob, CustomPathJob, cosmosRecordExpiryMs, NativeJob, UnusableJob, VersionedJob, nativeSignature, type TtlJob } from './jobs.js';
 import { DEFAULT_TTL_SETTINGS, type TtlSettings } from './parameters.js';
 import { COSMOS_TS_ONLY_MESSAGE, checkContainerTtl, isCosmosTtlKey } from './policies/cosmos.js';
 import { checkIndexTtl, collModSeconds, isBtreeKey } from './policies/native.js';
+import { checkOneTtlIndex, isCustomPathKey } from './policies/cosmos_custom_path.js';
 import { limitsFromOptions, parseVersionedOptions, versionedOptionsDocument } from './policies/versioned.js';
 import { VersionedStore } from '../storage/versioned/store.js';
 import { collectionTtlOf } from '../storage/timeseries/kind.js';
@@ -31,6 +32,8 @@ export interface TtlEngineOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly compat: 'cosmos' | 'mongodb';
+  /** Cosmos DB's EnableTtlOnCustomPath capability: in cosmos mode, one TTL index on a field other than `_ts`. */
+  readonly ttlOnCustomPath?: boolean;
   /** Client requests received so far (they pace the reaper). */
   readonly requestsReceived?: () => number;
   /** How many deletions the reaper may make now (Cosmos request units); unlimited when not given. */
@@ -39,7 +42,7 @@ export interface TtlEngineOptions {
 
 /** The TTL state of one collection: its Cosmos job (if any) and its native jobs by index name. */
 interface CollectionTtl {
-  cosmos: CosmosJob | null;
+  cosmos: CosmosJob | CustomPathJob | null;
   native: Map<string, NativeJob | UnusableJob | CollectionTtlJob>;
 }
 
@@ -56,9 +59,6 @@ interface WriteHandlers {
   /** After the removal of `rec` (`cause`: why, when the storage removed it on its own). */
   deleted?(rec: StoredDocument, cause: DeleteCause | undefined): void;
 }
-
-/** The `_t` Azure Cosmos DB for MongoDB puts first in a createIndexes reply. */
-const COSMOS_CREATE_INDEXES_TYPE = 'CreateIndexesResponse';
 
 /** The TTL engine of one server. */
 export class TtlEngine {
@@ -213,7 +213,7 @@ export class TtlEngine {
     const value = spec.expireAfterSeconds;
     let seconds: number;
     if (isCosmosTtlKey(key)) seconds = checkContainerTtl(value);
-    else if (this.compat === 'cosmos') throw new CommandError('BadValue', COSMOS_TS_ONLY_MESSAGE);
+    else if (this.compat === 'cosmos' && !this.customPath) throw new CommandError('BadValue', COSMOS_TS_ONLY_MESSAGE);
     else seconds = checkIndexTtl(value, key, raw);
     const out: Document = {};
     for (const [k, v] of Object.entries(spec)) out[k] = k === 'expireAfterSeconds' ? seconds : v;
@@ -227,7 +227,7 @@ export class TtlEngine {
    */
   collModExpireAfterSeconds(spec: Document, value: unknown): number {
     if (isCosmosTtlKey(spec.key)) return checkContainerTtl(value);
-    if (this.compat === 'cosmos') throw new CommandError('BadValue', COSMOS_TS_ONLY_MESSAGE);
+    if (this.compat === 'cosmos' && !this.customPath) throw new CommandError('BadValue', COSMOS_TS_ONLY_MESSAGE);
     const seconds = collModSeconds(value);
     if (seconds < 0) throw new CommandError('InvalidOptions', "TTL index 'expireAfterSeconds' option cannot be less than 0");
     if (!('expireAfterSeconds' in spec)) {
@@ -240,9 +240,17 @@ export class TtlEngine {
     return seconds;
   }
 
-  /** Fields that open a createIndexes reply (Cosmos puts `_t: 'CreateIndexesResponse'` first). */
-  createIndexesReplyPrefix(): Document {
-    return this.compat === 'cosmos' ? { _t: COSMOS_CREATE_INDEXES_TYPE } : {};
+  /**
+   * With EnableTtlOnCustomPath (cosmos mode): 2 BadValue when the new `specs` and the collection's
+   * `existing` specs would hold more than one TTL index (`_ts` or a custom path).
+   */
+  checkTtlIndexCount(specs: readonly Document[], existing: readonly Document[]): void {
+    if (this.customPath) checkOneTtlIndex(specs, existing);
+  }
+
+  /** True when TTL indexes on a field other than `_ts` follow Cosmos DB's custom-path policy. */
+  private get customPath(): boolean {
+    return this.options.compat === 'cosmos' && this.options.ttlOnCustomPath === true;
   }
 
   /** Told after an index is built. */
@@ -294,7 +302,7 @@ export class TtlEngine {
     // A versioned collection has no secondary index; its handlers were installed when it was attached.
     if (this.versioned.has(coll)) return;
     const old = this.states.get(coll);
-    let cosmos: CosmosJob | null = null;
+    let cosmos: CosmosJob | CustomPathJob | null = null;
     const native = new Map<string, NativeJob | UnusableJob | CollectionTtlJob>();
     for (const index of coll.indexes) {
       const spec = index.spec;
@@ -304,12 +312,19 @@ export class TtlEngine {
         if (cosmos) continue; // one container TTL: the first `_ts` TTL index decides
         const containerTtl = Number(safeNumberLong(spec.expireAfterSeconds)!);
         const previous = old?.cosmos;
-        cosmos = previous && previous.signature === `cosmos:${index.name}:${containerTtl}` ? previous : new CosmosJob(coll, index.name, containerTtl);
+        cosmos = previous instanceof CosmosJob && previous.signature === `cosmos:${index.name}:${containerTtl}` ? previous : new CosmosJob(coll, index.name, containerTtl);
         if (cosmos !== previous) cosmos.rebuild();
         continue;
       }
       const filterText = spec.partialFilterExpression === undefined ? '' : formatValue(spec.partialFilterExpression);
       const signature = nativeSignature(spec, formatValue(key), filterText);
+      if (this.customPath && isCustomPathKey(key)) {
+        if (cosmos) continue; // one TTL index per collection (createIndexes refuses a second)
+        const previous = old?.cosmos;
+        cosmos = previous instanceof CustomPathJob && previous.signature === `customPath:${signature}` ? previous : new CustomPathJob(coll, index, Number(safeNumberLong(spec.expireAfterSeconds)!), signature);
+        if (cosmos !== previous) cosmos.rebuild();
+        continue;
+      }
       const previous = old?.native.get(index.name);
       if (previous && previous.signature === signature) {
         native.set(index.name, previous);
@@ -336,7 +351,7 @@ export class TtlEngine {
       for (const [name, job] of old.native) if (native.get(name) !== job) job.active = false;
     }
     const cell = this.containerTtls.get(coll);
-    if (cell) cell.containerTtl = cosmos ? cosmos.containerTtl : null;
+    if (cell) cell.containerTtl = cosmos instanceof CosmosJob ? cosmos.containerTtl : null;
     if (!cosmos && native.size === 0) {
       if (old) this.states.delete(coll);
       this.handlers.delete(coll);
@@ -357,7 +372,15 @@ export class TtlEngine {
       },
     };
     let visibility: VisibilityCheck | null = null;
-    if (state.cosmos) {
+    const custom = state.cosmos instanceof CustomPathJob ? state.cosmos : null;
+    if (custom) {
+      // An expired document is invisible at once, as under `_ts`; one removed before the reaper
+      // reached it (an insert or a unique key taking its place) counts as a TTL deletion.
+      visibility = (rec, nowMs) => nowMs < custom.expiryMs(rec);
+      handlers.deleted = (rec, cause) => {
+        if (cause !== 'ttl' && this.options.clock.now() >= custom.expiryMs(rec)) this.counters.deletedDocuments++;
+      };
+    } else if (state.cosmos instanceof CosmosJob) {
       let cell = this.containerTtls.get(coll);
       if (!cell) this.containerTtls.set(coll, (cell = { containerTtl: null }));
       cell.containerTtl = state.cosmos.containerTtl;

@@ -17,11 +17,12 @@ import type { Index } from '../storage/indexes/index.js';
 import { parsePath, type ParsedPath } from '../storage/values/paths.js';
 import { COSMOS_TTL_FIELD, cosmosExpiryMs } from './policies/cosmos.js';
 import { nativeExpiryMs } from './policies/native.js';
+import { customPathExpiryMs } from './policies/cosmos_custom_path.js';
 import { ExpirySchedule } from './schedule.js';
 import type { VersionedStore } from '../storage/versioned/store.js';
 
 /** Kinds of TTL jobs. */
-export const TtlJobKinds = ['cosmos', 'native', 'unusable', 'versioned'] as const;
+export const TtlJobKinds = ['cosmos', 'customPath', 'native', 'unusable', 'versioned'] as const;
 /** One of `TtlJobKinds`. */
 export type TtlJobKind = (typeof TtlJobKinds)[number];
 
@@ -173,6 +174,28 @@ export class NativeJob extends ScheduledJob {
  * Every write pushes an entry (`track`), so an entry whose row's instant moved later is stale
  * and dropped when it reaches the top; limits changes (collMod) rebuild the schedule.
  */
+/**
+ * A Cosmos DB custom-path TTL index (EnableTtlOnCustomPath): a record expires `expireAfterSeconds`
+ * after the earliest Date or Unix-milliseconds number in its field; it is invisible from then on.
+ */
+export class CustomPathJob extends ScheduledJob {
+  readonly kind = 'customPath';
+  readonly expireAfterSeconds: number;
+  readonly signature: string;
+  private readonly path: ParsedPath;
+
+  constructor(coll: Collection, index: Index, expireAfterSeconds: number, signature: string) {
+    super(coll, index.name);
+    this.expireAfterSeconds = expireAfterSeconds;
+    this.path = parsePath(index.fields[0]!);
+    this.signature = `customPath:${signature}`;
+  }
+
+  expiryMs(rec: StoredDocument): number {
+    return customPathExpiryMs(rec.doc, this.path, this.expireAfterSeconds);
+  }
+}
+
 export class VersionedJob implements TtlJob {
   readonly kind = 'versioned';
   readonly coll: Collection;

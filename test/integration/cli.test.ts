@@ -57,6 +57,23 @@ describe('mayfly CLI', () => {
     expect(await exited).toBe(0);
   });
 
+  it('--compat cosmos with a server version, capabilities and a rule off', async () => {
+    const { child, uri } = await start(['--port', '0', '--compat', 'cosmos', '--cosmos-server-version', '6.0', '--cosmos-capabilities', 'EnableTtlOnCustomPath', '--cosmos-rule-off', 'sortNeedsIndex']);
+    const client: TestClient = new MongoClient(uri);
+    await client.connect();
+    expect((await client.db('admin').command({ buildInfo: 1 })).version).toBe('6.0.0');
+    const opts = await client.db('admin').command({ getCmdLineOpts: 1 });
+    expect(opts.parsed.mayfly).toEqual({ compat: 'cosmos', clock: 'system', cosmos: { serverVersion: '6.0', capabilities: ['EnableTtlOnCustomPath'], rulesOff: ['sortNeedsIndex'] } });
+    // sortNeedsIndex is off; EnableTtlOnCustomPath allows a TTL index on another field.
+    await client.db('cli').collection('c').insertMany([{ _id: 2, a: 1 }, { _id: 1, a: 2 }]);
+    expect((await client.db('cli').collection('c').find().sort({ a: 1 }).toArray()).map((d) => d._id)).toEqual([2, 1]);
+    expect(await client.db('cli').collection('t').createIndex({ at: 1 }, { expireAfterSeconds: 5 })).toBe('at_1');
+    await client.close();
+    const exited = exitCode(child);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
   it('--replSet presents the primary of a one-node set that drivers discover with ?replicaSet=', async () => {
     const { child, uri } = await start(['--port', '0', '--replSet', 'rs0', '--quiet']);
     const client: TestClient = new MongoClient(`${uri}?replicaSet=rs0`, { serverSelectionTimeoutMS: 5000 });
@@ -121,6 +138,13 @@ describe('mayfly CLI', () => {
       [['--port'], `mayfly: option '--port <port>' argument missing.${help}`],
       [['--replSet', 'rs0/h:1'], `mayfly: option '--replSet <name>' argument 'rs0/h:1' is invalid. The replica set name must be a plain name such as 'rs0' (no '/' or ',', no seed list).${help}`],
       [['--prot', '1'], "mayfly: unknown option '--prot' (Did you mean --port?)"],
+      [['--cosmos-capabilities', 'EnableTtlOnCustomPath'], 'mayfly: --cosmos-server-version, --cosmos-capabilities and --cosmos-rule-off need --compat cosmos (the default is --compat mongodb, a faithful mongod).'],
+      [
+        ['--compat', 'cosmos', '--cosmos-capabilities', 'Bogus'],
+        "mayfly: --cosmos-capabilities: option 'cosmos.capabilities' has an unknown capability \"Bogus\"; the capabilities are EnableMongo16MBDocumentSupport, EnableTtlOnCustomPath, EnableUniqueIndexReIndex.",
+      ],
+      [['--compat', 'cosmos', '--cosmos-rule-off', 'sortNeedIndex'], expect.stringContaining("mayfly: --cosmos-rule-off: option 'cosmos.rules' has an unknown rule 'sortNeedIndex'; the rules are documentSizeLimit,") as unknown as string],
+      [['--compat', 'cosmos', '--cosmos-server-version', '3.6'], `mayfly: option '--cosmos-server-version <version>' argument '3.6' is invalid. Allowed choices are 4.2, 5.0, 6.0, 7.0.${help}`],
       [['27017'], `mayfly: too many arguments. Expected 0 arguments but got 1.${help}`],
       [['--port', '0', '--ttl-monitor-sleep-secs', 'abc'], 'mayfly: Invalid value for parameter ttlMonitorSleepSecs: "abc" (given with --ttl-monitor-sleep-secs)'],
       [['--port', '0', '--set-parameter', 'ttlMonitorSleepSecs=-1'], 'mayfly: Invalid value for parameter ttlMonitorSleepSecs: -1 is not greater than 0 (given with --set-parameter)'],
@@ -131,7 +155,7 @@ describe('mayfly CLI', () => {
     ];
     for (const [args, line] of cases) {
       const result = run(args);
-      expect({ args, status: result.status, stderr: result.stderr, stdout: result.stdout }).toEqual({ args, status: 2, stderr: `${line}\n`, stdout: '' });
+      expect({ args, status: result.status, stderr: result.stderr.replace(/\n$/, ''), stdout: result.stdout }).toEqual({ args, status: 2, stderr: line, stdout: '' });
     }
   });
 
@@ -159,7 +183,7 @@ describe('mayfly CLI', () => {
 
   it('--help lists every flag', () => {
     const result = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
-    for (const flag of ['--port', '--host', '--compat', '--log-level', '--quiet', '--clock', '--ttl-monitor-sleep-secs', '--set-parameter', '--replSet']) {
+    for (const flag of ['--cosmos-server-version', '--cosmos-capabilities', '--cosmos-rule-off', '--port', '--host', '--compat', '--log-level', '--quiet', '--clock', '--ttl-monitor-sleep-secs', '--set-parameter', '--replSet']) {
       expect(result.stdout).toContain(flag);
     }
   });

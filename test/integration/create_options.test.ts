@@ -29,7 +29,7 @@ afterEach(async () => {
 
 describe('MayflyServer.create() with a bad option', () => {
   test.each([
-    [{ prot: 27017 }, "unknown option 'prot'; the options are port, host, compat, clock, logLevel, parameters, tls, replSet, auth, cosmos"],
+    [{ prot: 27017 }, "unknown option 'prot'; the options are port, host, compat, cosmos, clock, logLevel, parameters, tls, replSet, auth"],
     [{ auth: true }, "option 'auth' must be an object such as { username: 'root', password: 'example' }, not true"],
     [{ auth: { username: 'root' } }, "option 'auth' needs both username and password (or neither, with enabled: true), such as { username: 'root', password: 'example' }"],
     [{ auth: { user: 'root', pwd: 'x' } }, "option 'auth' has an unknown field 'user'; its fields are username, password, enabled"],
@@ -48,8 +48,8 @@ describe('MayflyServer.create() with a bad option', () => {
     [{ parameters: 'ttlMonitorSleepSecs=1' }, "option 'parameters' must be an object of server parameters such as { ttlMonitorSleepSecs: 1 }, not \"ttlMonitorSleepSecs=1\""],
     [{ parameters: { ttlMonitorSleepSec: 1 } }, `option 'parameters': unknown server parameter 'ttlMonitorSleepSec'; the parameters settable at startup are ${PARAMETERS}`],
     [{ parameters: { ttlMonitorSleepSecs: 0 } }, "option 'parameters': Invalid value for parameter ttlMonitorSleepSecs: 0 is not greater than 0"],
-    [null, "the options must be an object such as { port: 0, compat: 'cosmos' }, not null"],
-    ['cosmos', "the options must be an object such as { port: 0, compat: 'cosmos' }, not \"cosmos\""],
+    [null, "the options must be an object such as { port: 0, compat: 'mongodb' }, not null"],
+    ['cosmos', "the options must be an object such as { port: 0, compat: 'mongodb' }, not \"cosmos\""],
   ])('%j', async (options, message) => {
     expect(await refusal(options)).toEqual({ name: 'MayflyOptionError', message: `MayflyServer.create(): ${message}`, isOptionError: true });
   });

@@ -15,7 +15,7 @@ const TS_ONLY = "The 'expireAfterSeconds' option is supported on '_ts' field onl
 describe('createIndexes on _ts', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ clock: 'manual' });
+    h = await startHarness({ compat: 'cosmos', clock: 'manual' });
   });
   afterAll(async () => {
     await h.close();
@@ -88,7 +88,7 @@ describe('createIndexes on _ts', () => {
 describe('collMod and dropIndexes on the _ts index', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ clock: 'manual' });
+    h = await startHarness({ compat: 'cosmos', clock: 'manual' });
   });
   afterAll(async () => {
     await h.close();

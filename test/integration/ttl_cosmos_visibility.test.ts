@@ -14,7 +14,7 @@ describe('expired documents are invisible to every read and write path', () => {
   let h: Harness;
   let c: Collection<TestDocument>;
   beforeEach(async () => {
-    h = await startHarness({ clock: 'manual' });
+    h = await startHarness({ compat: 'cosmos', cosmos: { rules: { indexKinds: false } }, clock: 'manual' });
     c = h.db.collection('v');
     await c.createIndex({ _ts: 1 }, { expireAfterSeconds: 60 });
     await c.createIndex({ u: 1 }, { unique: true, sparse: true });

@@ -64,7 +64,7 @@ describe('mayfly/vitest', () => {
 
   test('a bad option is refused with one line naming it', async () => {
     await expect(mayflyGlobalSetup({ prot: 1 } as never)()).rejects.toThrow(
-      "mayfly/vitest: unknown option 'prot'; the options are compat, clock, parameters, logLevel, host, perWorker, uriEnvName",
+      "mayfly/vitest: unknown option 'prot'; the options are compat, cosmos, clock, parameters, logLevel, host, perWorker, uriEnvName",
     );
     await expect(mayflyGlobalSetup({ compat: 'oracle' } as never)()).rejects.toThrow("mayfly/vitest: option 'compat' must be one of 'cosmos', 'mongodb', not \"oracle\"");
     await expect(mayflyGlobalSetup({ perWorker: 'yes' } as never)()).rejects.toThrow("mayfly/vitest: option 'perWorker' must be true or false");

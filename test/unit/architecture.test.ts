@@ -42,6 +42,8 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['sessions', 14.5, ['sessions/']],
   // Authentication and authorization: users and roles in the catalog, below the server that holds them.
   ['auth', 14.5, ['auth/']],
+  // Azure Cosmos DB for MongoDB's settings, tables and rules: read by the server, called by the commands.
+  ['cosmos', 14.7, ['cosmos/']],
   ['server', 15, ['server/']],
   // Cosmos DB mode's request units: metered around every command dispatch runs.
   ['cosmos/request_units', 15.5, ['cosmos/request_units/']],

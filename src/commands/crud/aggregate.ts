@@ -5,6 +5,9 @@
  * its read path pipeline_exec.ts.
  */
 import { CommandError } from '../../errors/command_error.js';
+import { cosmosCheckLookup } from '../../cosmos/rules/lookup_pipeline.js';
+import { cosmosCheckPipelineFilters } from '../../cosmos/rules/query_operators.js';
+import { cosmosCheckStages } from '../../cosmos/rules/unsupported_stages.js';
 import { revalidatingSource } from '../../storage/cursors.js';
 import type { StoredDocument } from '../../storage/record.js';
 import { bsonTypeOf } from '../../storage/values/bson_type.js';
@@ -91,6 +94,10 @@ export const aggregate: CommandDefinition = {
     if (target === '') throw new CommandError('InvalidNamespace', `Invalid namespace specified '${ctx.db}.'`);
     checkApiStrict(cmd);
     checkAggregateRequest(cmd, cmd.explain === true);
+    const cosmos = ctx.server.settings.cosmos;
+    if (cosmos?.rules.unsupportedStages) cosmosCheckStages(cmd.pipeline, cosmos.version);
+    if (cosmos?.rules.lookupPipeline) cosmosCheckLookup(cmd.pipeline);
+    if (cosmos?.rules.queryOperators) cosmosCheckPipelineFilters(cmd.pipeline, cosmos.version);
     // `explain: true` describes the plan (queryPlanner verbosity) instead of running it.
     if (cmd.explain === true) return explainAggregate(ctx, cmd, 'queryPlanner');
     const batchSizeValue = docArg(cmd, 'cursor')?.batchSize;

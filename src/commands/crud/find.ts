@@ -1,4 +1,6 @@
 /** `find`: filter, projection, sort, skip, limit, batchSize, singleBatch; returns a cursor. */
+import { cosmosCheckFilter } from '../../cosmos/rules/query_operators.js';
+import { cosmosCheckSort, cosmosIndexKeys } from '../../cosmos/rules/sort_needs_index.js';
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { IdlRules, boolArg, collectionArg, docArg, intArg } from '../args.js';
@@ -62,6 +64,9 @@ export const find: CommandDefinition = {
     ctx.server.counters.opcounters.query++;
     const coll = ctx.server.catalog.get(ctx.db, name);
     checkHint(coll, cmd.hint);
+    const cosmos = ctx.server.settings.cosmos;
+    if (cosmos?.rules.queryOperators) cosmosCheckFilter(cmd.filter, cosmos.version);
+    if (cosmos?.rules.sortNeedsIndex) cosmosCheckSort(docArg(cmd, 'sort'), cosmosIndexKeys(coll));
     const source = readDocuments(
       coll,
       {

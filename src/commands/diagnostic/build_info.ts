@@ -2,6 +2,7 @@
 import { MAX_BSON_OBJECT_BYTES } from '../../bson/library.js';
 import type { CommandDefinition } from '../types.js';
 import { MAYFLY_VERSION, MONGODB_VERSION, MONGODB_VERSION_ARRAY } from '../../version.js';
+import { cosmosVersionArray } from '../../cosmos/versions.js';
 
 /** The `buildInfo` command. */
 export const buildInfo: CommandDefinition = {
@@ -9,14 +10,15 @@ export const buildInfo: CommandDefinition = {
   aliases: ['buildinfo'],
   args: 'lenient',
   help: 'get version #, etc.',
-  run: () => ({
-    version: MONGODB_VERSION,
+  run: (ctx) => ({
+    // In cosmos mode, the version of the chosen Cosmos DB server version (src/cosmos/versions.ts).
+    version: ctx.server.settings.cosmos?.version.version ?? MONGODB_VERSION,
     gitVersion: 'mayfly',
     modules: [],
     allocator: 'system',
     javascriptEngine: 'none',
     sysInfo: 'deprecated',
-    versionArray: [...MONGODB_VERSION_ARRAY],
+    versionArray: ctx.server.settings.cosmos ? cosmosVersionArray(ctx.server.settings.cosmos.version) : [...MONGODB_VERSION_ARRAY],
     openssl: { running: 'disabled', compiled: 'disabled' },
     buildEnvironment: { distmod: '', distarch: process.arch, target_arch: process.arch, target_os: process.platform },
     bits: 64,

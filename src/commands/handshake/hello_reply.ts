@@ -50,7 +50,8 @@ function handshakeReply(ctx: CommandContext, cmd: Document, primaryField: 'isWri
   reply.logicalSessionTimeoutMinutes = LOGICAL_SESSION_TIMEOUT_MINUTES;
   reply.connectionId = conn.id;
   reply.minWireVersion = MIN_WIRE_VERSION;
-  reply.maxWireVersion = MAX_WIRE_VERSION;
+  // In cosmos mode, the wire version of the chosen Cosmos DB server version (src/cosmos/versions.ts).
+  reply.maxWireVersion = ctx.server.settings.cosmos?.version.maxWireVersion ?? MAX_WIRE_VERSION;
   reply.readOnly = false;
   if (Array.isArray(cmd.compression)) {
     const agreed = conn.negotiateCompressors((cmd.compression as unknown[]).filter((c): c is string => typeof c === 'string'));

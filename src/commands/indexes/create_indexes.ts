@@ -8,6 +8,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { clusteredSpecOf, isClusterKey } from '../../storage/clustered.js';
 import { checkIndexCapacity, matchExistingIndex, normaliseIndexSpec, removeUnknownIndexOptions } from '../../storage/indexes/index_spec.js';
 import { IdlRules, collectionArg } from '../args.js';
+import { cosmosCheckIndexBuild } from '../../cosmos/index_build.js';
 import type { CommandDefinition } from '../types.js';
 
 /** The `createIndexes` command. */
@@ -32,6 +33,7 @@ export const createIndexes: CommandDefinition = {
       const raw = ignoreUnknown ? removeUnknownIndexOptions(given) : given;
       return ctx.server.ttl.checkIndexSpec(normaliseIndexSpec(raw, defaultCollation), raw as Document);
     });
+    ctx.server.ttl.checkTtlIndexCount(specs, ctx.server.catalog.get(ctx.db, name)?.indexSpecs() ?? []);
     const { coll, created } = ctx.server.catalog.getOrCreate(ctx.db, name);
     // A clustered or time-series collection has no `_id_` index to count, and the cluster key covers `{_id: 1}`.
     const idIndexCount = coll.kind ? 0 : 1;
@@ -47,6 +49,8 @@ export const createIndexes: CommandDefinition = {
           toBuild.push(spec);
         }
       }
+      const cosmos = ctx.server.settings.cosmos;
+      if (cosmos && toBuild.length > 0) cosmosCheckIndexBuild(toBuild, { hasDocuments: coll.scan(ctx.now).next().done !== true }, cosmos);
       if (toBuild.length > 0) {
         for (const spec of toBuild) {
           coll.addIndex(spec, ctx.now());
@@ -58,12 +62,11 @@ export const createIndexes: CommandDefinition = {
       if (created) ctx.server.catalog.drop(ctx.db, name);
       throw err;
     }
-    const prefix: Document = ctx.server.ttl.createIndexesReplyPrefix();
     if (toBuild.length === 0) {
-      return { ...prefix, numIndexesBefore, numIndexesAfter: numIndexesBefore, note: 'all indexes already exist' };
+      return { numIndexesBefore, numIndexesAfter: numIndexesBefore, note: 'all indexes already exist' };
     }
     for (const spec of toBuild) ctx.server.ttl.indexCreated(coll, spec);
     ctx.server.catalog.indexesCreated(coll, toBuild);
-    return { ...prefix, createdCollectionAutomatically: created, numIndexesBefore, numIndexesAfter: coll.indexes.length + idIndexCount };
+    return { createdCollectionAutomatically: created, numIndexesBefore, numIndexesAfter: coll.indexes.length + idIndexCount };
   },
 };

@@ -25,7 +25,7 @@ import type { WriteEvent, WriteTarget } from '../../storage/write/observers.js';
 import { monotonicMs, type Clock } from '../../ttl/clock.js';
 import { RequestUnitBucket } from './bucket.js';
 import { emptyUsage, requestCharge, writeCharge, type RequestUsage } from './charge.js';
-import type { RequestUnitOptions } from './options.js';
+import type { RequestUnitOptions } from '../request_unit_options.js';
 import { retryTimeLimitError, SERVER_SIDE_RETRY_LIMIT_MS, throttleError } from './throttle.js';
 
 /** The commands that read or write documents: charged, and throttled when the budget is in debt. */

@@ -157,6 +157,11 @@ export interface UnitOptions {
  */
 export class WritePath {
   readonly observers = new ObserverRegistry();
+  /**
+   * A limit on stored documents below mongod's 16 MiB (Cosmos DB's 2 MB, src/cosmos/): documents
+   * over `maxBytes` are refused with the error `tooLarge` makes; null: mongod's limit only.
+   */
+  documentLimit: { readonly maxBytes: number; tooLarge(size: number, maxBytes: number): Error } | null = null;
   private clocks: CommitClocks = standaloneClocks();
   private unit: WriteUnit | null = null;
 

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { RequestUnitBucket } from '../../../src/cosmos/request_units/bucket.js';
 import { kilobytes, requestCharge, writeCharge } from '../../../src/cosmos/request_units/charge.js';
 import { injectionMatches, parseThrottleInjection } from '../../../src/cosmos/request_units/injection.js';
-import { parseRequestUnitOptions, parseRuPerSecondFlag } from '../../../src/cosmos/request_units/options.js';
+import { parseRequestUnitOptions, parseRuPerSecondFlag } from '../../../src/cosmos/request_unit_options.js';
 import { retryTimeLimitError, throttleError, throttleMessage } from '../../../src/cosmos/request_units/throttle.js';
 
 describe('charge model', () => {

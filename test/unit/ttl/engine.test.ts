@@ -1,3 +1,4 @@
+import { cosmosTypedReply } from '../../../src/cosmos/rules/reply_types.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Double, Long } from '../../../src/bson/library.js';
 import { CommandError } from '../../../src/errors/command_error.js';
@@ -61,9 +62,9 @@ describe('TtlEngine.checkIndexSpec', () => {
     });
   });
 
-  test('createIndexesReplyPrefix: _t in cosmos mode only', () => {
-    expect(setup('cosmos').engine.createIndexesReplyPrefix()).toEqual({ _t: 'CreateIndexesResponse' });
-    expect(setup('mongodb').engine.createIndexesReplyPrefix()).toEqual({});
+  test("createIndexes' _t comes from the Cosmos reply types (src/cosmos/rules/reply_types.ts)", () => {
+    expect(cosmosTypedReply('createIndexes', { numIndexesBefore: 1 })).toEqual({ _t: 'CreateIndexesResponse', numIndexesBefore: 1 });
+    expect(Object.keys(cosmosTypedReply('createIndexes', { numIndexesBefore: 1 }))[0]).toBe('_t');
   });
 
   test('collModExpireAfterSeconds follows the index policy', () => {

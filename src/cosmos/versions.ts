@@ -1,0 +1,94 @@
+/**
+ * The server versions an Azure Cosmos DB for MongoDB (RU) account can run, one table per version
+ * of what Microsoft's "feature support" page of that version lists as supported: the version
+ * `buildInfo` reports, the wire version `hello` reports, the aggregation stages, the commands and
+ * the query operators. What is not supported is derived (the catalogues of mongod's stages and
+ * commands minus these lists), never listed.
+ *
+ * Pages: learn.microsoft.com/azure/cosmos-db/mongodb/feature-support-42 (-50, -60, -70).
+ */
+
+/** The server versions, oldest first. */
+export const COSMOS_SERVER_VERSIONS = ['4.2', '5.0', '6.0', '7.0'] as const;
+/** One of `COSMOS_SERVER_VERSIONS`. */
+export type CosmosServerVersion = (typeof COSMOS_SERVER_VERSIONS)[number];
+/** The version an account gets when none is chosen. */
+export const DEFAULT_COSMOS_SERVER_VERSION: CosmosServerVersion = '7.0';
+
+/** What one server version supports. */
+export interface CosmosVersionFacts {
+  /** `buildInfo.version` (and `versionArray`). */
+  readonly version: string;
+  /** `hello.maxWireVersion` (mongod's wire version of that release). */
+  readonly maxWireVersion: number;
+  /** The aggregation stages the page marks supported. */
+  readonly stages: ReadonlySet<string>;
+  /** The database commands the page marks supported. */
+  readonly commands: ReadonlySet<string>;
+  /** The query operators the page marks unsupported (the page lists the others as supported). */
+  readonly refusedQueryOperators: ReadonlySet<string>;
+}
+
+/** The stages of the 4.2 page. */
+const STAGES_42 = [
+  '$addFields', '$changeStream', '$count', '$facet', '$geoNear', '$group', '$limit', '$lookup', '$match', '$merge', '$out', '$project',
+  '$redact', '$replaceRoot', '$replaceWith', '$sample', '$set', '$skip', '$sort', '$sortByCount', '$unset', '$unwind',
+];
+/** Added by the 5.0 page. */
+const STAGES_50 = [...STAGES_42, '$setWindowFields', '$unionWith'];
+/** Added by the 6.0 page. */
+const STAGES_60 = [...STAGES_50, '$densify', '$documents', '$fill'];
+/** The 7.0 page: as 6.0. */
+const STAGES_70 = [...STAGES_60];
+
+/** The commands of the 4.2 page (query and write, transactions, sessions, administration, diagnostics, users). */
+const COMMANDS_42 = [
+  // query and write
+  'aggregate', 'count', 'delete', 'distinct', 'find', 'findAndModify', 'getMore', 'insert', 'mapReduce', 'update',
+  // transactions and sessions
+  'abortTransaction', 'commitTransaction', 'endSessions', 'killSessions', 'refreshSessions', 'startSession',
+  // authentication and users
+  'authenticate', 'createUser', 'dropUser', 'logout', 'saslContinue', 'saslStart', 'updateUser', 'usersInfo',
+  // administration
+  'collMod', 'create', 'createIndexes', 'currentOp', 'drop', 'dropDatabase', 'dropIndexes', 'killCursors', 'killOp', 'listCollections',
+  'listDatabases', 'listIndexes', 'reIndex', 'renameCollection',
+  // diagnostics and handshake
+  'buildInfo', 'collStats', 'connectionStatus', 'dbStats', 'explain', 'getCmdLineOpts', 'getParameter', 'hello', 'hostInfo', 'isMaster',
+  'listCommands', 'ping', 'serverStatus', 'whatsmyuri',
+];
+/** The 5.0 page: as 4.2. */
+const COMMANDS_50 = [...COMMANDS_42];
+/** The 6.0 page. */
+const COMMANDS_60 = [...COMMANDS_50];
+/** The 7.0 page adds role management. */
+const COMMANDS_70 = [...COMMANDS_60, 'createRole', 'dropRole', 'grantRolesToUser', 'revokeRolesFromUser', 'rolesInfo', 'updateRole'];
+
+/** Cosmos DB's own commands, at every version (`getLastRequestStatistics`: the request charge of the last request). */
+export const COSMOS_OWN_COMMANDS = ['getLastRequestStatistics'];
+
+/** Query operators no page supports. */
+const REFUSED_QUERY_OPERATORS = ['$text', '$where'];
+
+function facts(version: string, maxWireVersion: number, stages: readonly string[], commands: readonly string[]): CosmosVersionFacts {
+  return { version, maxWireVersion, stages: new Set(stages), commands: new Set([...commands, ...COSMOS_OWN_COMMANDS]), refusedQueryOperators: new Set(REFUSED_QUERY_OPERATORS) };
+}
+
+/** The table: what each server version supports. */
+export const COSMOS_VERSIONS: Readonly<Record<CosmosServerVersion, CosmosVersionFacts>> = {
+  '4.2': facts('4.2.0', 8, STAGES_42, COMMANDS_42),
+  '5.0': facts('5.0.0', 13, STAGES_50, COMMANDS_50),
+  '6.0': facts('6.0.0', 17, STAGES_60, COMMANDS_60),
+  '7.0': facts('7.0.0', 21, STAGES_70, COMMANDS_70),
+};
+
+/** True when `value` is one of the server versions. */
+export function isCosmosServerVersion(value: unknown): value is CosmosServerVersion {
+  return typeof value === 'string' && (COSMOS_SERVER_VERSIONS as readonly string[]).includes(value);
+}
+
+/** `buildInfo.versionArray` for `facts` ('7.0.0' → [Int32 7, 0, 0, 0] as plain numbers). */
+export function cosmosVersionArray(facts: CosmosVersionFacts): number[] {
+  const parts = facts.version.split('.').map(Number);
+  while (parts.length < 4) parts.push(0);
+  return parts;
+}
