@@ -63,7 +63,7 @@ describe('mayfly CLI', () => {
     await client.connect();
     expect((await client.db('admin').command({ buildInfo: 1 })).version).toBe('6.0.0');
     const opts = await client.db('admin').command({ getCmdLineOpts: 1 });
-    expect(opts.parsed.mayfly).toEqual({ compat: 'cosmos', clock: 'system', cosmos: { serverVersion: '6.0', capabilities: ['EnableTtlOnCustomPath'], rulesOff: ['sortNeedsIndex'] } });
+    expect(opts.parsed.mayfly).toEqual({ compat: 'cosmos', clock: 'system', cosmos: { serverVersion: '6.0', capabilities: ['EnableTtlOnCustomPath'], rulesOff: ['sortNeedsIndex'], ruPerSecond: 'unlimited', serverSideRetry: false } });
     // sortNeedsIndex is off; EnableTtlOnCustomPath allows a TTL index on another field.
     await client.db('cli').collection('c').insertMany([{ _id: 2, a: 1 }, { _id: 1, a: 2 }]);
     expect((await client.db('cli').collection('c').find().sort({ a: 1 }).toArray()).map((d) => d._id)).toEqual([2, 1]);
@@ -150,7 +150,7 @@ describe('mayfly CLI', () => {
       [['--port', '0', '--set-parameter', 'ttlMonitorSleepSecs=-1'], 'mayfly: Invalid value for parameter ttlMonitorSleepSecs: -1 is not greater than 0 (given with --set-parameter)'],
       [
         ['--port', '0', '--set-parameter', 'ttlMonitorSleepSec=5'],
-        "mayfly: --set-parameter: unknown server parameter 'ttlMonitorSleepSec'; the parameters settable at startup are cursorTimeoutMillis, internalDocumentSourceGroupMaxMemoryBytes, internalQueryMaxBlockingSortMemoryUsageBytes, logLevel, quiet, ttlIndexDeleteTargetDocs, ttlIndexDeleteTargetTimeMS, ttlMonitorBatchDeletes, ttlMonitorEnabled, ttlMonitorSleepSecs, ttlMonitorSubPassTargetSecs",
+        "mayfly: --set-parameter: unknown server parameter 'ttlMonitorSleepSec'; the parameters settable at startup are cursorTimeoutMillis, internalDocumentSourceGroupMaxMemoryBytes, internalQueryMaxBlockingSortMemoryUsageBytes, logComponentVerbosity, logLevel, quiet, ttlIndexDeleteTargetDocs, ttlIndexDeleteTargetTimeMS, ttlMonitorBatchDeletes, ttlMonitorEnabled, ttlMonitorSleepSecs, ttlMonitorSubPassTargetSecs",
       ],
     ];
     for (const [args, line] of cases) {

@@ -181,10 +181,10 @@ describe('mongodb mode answers as mongod', () => {
 
 describe('MayflyServer.create() checks the cosmos option', () => {
   test.each([
-    [{ compat: 'mongodb', cosmos: { ruPerSecond: 400 } }, "MayflyServer.create(): option 'cosmos' applies to Cosmos DB mode only: give compat: 'cosmos' with it"],
-    [{ cosmos: { ruPerSecond: 400 } }, "MayflyServer.create(): option 'cosmos' applies to Cosmos DB mode only: give compat: 'cosmos' with it"],
-    [{ compat: 'cosmos', cosmos: 400 }, "MayflyServer.create(): option 'cosmos' must be an object such as { ruPerSecond: 400 }, not 400"],
-    [{ compat: 'cosmos', cosmos: { ruPerSec: 400 } }, "MayflyServer.create(): unknown option 'cosmos.ruPerSec'; the cosmos options are ruPerSecond, serverSideRetry"],
+    [{ compat: 'mongodb', cosmos: { ruPerSecond: 400 } }, "MayflyServer.create(): option 'cosmos' needs compat: 'cosmos' (the default compat is 'mongodb', a faithful mongod)"],
+    [{ cosmos: { ruPerSecond: 400 } }, "MayflyServer.create(): option 'cosmos' needs compat: 'cosmos' (the default compat is 'mongodb', a faithful mongod)"],
+    [{ compat: 'cosmos', cosmos: 400 }, "MayflyServer.create(): option 'cosmos' must be an object such as { serverVersion: '7.0', capabilities: ['EnableTtlOnCustomPath'], rules: { sortNeedsIndex: false } }, not 400"],
+    [{ compat: 'cosmos', cosmos: { ruPerSec: 400 } }, "MayflyServer.create(): unknown option 'cosmos.ruPerSec'; the Cosmos DB options are serverVersion, capabilities, rules, ruPerSecond, serverSideRetry"],
     [
       { compat: 'cosmos', cosmos: { ruPerSecond: 0 } },
       "MayflyServer.create(): option 'cosmos.ruPerSecond' must be a whole number of request units per second from 1 to 1000000000 (leave it out for unlimited), not 0",

@@ -70,7 +70,7 @@ describe('--cosmos-ru-per-second and --cosmos-server-side-retry', () => {
     try {
       const db = client.db('t');
       const opts = await client.db('admin').command({ getCmdLineOpts: 1 });
-      expect(opts.parsed.mayfly.cosmos).toEqual({ ruPerSecond: 5, serverSideRetry: false });
+      expect(opts.parsed.mayfly.cosmos).toEqual({ serverVersion: '7.0', capabilities: [], rulesOff: [], ruPerSecond: 5, serverSideRetry: false });
       await db.collection<{ _id: number }>('c').insertOne({ _id: 1 }); // 5.5 RU of 5: 0.5 RU of debt
       const err = await db
         .collection('c')

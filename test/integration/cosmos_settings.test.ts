@@ -46,7 +46,7 @@ describe('strict validation of the cosmos option', () => {
   test.each([
     [{ cosmos: {} }, "MayflyServer.create(): option 'cosmos' needs compat: 'cosmos' (the default compat is 'mongodb', a faithful mongod)"],
     [{ compat: 'cosmos', cosmos: 7 }, "MayflyServer.create(): option 'cosmos' must be an object such as { serverVersion: '7.0', capabilities: ['EnableTtlOnCustomPath'], rules: { sortNeedsIndex: false } }, not 7"],
-    [{ compat: 'cosmos', cosmos: { version: '7.0' } }, "MayflyServer.create(): unknown option 'cosmos.version'; the Cosmos DB options are serverVersion, capabilities, rules"],
+    [{ compat: 'cosmos', cosmos: { version: '7.0' } }, "MayflyServer.create(): unknown option 'cosmos.version'; the Cosmos DB options are serverVersion, capabilities, rules, ruPerSecond, serverSideRetry"],
     [{ compat: 'cosmos', cosmos: { serverVersion: '3.6' } }, "MayflyServer.create(): option 'cosmos.serverVersion' must be one of '4.2', '5.0', '6.0', '7.0', not \"3.6\""],
     [{ compat: 'cosmos', cosmos: { capabilities: 'EnableTtlOnCustomPath' } }, "MayflyServer.create(): option 'cosmos.capabilities' must be an array of capability names such as ['EnableTtlOnCustomPath'], not \"EnableTtlOnCustomPath\""],
     [
