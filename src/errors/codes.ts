@@ -100,6 +100,11 @@ export const ErrorCodes = {
   Interrupted: 11601,
   NotPrimaryNoSecondaryOk: 13435,
   SearchNotEnabled: 31082,
+  // Change streams (change_log.ts, change_stream.ts).
+  NoMatchingDocument: 47,
+  InvalidResumeToken: 260,
+  ChangeStreamFatalError: 280,
+  ChangeStreamHistoryLost: 286,
   // Codes drivers' retry and error-handling tests inject with the failCommand fail point.
   LockTimeout: 24,
   LockBusy: 46,

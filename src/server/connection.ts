@@ -40,7 +40,8 @@ export class Connection implements ConnectionState {
   private processing = false;
   private closed = false;
   private nextRequestId = 1;
-  private readonly onClose: () => void;
+  private readonly onEnded: () => void;
+  private readonly closeListeners = new Set<() => void>();
 
   /**
    * Takes over `socket` (a `tls.TLSSocket` after a TLS handshake); `tlsPeerSubject` is the
@@ -50,7 +51,7 @@ export class Connection implements ConnectionState {
     this.server = server;
     this.socket = socket;
     this.id = id;
-    this.onClose = onClose;
+    this.onEnded = onClose;
     this.tlsPeerSubject = tlsPeerSubject;
     this.auth = new AuthorizationSession(server.auth);
     this.remoteAddress = `${socket.remoteAddress}:${socket.remotePort}`;
@@ -62,11 +63,19 @@ export class Connection implements ConnectionState {
     socket.on('close', () => {
       this.closed = true;
       this.queue.length = 0;
+      for (const listener of [...this.closeListeners]) listener();
+      this.closeListeners.clear();
       server.logger.info({ connectionId: id, remote: this.remoteAddress }, 'connection ended');
-      this.onClose();
+      this.onEnded();
     });
     // A socket whose first bytes were read to tell TLS from plain was paused there.
     socket.resume();
+  }
+
+  /** Calls `listener` once the connection closes; returns the unsubscribe. */
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
   }
 
   /** The compressors of `requested` this server supports, in the client's order. */

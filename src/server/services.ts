@@ -81,4 +81,6 @@ export interface ConnectionState {
   negotiateCompressors(requested: readonly string[]): string[];
   /** Who is authenticated on this connection, and the SASL conversation under way (src/auth/). */
   readonly auth: AuthorizationSession;
+  /** Calls `listener` once the connection closes (a waiting getMore stops); returns the unsubscribe. */
+  onClose?(listener: () => void): () => void;
 }
