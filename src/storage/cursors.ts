@@ -280,10 +280,13 @@ export class CursorManager {
     return true;
   }
 
-  /** Closes every cursor on `ns` (collection dropped or renamed). */
+  /**
+   * Closes every cursor on `ns` (collection dropped or renamed), but the tailable ones: a change
+   * stream sees the drop and ends itself with an invalidate.
+   */
   killNamespace(ns: string): void {
     for (const [key, cursor] of this.cursors) {
-      if (cursor.ns === ns) {
+      if (cursor.ns === ns && !(cursor instanceof TailableCursor)) {
         cursor.close();
         this.cursors.delete(key);
       }
