@@ -25,6 +25,8 @@ import { Long, Timestamp, type Document, type UUID } from '../bson/library.js';
 import { serialize } from '../bson/encode.js';
 import { CommandError } from '../errors/command_error.js';
 import { isDocument } from './values/paths.js';
+import { bsonTypeOf as typeName } from './values/bson_type.js';
+import { valuesEqual } from './values/compare.js';
 import { Oplog, oplogEntry, type OplogWrite } from './oplog.js';
 import type {
   CollModEvent,
@@ -89,6 +91,21 @@ export interface ChangeEntry extends ChangePosition {
 export function recordsImages(options: Document | undefined): boolean {
   const images = options?.changeStreamPreAndPostImages;
   return isDocument(images) && images.enabled === true;
+}
+
+/**
+ * The `changeStreamPreAndPostImages` option of `create` and `collMod` (`ChangeStreamPreAndPostImagesOptions`:
+ * `{enabled: <bool>}`, with the IDL's errors): true when enabled.
+ */
+export function parseChangeStreamImagesOption(value: unknown): boolean {
+  const field = 'changeStreamPreAndPostImages';
+  if (!isDocument(value) || Array.isArray(value)) throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeName(value)}', expected type 'object'`);
+  for (const key of Object.keys(value)) {
+    if (key !== 'enabled') throw new CommandError('IDLUnknownField', `BSON field '${field}.${key}' is an unknown field.`);
+  }
+  if (value.enabled === undefined) throw new CommandError('IDLFailedToParse', `BSON field '${field}.enabled' is missing but a required field`);
+  if (typeof value.enabled !== 'boolean') throw new CommandError('TypeMismatch', `BSON field '${field}.enabled' is the wrong type '${typeName(value.enabled)}', expected type 'bool'`);
+  return value.enabled;
 }
 
 /** The options of a write target that is a collection (a `Collection` carries them). */
@@ -221,6 +238,7 @@ export class ChangeLog implements OpObserver {
     for (const e of events) {
       if (e.fromMigrate) continue;
       const after = e.after!;
+      if (e.collection.name === 'system.views') this.viewEvent(e, 'create', after);
       this.append(e, { kind: 'insert', ...target(e.collection), documentKey: { _id: after._id }, after });
       this.oplogAppend(e, { op: 'i', ns: e.ns, ui: e.collection.uuid, o: after, o2: { _id: after._id } });
     }
@@ -236,7 +254,8 @@ export class ChangeLog implements OpObserver {
       this.append(e, { kind: 'replace', ...target(e.collection), documentKey, after, ...(images && e.before ? { before: e.before } : {}) });
       this.oplogAppend(e, { op: 'u', ns: e.ns, ui: e.collection.uuid, o: after, o2: documentKey });
     } else {
-      const updateDescription = e.updateDescription ?? { updatedFields: {}, removedFields: [], truncatedArrays: [] };
+      const before = e.before;
+      const updateDescription = before !== undefined ? describeChange(before, after) : (e.updateDescription ?? { updatedFields: {}, removedFields: [], truncatedArrays: [] });
       this.append(e, { kind: 'update', ...target(e.collection), documentKey, after, updateDescription, ...(images && e.before ? { before: e.before } : {}) });
       this.oplogAppend(e, { op: 'u', ns: e.ns, ui: e.collection.uuid, o: { $v: 2, diff: oplogDiff(updateDescription) }, o2: documentKey });
     }
@@ -245,6 +264,7 @@ export class ChangeLog implements OpObserver {
 
   onDelete(e: WriteEvent): void {
     if (e.fromMigrate) return;
+    if (e.collection.name === 'system.views') this.viewEvent(e, 'drop', e.before);
     const images = recordsImages(optionsOf(e.collection));
     const documentKey = e.documentKey;
     this.append(e, { kind: 'delete', ...target(e.collection), documentKey, ...(images && e.before ? { before: e.before } : {}), ...(e.cause ? { cause: e.cause } : {}) });
@@ -316,6 +336,15 @@ export class ChangeLog implements OpObserver {
     this.append(e, { kind: 'dropDatabase', db: e.db });
     this.oplogAppend(e, { op: 'c', ns: `${e.db}.$cmd`, o: { dropDatabase: 1 } });
     this.flush();
+  }
+
+  /** A view created or dropped (a write of `system.views`): its own `create` or `drop` event. */
+  private viewEvent(e: WriteEvent, kind: 'create' | 'drop', definition: Document | undefined): void {
+    const id = definition?._id;
+    if (typeof id !== 'string' || !id.startsWith(`${e.collection.db}.`)) return;
+    const coll = id.slice(e.collection.db.length + 1);
+    if (kind === 'create') this.append(e, { kind, db: e.collection.db, coll, nsType: 'view', operationDescription: { viewOn: definition!.viewOn, pipeline: definition!.pipeline } });
+    else this.append(e, { kind, db: e.collection.db, coll });
   }
 
   // ---- the log ----------------------------------------------------------------------------
@@ -401,6 +430,76 @@ function target(coll: WriteTarget): { db: string; coll: string; uuid: UUID } {
 function splitNs(ns: string): [string, string] {
   const dot = ns.indexOf('.');
   return [ns.slice(0, dot), ns.slice(dot + 1)];
+}
+
+/** What a change stream shows of an update: `UpdateDescription` and the paths with numeric parts, as their parts. */
+export interface ChangeDescription extends UpdateDescription {
+  readonly disambiguatedPaths: Document;
+}
+
+/**
+ * What an update changed, as mongod's change events describe it (the oplog's `$v: 2` diff): a
+ * changed field by its dotted path into embedded documents and arrays (an array's changed or added
+ * elements by index, one whose every element changed whole; a shortened array in
+ * `truncatedArrays`), each removed field; `disambiguatedPaths` names the paths with a numeric
+ * part (array indices as numbers, field names as strings).
+ */
+export function describeChange(before: Document, after: Document): ChangeDescription {
+  const updatedFields: Document = {};
+  const removedFields: string[] = [];
+  const truncatedArrays: Document[] = [];
+  const disambiguatedPaths: Document = {};
+  const note = (path: string, parts: readonly (string | number)[]): void => {
+    if (parts.some((p) => typeof p === 'number' || /^\d+$/.test(p))) disambiguatedPaths[path] = [...parts];
+  };
+  const same = (a: unknown, b: unknown): boolean => sameValue(a, b);
+  const value = (old: unknown, now: unknown, path: string, parts: (string | number)[]): void => {
+    if (isDocument(old) && isDocument(now) && !Array.isArray(old) && !Array.isArray(now)) walkDoc(old, now, path, parts);
+    else if (Array.isArray(old) && Array.isArray(now)) walkArray(old, now, path, parts);
+    else if (!same(old, now)) {
+      updatedFields[path] = now;
+      note(path, parts);
+    }
+  };
+  const walkDoc = (a: Document, b: Document, prefix: string, parts: (string | number)[]): void => {
+    for (const key of Object.keys(b)) {
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      if (!Object.hasOwn(a, key)) {
+        updatedFields[path] = b[key];
+        note(path, [...parts, key]);
+      } else value(a[key], b[key], path, [...parts, key]);
+    }
+    for (const key of Object.keys(a)) {
+      if (Object.hasOwn(b, key)) continue;
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      removedFields.push(path);
+      note(path, [...parts, key]);
+    }
+  };
+  const walkArray = (a: unknown[], b: unknown[], path: string, parts: (string | number)[]): void => {
+    const kept = Math.min(a.length, b.length);
+    let changed = 0;
+    for (let i = 0; i < kept; i++) if (!same(a[i], b[i])) changed++;
+    if (b.length > 0 && changed === kept && kept > 0 && b.length >= a.length) {
+      // Every element changed: the array is set whole.
+      updatedFields[path] = b;
+      note(path, parts);
+      return;
+    }
+    if (b.length < a.length) truncatedArrays.push({ field: path, newSize: b.length });
+    for (let i = 0; i < kept; i++) value(a[i], b[i], `${path}.${i}`, [...parts, i]);
+    for (let i = kept; i < b.length; i++) {
+      updatedFields[`${path}.${i}`] = b[i];
+      note(`${path}.${i}`, [...parts, i]);
+    }
+  };
+  walkDoc(before, after, '', []);
+  return { updatedFields, removedFields, truncatedArrays, disambiguatedPaths };
+}
+
+/** Equal values of the same BSON type (a change from 1 to 1.0 is a change). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return typeName(a) === typeName(b) && valuesEqual(a, b);
 }
 
 /** An update description as the oplog's `$v: 2` diff (`u` set, `d` deleted, `s<field>` into a sub-document). */

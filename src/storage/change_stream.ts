@@ -216,6 +216,12 @@ export class ChangeStreamCursor extends TailableCursor {
     const event = this.eventOf(entry);
     const out: Document[] = [];
     for (const doc of this.ports.transform(event)) {
+      if (!sameToken(doc._id, event._id)) {
+        throw new CommandError(
+          'ChangeStreamFatalError',
+          `Encountered an event whose _id field, which contains the resume token, was modified by the pipeline. Modifying the _id field of an event makes it impossible to resume the stream from that point. Only transformations that retain the unmodified _id field are allowed. Expected: ${formatValue({ _id: event._id })} but found: ${formatValue(doc._id === undefined ? {} : { _id: doc._id })}`,
+        );
+      }
       if (this.ports.split) out.push(...splitLargeEvent(doc));
       else {
         if (bsonSize(doc) > MAX_BATCH_BYTES) throw new CommandError('BSONObjectTooLarge', `Executor error during getMore :: caused by :: BSONObj size: ${bsonSize(doc)} (0x${bsonSize(doc).toString(16).toUpperCase()}) is invalid. Size must be between 0 and 16793600(16MB) First element: _id: ${formatValue(doc._id)}`);
@@ -244,7 +250,7 @@ export class ChangeStreamCursor extends TailableCursor {
         ev.documentKey = e.documentKey;
         const d = e.updateDescription!;
         const description: Document = { updatedFields: d.updatedFields, removedFields: d.removedFields, truncatedArrays: d.truncatedArrays };
-        if (expanded) description.disambiguatedPaths = disambiguatedPaths(d.updatedFields, d.removedFields);
+        if (expanded) description.disambiguatedPaths = (d as { disambiguatedPaths?: Document }).disambiguatedPaths ?? disambiguatedPaths(d.updatedFields, d.removedFields);
         ev.updateDescription = description;
         break;
       }
@@ -304,6 +310,13 @@ export class ChangeStreamCursor extends TailableCursor {
       ev.fullDocumentBeforeChange = pre;
     }
   }
+}
+
+/** True when `id` is still the event's resume token `token`. */
+function sameToken(id: unknown, token: unknown): boolean {
+  if (id === null || typeof id !== 'object' || Array.isArray(id)) return false;
+  const keys = Object.keys(id);
+  return keys.length === 1 && keys[0] === '_data' && (id as Document)._data === (token as Document)._data;
 }
 
 /** The paths of an update with a numeric component, as their components (mongod's `disambiguatedPaths`). */

@@ -23,10 +23,11 @@ import { valuesEqual } from '../../storage/values/compare.js';
 import { checkViewGraph, checkViewPipeline, type ViewDefinition } from '../../storage/views.js';
 import { parseVersionedOptions, versionedOptionsDocument } from '../../ttl/policies/versioned.js';
 import { IdlRules, collectionArg } from '../args.js';
+import { parseChangeStreamImagesOption } from '../../storage/change_log.js';
 import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 
 /** Options mongod knows that Mayfly does not implement yet: refused with 238, never ignored. */
-const NOT_IMPLEMENTED_OPTIONS = ['timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields'];
+const NOT_IMPLEMENTED_OPTIONS = ['timeseries', 'clusteredIndex', 'encryptedFields'];
 
 // Types as create.idl: safeBool, safeInt64 (with its validators), array<object>, …
 const CREATE_ARGS = {
@@ -144,6 +145,8 @@ export const create: CommandDefinition = {
         throw new CommandError('NotImplemented', `The '${option}' option of create is not supported by Mayfly yet`);
       }
     }
+    // `changeStreamPreAndPostImages: {enabled}`: kept in the options when enabled (change streams' images).
+    const images = present(cmd.changeStreamPreAndPostImages) ? parseChangeStreamImagesOption(cmd.changeStreamPreAndPostImages) : false;
     if (present(cmd.viewOn)) return createView(ctx, name, cmd);
     // `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (TTL.md): validated and stored
     // with every field filled in, so listCollections shows the limits in force.
@@ -168,6 +171,10 @@ export const create: CommandDefinition = {
       }
       if (key === 'validator' && !hasValidator) continue; // an empty validator is no validator
       if (key === 'capped' || key === 'size' || key === 'max') continue;
+      if (key === 'changeStreamPreAndPostImages') {
+        if (images) given.changeStreamPreAndPostImages = { enabled: true };
+        continue;
+      }
       given[key] = value;
     }
     if (capped) Object.assign(given, capped);

@@ -3,7 +3,10 @@ import { Long } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { IdlRules, intArg, typeMismatch } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
-import { TailableCursor } from '../../storage/cursors.js';
+import { TailableCursor, type Cursor } from '../../storage/cursors.js';
+import { ChangeStreamCursor } from '../../storage/change_stream.js';
+import { failPointsOf } from '../../server/fail_points.js';
+import { ErrorCodes } from '../../errors/codes.js';
 import type { Document } from '../../bson/library.js';
 
 /** The `getMore` command (`GetMoreCommandRequest` in getmore_command.idl). */
@@ -46,6 +49,11 @@ export const getMore: CommandDefinition = {
     if (cursor.ns !== ns) {
       throw new CommandError('Unauthorized', `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
     }
+    const injected = failPointsOf(ctx.server).failGetMoreAfterCursorCheckout.check(() => true);
+    if (injected !== undefined) {
+      const code = typeof injected.errorCode === 'number' ? injected.errorCode : ErrorCodes.InternalError;
+      throw withResumableLabel(cursor, new CommandError(code, "Failing command via 'failGetMoreAfterCursorCheckout' failpoint"));
+    }
     if (cursor instanceof TailableCursor) return tailableGetMore(ctx, cursor, batchSize === 0 ? undefined : batchSize, cmd.maxTimeMS as number | Long | undefined | null);
     // maxTimeMS is a getMore's await-data timeout, for tailable awaitData cursors only.
     if (cmd.maxTimeMS !== undefined && cmd.maxTimeMS !== null) {
@@ -69,6 +77,18 @@ export const getMore: CommandDefinition = {
     return { cursor: { nextBatch, id, ns } };
   },
 };
+
+/**
+ * The errors after which a driver resumes a change stream (mongod's `isResumableChangeStreamError`:
+ * network, not-primary, shutdown, stale-routing, time limit, RetryChangeStream).
+ */
+const RESUMABLE_CODES: ReadonlySet<number> = new Set([6, 7, 63, 89, 91, 133, 150, 189, 234, 262, 9001, 10107, 11600, 11602, 13388, 13435, 13436]);
+
+/** `err` with the ResumableChangeStreamError label when `cursor` is a change stream and its code is resumable. */
+function withResumableLabel(cursor: Cursor, err: CommandError): CommandError {
+  if (!(cursor instanceof ChangeStreamCursor) || !RESUMABLE_CODES.has(err.code)) return err;
+  return new CommandError(err.code, err.message, { ...err.extra, errorLabels: ['ResumableChangeStreamError'] });
+}
 
 /** How long a getMore on an awaitData cursor waits without a maxTimeMS (mongod's default, 1 second). */
 const DEFAULT_AWAIT_DATA_MS = 1000;

@@ -26,6 +26,7 @@ import { cappedLimitsOf } from '../../storage/capped.js';
 import { orderCollectionOptions, parseCappedMax, parseCappedSize } from '../admin/create.js';
 import { GENERIC_ARGUMENTS, collectionArg, wrongTypeError } from '../args.js';
 import type { ArgType, CommandContext, CommandDefinition } from '../types.js';
+import { parseChangeStreamImagesOption } from '../../storage/change_log.js';
 
 /** The fields of `collMod.index` (mongod's `CollModIndex` IDL struct) and their types. */
 const INDEX_FIELDS: Readonly<Record<string, readonly ArgType[]>> = {
@@ -233,7 +234,7 @@ export const collMod: CommandDefinition = {
     for (const option of ['pipeline', 'viewOn']) {
       if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a view: ${option}`);
     }
-    if (present(cmd.changeStreamPreAndPostImages)) throw notImplemented('changeStreamPreAndPostImages');
+    const images = present(cmd.changeStreamPreAndPostImages) ? parseChangeStreamImagesOption(cmd.changeStreamPreAndPostImages) : undefined;
     if (present(cmd.expireAfterSeconds)) {
       throw new CommandError('InvalidOptions', "'expireAfterSeconds' option is only supported on collections clustered by _id");
     }
@@ -245,8 +246,11 @@ export const collMod: CommandDefinition = {
     if (versioned) ctx.server.ttl.checkVersionedChange(coll, versioned);
     const reply: Document = {};
     apply?.(reply);
-    if (validator || level || action || cappedSize !== undefined || cappedMax !== undefined) {
+    if (validator || level || action || cappedSize !== undefined || cappedMax !== undefined || images !== undefined) {
       const options: Document = { ...coll.options };
+      // changeStreamPreAndPostImages: {enabled: true} kept in the options; false removes it.
+      if (images === true) options.changeStreamPreAndPostImages = { enabled: true };
+      else if (images === false) delete options.changeStreamPreAndPostImages;
       // cappedSize/cappedMax rebound a capped collection; the next insert evicts what no longer fits.
       if (cappedSize !== undefined) options.size = cappedSize;
       if (cappedMax !== undefined) options.max = cappedMax;
