@@ -479,9 +479,14 @@ export function describeChange(before: Document, after: Document): ChangeDescrip
   const walkArray = (a: unknown[], b: unknown[], path: string, parts: (string | number)[]): void => {
     const kept = Math.min(a.length, b.length);
     let changed = 0;
-    for (let i = 0; i < kept; i++) if (!same(a[i], b[i])) changed++;
-    if (b.length > 0 && changed === kept && kept > 0 && b.length >= a.length) {
-      // Every element changed: the array is set whole.
+    let nested = false;
+    for (let i = 0; i < kept; i++) {
+      if (same(a[i], b[i])) continue;
+      changed++;
+      if (isDocument(a[i]) && isDocument(b[i])) nested = true;
+    }
+    if (!nested && b.length > 0 && changed === kept && kept > 0 && b.length >= a.length) {
+      // Every element replaced: the array is set whole.
       updatedFields[path] = b;
       note(path, parts);
       return;

@@ -48,6 +48,8 @@ const CLASSIC = new Set(['insert', 'update', 'replace', 'delete', 'drop', 'renam
 const INTERNAL_DBS = new Set(['admin', 'config', 'local']);
 /** The message of 286. */
 const HISTORY_LOST = 'Resume of change stream was not possible, as the resume point may no longer be in the oplog.';
+/** The label of the errors after which a stream cannot be resumed. */
+const NON_RESUMABLE = { errorLabels: ['NonResumableChangeStreamError'] };
 
 /** The first and next timestamp after `ts` (the point a new stream starts at). */
 function nextTick(ts: Timestamp): Timestamp {
@@ -110,16 +112,16 @@ export class ChangeStreamCursor extends TailableCursor {
       const token = decodeResumeToken(tokenDoc);
       const pos: ChangePosition = { clusterTime: token.clusterTime, txnOpIndex: token.txnOpIndex };
       const at = log.seqAt(pos);
-      if (at.lost) throw new CommandError('ChangeStreamHistoryLost', HISTORY_LOST);
+      if (at.lost) throw new CommandError('ChangeStreamHistoryLost', HISTORY_LOST, NON_RESUMABLE);
       if (token.txnOpIndex >= 0 && log.entryAt(pos) === undefined && log.last !== undefined && comparePositions(pos, log.last) <= 0) {
-        throw new CommandError('ChangeStreamFatalError', 'cannot resume stream; the resume token was not found.');
+        throw new CommandError('ChangeStreamFatalError', 'cannot resume stream; the resume token was not found.', NON_RESUMABLE);
       }
       this.seq = at.seq;
       this.pbrt = tokenDoc;
     } else {
       const start = spec.startAtOperationTime ?? nextTick(ports.clusterTimeNow());
       const at = log.seqAt({ clusterTime: start, txnOpIndex: -1 });
-      if (at.lost) throw new CommandError('ChangeStreamHistoryLost', HISTORY_LOST);
+      if (at.lost) throw new CommandError('ChangeStreamHistoryLost', HISTORY_LOST, NON_RESUMABLE);
       this.seq = at.seq;
       this.pbrt = highWaterMarkToken(start);
     }
@@ -155,7 +157,7 @@ export class ChangeStreamCursor extends TailableCursor {
     }
     if (this.ended) return batch;
     const log = this.ports.log;
-    if (log.lostAfter(this.seq)) throw new CommandError('ChangeStreamHistoryLost', HISTORY_LOST);
+    if (log.lostAfter(this.seq)) throw new CommandError('ChangeStreamHistoryLost', HISTORY_LOST, NON_RESUMABLE);
     while (!full() && this.pendingDocs.length === 0) {
       if (this.invalidateAfter !== undefined) {
         const e = this.invalidateAfter;
@@ -220,6 +222,7 @@ export class ChangeStreamCursor extends TailableCursor {
         throw new CommandError(
           'ChangeStreamFatalError',
           `Encountered an event whose _id field, which contains the resume token, was modified by the pipeline. Modifying the _id field of an event makes it impossible to resume the stream from that point. Only transformations that retain the unmodified _id field are allowed. Expected: ${formatValue({ _id: event._id })} but found: ${formatValue(doc._id === undefined ? {} : { _id: doc._id })}`,
+          NON_RESUMABLE,
         );
       }
       if (this.ports.split) out.push(...splitLargeEvent(doc));
