@@ -168,6 +168,8 @@ export class ChangeLog implements OpObserver {
   /** The newest position dropped from the log (events at or before it are lost). */
   private lostUpTo: ChangePosition | undefined;
   private readonly waiters = new Set<() => void>();
+  /** The options of each collection as its last create or collMod left them (a modify event's before and after). */
+  private readonly optionsByUuid = new Map<string, Document>();
   /** The same events in `local.oplog.rs`'s shape. */
   private readonly oplog: Oplog;
   /** The commit the events being appended belong to (its index counts its events). */
@@ -274,6 +276,7 @@ export class ChangeLog implements OpObserver {
 
   onCreateCollection(e: CreateCollectionEvent): void {
     const options = e.options;
+    this.optionsByUuid.set(e.collection.uuid.toHexString(), { ...options });
     const nsType = isDocument(options.timeseries) ? 'timeseries' : 'collection';
     const operationDescription: Document = { ...options, idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } };
     this.append(e, { kind: 'create', ...target(e.collection), operationDescription, nsType });
@@ -282,6 +285,7 @@ export class ChangeLog implements OpObserver {
   }
 
   onDropCollection(e: DropCollectionEvent): void {
+    this.optionsByUuid.delete(e.collection.uuid.toHexString());
     this.append(e, { kind: 'drop', ...target(e.collection) });
     this.oplogAppend(e, { op: 'c', ns: `${e.collection.db}.$cmd`, ui: e.collection.uuid, o: { drop: e.collection.name } });
     this.flush();
@@ -320,14 +324,19 @@ export class ChangeLog implements OpObserver {
   }
 
   onCollMod(e: CollModEvent): void {
+    const key = e.collection.uuid.toHexString();
+    const previous = this.optionsByUuid.get(key) ?? {};
     const operationDescription: Document = {};
-    const before: Document = {};
-    for (const [key, value] of Object.entries(e.changes)) {
-      if (key.endsWith('_new')) operationDescription[key.slice(0, -4)] = value;
-      else if (key.endsWith('_old')) before[key.slice(0, -4)] = value;
-      else operationDescription[key] = value;
+    for (const [name, value] of Object.entries(e.changes)) {
+      if (name.endsWith('_new')) operationDescription[name.slice(0, -4)] = value;
+      else if (!name.endsWith('_old')) operationDescription[name] = value;
     }
-    this.append(e, { kind: 'modify', ...target(e.collection), operationDescription, stateBeforeChange: { collectionOptions: { uuid: e.collection.uuid, ...before } } });
+    // The options the collMod set or changed (the reply reports index changes only).
+    for (const [name, value] of Object.entries(e.options)) {
+      if (!Object.hasOwn(previous, name) || !sameValue(previous[name], value)) operationDescription[name] = value;
+    }
+    this.optionsByUuid.set(key, { ...e.options });
+    this.append(e, { kind: 'modify', ...target(e.collection), operationDescription, stateBeforeChange: { collectionOptions: { uuid: e.collection.uuid, ...previous } } });
     this.oplogAppend(e, { op: 'c', ns: `${e.collection.db}.$cmd`, ui: e.collection.uuid, o: { collMod: e.collection.name, ...operationDescription } });
     this.flush();
   }
