@@ -52,7 +52,7 @@ describe('a transaction through the change log', () => {
     const tokens = batch.map((e) => (e._id as Document)._data as string);
     expect([...tokens].sort()).toEqual(tokens);
     const oplog = [...log.oplogEntries().after(undefined)].filter((e) => e.op !== 'c' || (e.o as Document).applyOps !== undefined);
-    expect(oplog.map((e) => [e.op, e.ns, (e.o as Document).applyOps?.map((o: Document) => [o.op, o.ns])])).toEqual([
+    expect(oplog.map((e) => [e.op, e.ns, ((e.o as Document).applyOps as Document[] | undefined)?.map((o) => [o.op, o.ns])])).toEqual([
       ['c', 'admin.$cmd', [['i', 'db.c'], ['i', 'db.c'], ['d', 'db.c']]],
     ]);
   });
