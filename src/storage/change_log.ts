@@ -28,6 +28,7 @@ import { isDocument } from './values/paths.js';
 import { bsonTypeOf as typeName } from './values/bson_type.js';
 import { valuesEqual } from './values/compare.js';
 import { Oplog, oplogEntry, type OplogWrite } from './oplog.js';
+import { TailableCursor } from './cursors.js';
 import type {
   CollModEvent,
   CommitSession,
@@ -557,3 +558,49 @@ export function attachChangeLog(catalog: { writes: { observers: { add(o: OpObser
   return log;
 }
 
+
+/**
+ * A read of `local.oplog.rs`: the entries matching `predicate`, oldest first; tailable, it stays
+ * open at the end for the entries later commits append (woken by the change log, awaitData).
+ */
+export class OplogCursor extends TailableCursor {
+  /** The position (in the whole history) of the next entry to read. */
+  private next = 0;
+  private ended = false;
+
+  /** A cursor over `log`'s oplog from its oldest kept entry. */
+  constructor(
+    ns: string,
+    nowMs: number,
+    private readonly log: ChangeLog,
+    private readonly predicate: (entry: Document) => boolean,
+    private readonly tailable: boolean,
+    awaitData: boolean,
+  ) {
+    super(ns, nowMs);
+    (this as { awaitData: boolean }).awaitData = tailable && awaitData;
+  }
+
+  override subscribe(wake: () => void): () => void {
+    return this.log.onCommit(wake);
+  }
+
+  override get exhausted(): boolean {
+    return this.ended;
+  }
+
+  override nextBatch(maxDocs: number | undefined): Document[] {
+    const oplog = this.log.oplogEntries();
+    const all = oplog.all;
+    const batch: Document[] = [];
+    if (this.next < oplog.dropped) this.next = oplog.dropped;
+    while (maxDocs === undefined || batch.length < maxDocs) {
+      const entry = all[this.next - oplog.dropped];
+      if (entry === undefined) break;
+      this.next++;
+      if (this.predicate(entry)) batch.push(entry);
+    }
+    if (!this.tailable && this.next - oplog.dropped >= all.length) this.ended = true;
+    return batch;
+  }
+}
