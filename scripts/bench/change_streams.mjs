@@ -1,18 +1,19 @@
 // node scripts/bench/change_streams.mjs [--quick] (after npm run build): change streams through
-// the official driver against an in-process one-node replica set. Prints the insert → event
+// the official driver against a one-node replica set in its own process (`--replSet rs0`). Prints the insert → event
 // latency (p50, p99) against an insert's own round trip, and the write rate with 10 watchers on
 // the collection against the rate with none (targets: p50 ≤ 2× the round trip; ≤ 1.5× cost).
 import { MongoClient } from 'mongodb';
-import { MayflyServer } from '../../dist/index.js';
+import { startMayfly, stop } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
 const N = quick ? 300 : 2000;
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-const server = await MayflyServer.create({ replSet: 'rs0', compat: 'mongodb', logLevel: 'silent' });
-const writer = new MongoClient(server.getUri(), { maxPoolSize: 4 });
-const watcher = new MongoClient(server.getUri(), { maxPoolSize: 16 });
+const server = await startMayfly(['--replSet', 'rs0', '--compat', 'mongodb']);
+const uri = `${server.uri.replace(/\/?(\?.*)?$/, '')}/?directConnection=true`;
+const writer = new MongoClient(uri, { maxPoolSize: 4 });
+const watcher = new MongoClient(uri, { maxPoolSize: 16 });
 await writer.connect();
 await watcher.connect();
 const db = writer.db('bench_cs');
@@ -66,4 +67,4 @@ console.log(`writes/s, no watcher     ${alone.toFixed(0)}`);
 console.log(`writes/s, 10 watchers    ${watched.toFixed(0)}  (cost ${(alone / watched).toFixed(2)}x)`);
 await writer.close();
 await watcher.close();
-await server.stop();
+await stop(server);
