@@ -103,6 +103,11 @@ export const ErrorCodes = {
   CannotConvertIndexToUnique: 359,
   CollectionUUIDMismatch: 361,
   DatabaseDifferCase: 13297,
+  // Change streams (change_log.ts, change_stream.ts).
+  NoMatchingDocument: 47,
+  InvalidResumeToken: 260,
+  ChangeStreamFatalError: 280,
+  ChangeStreamHistoryLost: 286,
   // Codes drivers' retry and error-handling tests inject with the failCommand fail point.
   LockTimeout: 24,
   LockBusy: 46,

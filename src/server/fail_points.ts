@@ -187,10 +187,18 @@ export class FailPointRegistry {
    */
   readonly cosmosThrottle = new FailPoint();
 
+  /**
+   * `failGetMoreAfterCursorCheckout`: a getMore fails with `data.errorCode` once it has its
+   * cursor (commands/crud/get_more.ts); on a change stream the error is labelled resumable as
+   * mongod labels a real one.
+   */
+  readonly failGetMoreAfterCursorCheckout = new FailPoint();
+
   /** The fail point called `name`, if Mayfly has it. */
   find(name: string): FailPoint | undefined {
     if (name === 'failCommand') return this.failCommand;
     if (name === 'cosmosThrottle') return this.cosmosThrottle;
+    if (name === 'failGetMoreAfterCursorCheckout') return this.failGetMoreAfterCursorCheckout;
     return name === 'onPrimaryTransactionalWrite' ? this.onPrimaryTransactionalWrite : undefined;
   }
 }

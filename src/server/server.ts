@@ -20,7 +20,8 @@ import { cosmosDocumentTooLarge, cosmosMaxDocumentBytes } from '../cosmos/rules/
 import { LogicalClock } from './logical_clock.js';
 import { Connection } from './connection.js';
 import { ParameterTable } from './parameters.js';
-import { registerServerParameters } from './server_parameters.js';
+import { intParameter, registerServerParameters } from './server_parameters.js';
+import { attachChangeLog } from '../storage/change_log.js';
 import { checkPeer, classifyFirstBytes, EMBEDDED_TLS_LABELS, loadTlsConfig, type TlsConfig, type TlsOptionLabels, type TlsOptions } from './tls.js';
 import { subjectNameOf } from '../auth/x509.js';
 import { installRequestUnits, RequestUnits, requestUnitsOf } from '../cosmos/request_units/meter.js';
@@ -141,6 +142,11 @@ export class Server implements ServerServices {
     });
     this.auth = new AuthManager(this.catalog, () => this.clock.now(), options.auth);
     registerServerParameters(this);
+    if (this.settings.replSetName !== null) {
+      // The replica set's change log: change streams and local.oplog.rs read it.
+      const changeLog = attachChangeLog(this.catalog);
+      intParameter(this.parameters, 'changeStreamHistorySize', () => changeLog.maxEvents, (n) => (changeLog.maxEvents = n), { gt: 0 });
+    }
     for (const [name, value] of Object.entries(options.parameters ?? {})) {
       const param = this.parameters.lookup(name);
       if (!param || !param.set || !param.settableAtStartup) throw new Error(`unknown or read-only server parameter: ${name}`);

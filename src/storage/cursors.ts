@@ -162,6 +162,53 @@ export class Cursor {
   }
 }
 
+/** No documents: the source of a cursor that produces its batches itself. */
+const NO_DOCUMENTS: Iterator<Document> = { next: () => ({ done: true, value: undefined }) };
+
+/**
+ * A tailable cursor (a change stream, a tailing read of the oplog): a batch hands out what is
+ * there now; the cursor stays open for what later commits bring. `getMore` with awaitData waits
+ * for a commit (`subscribe`) instead of polling. Subclasses produce the batches.
+ */
+export abstract class TailableCursor extends Cursor {
+  /** A getMore may wait for more (awaitData). */
+  readonly awaitData: boolean = true;
+  /** Set once the cursor is closed (killCursors, its end); a waiting getMore is woken. */
+  closed = false;
+  private readonly closeListeners = new Set<() => void>();
+
+  /** A tailable cursor on `ns`. */
+  constructor(ns: string, nowMs: number) {
+    super(Long.ZERO, ns, NO_DOCUMENTS, nowMs);
+  }
+
+  /** Calls `wake` when a commit may have brought more; returns the unsubscribe. */
+  abstract subscribe(wake: () => void): () => void;
+
+  /** The batch available now: up to `maxDocs` documents (unlimited when undefined). */
+  abstract override nextBatch(maxDocs: number | undefined): Document[];
+
+  /** True when the cursor has ended (an invalidate was handed out): it closes after this batch. */
+  abstract override get exhausted(): boolean;
+
+  /** Fields the cursor adds to each batch's reply (a change stream's `postBatchResumeToken`). */
+  replyFields(): Document {
+    return {};
+  }
+
+  /** Calls `listener` when the cursor is closed; returns the unsubscribe. */
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  override close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const listener of [...this.closeListeners]) listener();
+  }
+}
+
 /** The cursors of one server. */
 export class CursorManager {
   private readonly cursors = new Map<bigint, Cursor>();
@@ -189,6 +236,11 @@ export class CursorManager {
       return { batch, id: Long.ZERO };
     }
     return { batch, id: this.adopt(cursor) };
+  }
+
+  /** Registers a cursor made elsewhere (a tailable cursor) and returns its new id. */
+  register(cursor: Cursor): Long {
+    return this.adopt(cursor);
   }
 
   /** The open cursors (`$currentOp`'s idle cursors). */
@@ -228,10 +280,13 @@ export class CursorManager {
     return true;
   }
 
-  /** Closes every cursor on `ns` (collection dropped or renamed). */
+  /**
+   * Closes every cursor on `ns` (collection dropped or renamed), but the tailable ones: a change
+   * stream sees the drop and ends itself with an invalidate.
+   */
   killNamespace(ns: string): void {
     for (const [key, cursor] of this.cursors) {
-      if (cursor.ns === ns) {
+      if (cursor.ns === ns && !(cursor instanceof TailableCursor)) {
         cursor.close();
         this.cursors.delete(key);
       }

@@ -4,10 +4,9 @@
  * records it; `Oplog.after(ts)` reads the entries after a time (what a tailable cursor on
  * `local.oplog.rs` and change streams read).
  *
- * Feeding it is the write path's: once the observers of src/storage/write/ exist, the observer
- * of the replica set calls `oplogOf(server).append(oplogEntry(...))` for each committed
- * operation (with the commit's cluster time, and the lsid/txnNumber/stmtId of a retryable
- * write). Until then nothing feeds it.
+ * The change log (change_log.ts), the write path's observer on the replica-set presentation,
+ * feeds it: one entry per committed operation (with the commit's cluster time, and the
+ * lsid/txnNumber/stmtId of a retryable write), a transaction as one `applyOps` command entry.
  */
 import { Long, Timestamp, type Binary, type Document, type UUID } from '../bson/library.js';
 
@@ -59,22 +58,40 @@ export const OPLOG_MAX_ENTRIES = 100_000;
 /** The committed entries, oldest first. */
 export class Oplog {
   private readonly entries: Document[] = [];
+  private droppedCount = 0;
 
   constructor(private readonly maxEntries = OPLOG_MAX_ENTRIES) {}
 
-  /** Records an entry; its `ts` must be later than every recorded one. */
+  /**
+   * Records an entry; its `ts` must not be earlier than any recorded one (the operations of one
+   * write unit, an insert batch, share its commit time).
+   */
   append(entry: Document): void {
     const last = this.entries[this.entries.length - 1];
-    if (last !== undefined && (entry.ts as Timestamp).compare(last.ts as Timestamp) <= 0) {
+    if (last !== undefined && (entry.ts as Timestamp).compare(last.ts as Timestamp) < 0) {
       throw new Error(`oplog entries must be appended in commit order: ${String(entry.ts)} after ${String(last.ts)}`);
     }
     this.entries.push(entry);
-    if (this.entries.length > this.maxEntries) this.entries.splice(0, this.entries.length - this.maxEntries);
+    if (this.entries.length > this.maxEntries) {
+      const excess = this.entries.length - this.maxEntries;
+      this.entries.splice(0, excess);
+      this.droppedCount += excess;
+    }
   }
 
   /** The entries committed after `ts` (all of them when undefined), oldest first. */
   *after(ts: Timestamp | undefined): IterableIterator<Document> {
     for (const entry of this.entries) if (ts === undefined || (entry.ts as Timestamp).compare(ts) > 0) yield entry;
+  }
+
+  /** The entries kept, oldest first (a tailable cursor reads them by position). */
+  get all(): readonly Document[] {
+    return this.entries;
+  }
+
+  /** Entries dropped from the front so far (the position of `all[0]` in the whole history). */
+  get dropped(): number {
+    return this.droppedCount;
   }
 
   /** Number of entries kept. */

@@ -28,7 +28,6 @@ describe('answered with 238 NotImplemented', () => {
   });
 
   test.each([
-    ['change streams', [{ $changeStream: {} }], '$changeStream is not supported by Mayfly yet'],
     ['$accumulator', [{ $group: { _id: null, s: { $accumulator: '$a' } } }], 'The $accumulator accumulator is not supported by Mayfly yet'],
   ])('aggregation: %s', async (_what, pipeline, errmsg) => {
     expect(await refusal({ aggregate: 'c', pipeline, cursor: {} })).toEqual([238, 'NotImplemented', errmsg]);

@@ -1278,7 +1278,7 @@ async function collectionOperation(run: TestRun, coll: Collection, op: SpecOpera
     case 'createChangeStream': {
       const { pos, opts } = prepare(run, a, ['pipeline']);
       const stream = coll.watch((pos.pipeline as Document[] | undefined) ?? [], opts);
-      await stream.tryNext();
+      await openChangeStream(stream);
       return { value: undefined, shape: 'value', entity: { kind: 'cursor', cursor: stream as unknown as AbstractCursor } };
     }
     default:
@@ -1342,7 +1342,7 @@ async function databaseOperation(run: TestRun, db: Db, op: SpecOperation): Promi
     case 'createChangeStream': {
       const { pos, opts } = prepare(run, a, ['pipeline']);
       const stream = db.watch((pos.pipeline as Document[] | undefined) ?? [], opts);
-      await stream.tryNext();
+      await openChangeStream(stream);
       return { value: undefined, shape: 'value', entity: { kind: 'cursor', cursor: stream as unknown as AbstractCursor } };
     }
     default:
@@ -1376,7 +1376,7 @@ async function clientOperation(run: TestRun, entity: ClientEntity, op: SpecOpera
     case 'createChangeStream': {
       const { pos, opts } = prepare(run, a, ['pipeline']);
       const stream = client.watch((pos.pipeline as Document[] | undefined) ?? [], opts);
-      await stream.tryNext();
+      await openChangeStream(stream);
       return { value: undefined, shape: 'value', entity: { kind: 'cursor', cursor: stream as unknown as AbstractCursor } };
     }
     default:
@@ -1473,6 +1473,15 @@ async function bucketOperation(run: TestRun, bucket: GridFSBucket, op: SpecOpera
     default:
       throw new RunnerError(`unsupported bucket operation ${op.name}`);
   }
+}
+
+/**
+ * Sends a new change stream's aggregate, and nothing more (the unified format: the server-side
+ * cursor exists once createChangeStream returns; its first getMore is the first iteration's), as
+ * the driver's own runner does, through the cursor's initialisation.
+ */
+async function openChangeStream(stream: unknown): Promise<void> {
+  await (stream as { cursor: { cursorInit(): Promise<void> } }).cursor.cursorInit();
 }
 
 async function cursorOperation(cursor: AbstractCursor, op: SpecOperation): Promise<OpResult | undefined> {

@@ -27,10 +27,11 @@ import { IdlRules, collectionArg } from '../args.js';
 import { checkIdIndexOption } from './_id_index.js';
 import { checkStorageEngineOptions } from './_storage_engine.js';
 import { CLUSTERED_INDEX_ARG, KIND_FIELDS, TIMESERIES_ARG, collectionKindOptions } from './_internal/timeseries_options.js';
+import { parseChangeStreamImagesOption } from '../../storage/change_log.js';
 import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 
 /** Options mongod knows that Mayfly does not implement yet: refused with 238, never ignored. */
-const NOT_IMPLEMENTED_OPTIONS = ['changeStreamPreAndPostImages', 'encryptedFields'];
+const NOT_IMPLEMENTED_OPTIONS = ['encryptedFields'];
 
 // Types as create.idl: safeBool, safeInt64 (with its validators), array<object>, …
 const CREATE_ARGS = {
@@ -151,6 +152,8 @@ export const create: CommandDefinition = {
         throw new CommandError('NotImplemented', `The '${option}' option of create is not supported by Mayfly yet`);
       }
     }
+    // `changeStreamPreAndPostImages: {enabled}`: kept in the options when enabled (change streams' images).
+    const images = present(cmd.changeStreamPreAndPostImages) ? parseChangeStreamImagesOption(cmd.changeStreamPreAndPostImages) : false;
     if (present(cmd.viewOn)) return createView(ctx, name, cmd);
     // `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (TTL.md): validated and stored
     // with every field filled in, so listCollections shows the limits in force.
@@ -175,6 +178,10 @@ export const create: CommandDefinition = {
       }
       if (key === 'validator' && !hasValidator) continue; // an empty validator is no validator
       if (key === 'capped' || key === 'size' || key === 'max' || KIND_FIELDS.has(key)) continue;
+      if (key === 'changeStreamPreAndPostImages') {
+        if (images) given.changeStreamPreAndPostImages = { enabled: true };
+        continue;
+      }
       given[key] = value;
     }
     if (capped) Object.assign(given, capped);

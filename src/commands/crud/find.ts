@@ -1,6 +1,7 @@
 /** `find`: filter, projection, sort, skip, limit, batchSize, singleBatch; returns a cursor. */
 import { cosmosCheckFilter } from '../../cosmos/rules/query_operators.js';
 import { cosmosCheckSort, cosmosIndexKeys } from '../../cosmos/rules/sort_needs_index.js';
+import { findOplog, readsOplog } from './oplog_find.js';
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { IdlRules, boolArg, collectionArg, docArg, intArg } from '../args.js';
@@ -57,6 +58,7 @@ export const find: CommandDefinition = {
     const skip = intArg(cmd, 'skip');
     const limit = intArg(cmd, 'limit');
     const batchSize = intArg(cmd, 'batchSize');
+    if (readsOplog(ctx, name)) return findOplog(ctx, cmd, batchSize === 0 ? 0 : batchSize);
     const view = viewFor(ctx, name);
     if (view) return findOnView(ctx, cmd, name, view); // a view reads as an aggregation
     const collation = checkCollation(cmd.collation);

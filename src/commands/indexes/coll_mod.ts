@@ -29,6 +29,7 @@ import { COLLMOD_EXPIRE_ARG, COLLMOD_TIMESERIES_ARG, planKindChange } from '../a
 import { GENERIC_ARGUMENTS, IdlRules, collectionArg, wrongTypeError } from '../args.js';
 import { checkUniqueRequest, planUniqueChange } from './_unique_conversion.js';
 import type { ArgType, CommandContext, CommandDefinition } from '../types.js';
+import { parseChangeStreamImagesOption } from '../../storage/change_log.js';
 
 /** The fields of `collMod.index` (mongod's `CollModIndex` IDL struct) and their types. */
 const INDEX_FIELDS: Readonly<Record<string, readonly ArgType[]>> = {
@@ -240,14 +241,17 @@ export const collMod: CommandDefinition = {
     for (const option of ['pipeline', 'viewOn']) {
       if (present(cmd[option])) throw new CommandError('InvalidOptions', `option only supported on a view: ${option}`);
     }
-    if (present(cmd.changeStreamPreAndPostImages)) throw notImplemented('changeStreamPreAndPostImages');
+    const images = present(cmd.changeStreamPreAndPostImages) ? parseChangeStreamImagesOption(cmd.changeStreamPreAndPostImages) : undefined;
     // `versioned: {...}` changes the limits of a versioned collection (TTL.md); 72 on any other.
     const versioned = present(cmd.versioned) ? (cmd.versioned as Document) : null;
     if (versioned) ctx.server.ttl.checkVersionedChange(coll, versioned);
     const reply: Document = {};
     apply?.(reply);
-    if (validator || level || action || cappedSize !== undefined || cappedMax !== undefined) {
+    if (validator || level || action || cappedSize !== undefined || cappedMax !== undefined || images !== undefined) {
       const options: Document = { ...coll.options };
+      // changeStreamPreAndPostImages: {enabled: true} kept in the options; false removes it.
+      if (images === true) options.changeStreamPreAndPostImages = { enabled: true };
+      else if (images === false) delete options.changeStreamPreAndPostImages;
       // cappedSize/cappedMax rebound a capped collection; the next insert evicts what no longer fits.
       if (cappedSize !== undefined && coll.capped) options.size = cappedSize;
       if (cappedMax !== undefined && coll.capped) options.max = cappedMax;

@@ -214,8 +214,9 @@ export class ObserverRegistry {
  * its own, and committed once), so its lazy fields stay lazy.
  */
 function stamp(op: WriteOp, time: CommitTime): WriteEvent {
-  const event = op as WriteOp & { clusterTime: Timestamp; wallTimeMs: number };
+  const event = op as WriteOp & { clusterTime: Timestamp; wallTimeMs: number; session?: CommitSession };
   event.clusterTime = time.clusterTime;
   event.wallTimeMs = time.wallTimeMs;
+  if (time.session !== undefined) event.session = time.session;
   return event;
 }

@@ -3,6 +3,8 @@ import type { StageDefinition } from '../stage.js';
 import { addFields } from './add_fields.js';
 import { bucket } from './bucket.js';
 import { bucketAuto } from './bucket_auto.js';
+import { changeStream } from './change_stream.js';
+import { changeStreamSplitLargeEvent } from './change_stream_split_large_event.js';
 import { collStats } from './coll_stats.js';
 import { count } from './count.js';
 import { currentOp } from './current_op.js';
@@ -48,6 +50,8 @@ export const STAGES: readonly StageDefinition[] = [
   addFields,
   bucket,
   bucketAuto,
+  changeStream,
+  changeStreamSplitLargeEvent,
   collStats,
   count,
   currentOp,
