@@ -66,10 +66,7 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
     "Server returns an error on deleteOne with snapshot": SNAPSHOT_READS,
     "Server returns an error on updateOne with snapshot": SNAPSHOT_READS,
     "Server returns an error on findOneAndUpdate with snapshot": SNAPSHOT_READS,
-    "Server returns an error on listDatabases with snapshot": SNAPSHOT_READS,
-    "Server returns an error on listCollections with snapshot": SNAPSHOT_READS,
     "Server returns an error on listIndexes with snapshot": SNAPSHOT_READS,
-    "Server returns an error on runCommand with snapshot": SNAPSHOT_READS,
   },
   'sessions/snapshot-sessions.json': {
     "Find operation with snapshot": SNAPSHOT_READS,
