@@ -307,6 +307,7 @@ export const COMMAND_PRIVILEGES: Readonly<Record<string, CommandAuth>> = {
   getClusterParameter: onCluster('getClusterParameter'),
   getCmdLineOpts: onCluster('getCmdLineOpts'),
   getDefaultRWConcern: onCluster('getDefaultRWConcern'),
+  getLastRequestStatistics: anyUser,
   getLog: onCluster('getLog'),
   getMore: anyUser,
   getParameter: onCluster('getParameter'),

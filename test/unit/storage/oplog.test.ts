@@ -31,6 +31,9 @@ describe('the log', () => {
     expect(log.size).toBe(2);
     expect([...log.after(undefined)].map((e) => e.o)).toEqual([{ msg: 2 }, { msg: 3 }]);
     expect([...log.after(ts(2))].map((e) => e.o)).toEqual([{ msg: 3 }]);
-    expect(() => log.append(oplogEntry({ op: 'n', ns: '', o: {} }, ts(3), 1, 0))).toThrow('oplog entries must be appended in commit order');
+    expect(() => log.append(oplogEntry({ op: 'n', ns: '', o: {} }, ts(2), 1, 0))).toThrow('oplog entries must be appended in commit order');
+    // The entries of one commit (an insert batch) share its time.
+    log.append(oplogEntry({ op: 'n', ns: '', o: { msg: 4 } }, ts(3), 1, 0));
+    expect([...log.after(ts(2))].map((e) => e.o)).toEqual([{ msg: 3 }, { msg: 4 }]);
   });
 });
