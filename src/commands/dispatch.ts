@@ -17,7 +17,9 @@ import { validateArguments } from './args.js';
 import { registry } from './registry.js';
 import { sessionCatalogOf, type SessionRecord } from '../sessions/session_catalog.js';
 import { addClusterTime, gossipClusterTimeIn } from './replication/cluster_time.js';
-import { checkTransactionArguments, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
+import { checkTransactionArguments, isTransactionStatement, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
+import { runTransactionStatement, type TransactionStatement } from './sessions/transaction_statement.js';
+import { existingSnapshots } from '../storage/write/snapshots.js';
 import type { CommandContext, CommandDefinition } from './types.js';
 import type { ConnectionState, ServerServices } from '../server/services.js';
 
@@ -77,6 +79,8 @@ function runDefinition(
   commandField: string,
   requestBytes: number,
 ): DispatchResult | Promise<DispatchResult> {
+  const busy = transactionGate(server, server.clock.now());
+  if (busy !== null) return busy.then(() => runDefinition(server, connection, def, body, commandField, requestBytes));
   const db = body.$db;
   if (typeof db !== 'string') throw new CommandError(40571, 'OP_MSG requests require a $db argument');
   // `$external`, where X509 (and LDAP) users live, is the one database name with a `$` a command may name.
@@ -141,9 +145,23 @@ function runCommand(
   ctx: CommandContext,
   def: CommandDefinition,
   body: Document,
-  retryable: RetryableWrite | undefined,
+  retryable: RetryableWrite | TransactionStatement | undefined,
 ): Document | Promise<Document | typeof CLOSE_CONNECTION> {
-  return retryable === undefined ? def.run(ctx, body) : runRetryableWrite(ctx, def, body, retryable);
+  if (retryable === undefined) return def.run(ctx, body);
+  return isTransactionStatement(retryable) ? runTransactionStatement(ctx, def, body, retryable) : runRetryableWrite(ctx, def, body, retryable);
+}
+
+/**
+ * The transaction gate: while a statement of a transaction (or a snapshot read) runs with its
+ * snapshot applied to the collections, other commands wait (storage/write/snapshots.ts); with
+ * no snapshot open this is one lookup. Expired transactions are aborted first.
+ */
+function transactionGate(server: ServerServices, now: number): Promise<void> | null {
+  const store = existingSnapshots(server.catalog.writes);
+  if (store === undefined || store.openViews === 0) return null;
+  const sessions = sessionCatalogOf(server);
+  if (sessions.transactionsOpen) sessions.expireTransactions(now);
+  return store.busy;
 }
 
 /**
@@ -157,7 +175,13 @@ function copyReply(reply: Document): Document {
 }
 
 /** `runDefinition` while failCommand is configured: it may delay, fail or drop the command. */
-async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, body: Document, commandField: string, retryable: RetryableWrite | undefined): Promise<DispatchResult> {
+async function runUnderFailCommand(
+  ctx: CommandContext,
+  def: CommandDefinition,
+  body: Document,
+  commandField: string,
+  retryable: RetryableWrite | TransactionStatement | undefined,
+): Promise<DispatchResult> {
   const failCommand = await evaluateFailCommand(ctx.server, { command: def.name, aliases: def.aliases ?? [], body, db: ctx.db, connection: ctx.connection });
   if (failCommand.closeConnection) return CLOSE_CONNECTION;
   const session = startCommand(ctx, body);

@@ -72,6 +72,8 @@ import { killAllSessionsByPattern } from './sessions/kill_all_sessions_by_patter
 import { killSessions } from './sessions/kill_sessions.js';
 import { refreshSessions } from './sessions/refresh_sessions.js';
 import { startSession } from './sessions/start_session.js';
+import { abortTransaction } from './transactions/abort_transaction.js';
+import { commitTransaction } from './transactions/commit_transaction.js';
 import { configureFailPoint } from './testing/configure_fail_point.js';
 import { mayflyAdvanceClock } from './testing/mayfly_advance_clock.js';
 import { mayflyClock } from './testing/mayfly_clock.js';
@@ -88,12 +90,14 @@ import { createSearchIndexes } from './search/create_search_indexes.js';
 
 /** Every implemented command, sorted by name. */
 export const COMMANDS: readonly CommandDefinition[] = [
+  abortTransaction,
   aggregate,
   authenticate,
   buildInfo,
   bulkWrite,
   collMod,
   collStats,
+  commitTransaction,
   configureFailPoint,
   connectionStatus,
   count,
