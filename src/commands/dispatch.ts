@@ -85,13 +85,17 @@ function runDefinition(
   if (typeof db !== 'string') throw new CommandError(40571, 'OP_MSG requests require a $db argument');
   // `$external`, where X509 (and LDAP) users live, is the one database name with a `$` a command may name.
   if (db !== '$external') validateDbName(db);
-  if (def.adminOnly && db !== 'admin') {
+  // A transaction's statement is checked as one first (getParameter in a transaction: 263).
+  if (def.adminOnly && db !== 'admin' && body.autocommit === undefined) {
     throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
   }
   checkApiParameters(def, body);
   checkAccess(connection, def, body, db);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes, commands: registry };
   const retryable = checkTransactionArguments(ctx, def, body);
+  if (def.adminOnly && db !== 'admin') {
+    throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
+  }
   // Most commands run with the fail point off: no await, no per-command scope then.
   const failPoint = failCommandActive(server);
   if (def.express !== undefined && !failPoint && retryable === undefined) {

@@ -6,7 +6,7 @@
  * inside a transaction, and the standalone refusing transactions (20).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MongoServerError, type ClientSession } from 'mongodb';
+import { Long, MongoServerError, type ClientSession } from 'mongodb';
 import { errorOf, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -179,7 +179,7 @@ describe('standalone', () => {
     const standalone = await startHarness({ compat: 'mongodb' });
     try {
       const err = await errorOf(() =>
-        standalone.db.command({ find: 'x', txnNumber: 1, autocommit: false, startTransaction: true }, { session: standalone.client.startSession() }),
+        standalone.db.command({ find: 'x', txnNumber: Long.fromNumber(1), autocommit: false, startTransaction: true }, { session: standalone.client.startSession() }),
       );
       expect([err.code, err.codeName]).toEqual([20, 'IllegalOperation']);
     } finally {

@@ -10,7 +10,7 @@
  * `checkTransactionArguments` is the gate of `txnNumber`, `autocommit` and `startTransaction`
  * for every command (20 on a standalone, as mongod answers).
  */
-import { Int32, Long, type Document } from '../../bson/library.js';
+import { Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { CLOSE_CONNECTION, failPointsOf } from '../../server/fail_points.js';
 import { sessionCatalogOf, type SessionRecord } from '../../sessions/session_catalog.js';
@@ -69,10 +69,9 @@ export function isTransactionStatement(args: RetryableWrite | TransactionStateme
 }
 
 function parseTxnNumber(value: unknown): bigint | undefined {
-  if (value === null) return undefined;
+  if (value === undefined || value === null) return undefined;
+  // mongod's IDL type is a long: an int or a double is the wrong type.
   if (value instanceof Long) return value.toBigInt();
-  if (value instanceof Int32) return BigInt(value.value);
-  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
   throw typeMismatch('OperationSessionInfo.txnNumber', value, ['long']);
 }
 

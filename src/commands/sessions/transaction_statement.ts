@@ -20,6 +20,8 @@ const ALLOWED_IN_TRANSACTION: ReadonlySet<string> = new Set([
   'abortTransaction', 'aggregate', 'bulkWrite', 'commitTransaction', 'create', 'createIndexes', 'delete', 'distinct', 'find',
   'findAndModify', 'getMore', 'insert', 'killCursors', 'update',
 ]);
+/** The commands a transaction may run on the admin database. */
+const ADMIN_IN_TRANSACTION: ReadonlySet<string> = new Set(['abortTransaction', 'bulkWrite', 'commitTransaction']);
 /** Commands that write into the collection they name. */
 const WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
 /** Aggregation stages a transaction may not run. */
@@ -66,7 +68,7 @@ export function checkTransactionStatement(
   if (!ALLOWED_IN_TRANSACTION.has(def.name)) {
     throw new CommandError('OperationNotSupportedInTransaction', `Cannot run '${def.name}' in a multi-document transaction.`);
   }
-  if (ctx.db === 'config' || ctx.db === 'local' || (ctx.db === 'admin' && def.name !== 'commitTransaction' && def.name !== 'abortTransaction')) {
+  if (ctx.db === 'config' || ctx.db === 'local' || (ctx.db === 'admin' && !ADMIN_IN_TRANSACTION.has(def.name))) {
     throw new CommandError('OperationNotSupportedInTransaction', `Cannot run command against the '${ctx.db}' database in a transaction.`);
   }
   if (def.name !== 'commitTransaction' && def.name !== 'abortTransaction' && body.writeConcern !== undefined) {
