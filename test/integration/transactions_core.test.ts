@@ -71,7 +71,7 @@ describe('commit and abort', () => {
     session.startTransaction();
     await coll.insertOne({ _id: 1 }, { session });
     await session.commitTransaction();
-    const txnNumber = session.serverSession!.txnNumber;
+    const txnNumber = Long.fromNumber(session.serverSession!.txnNumber);
     const again = await h.client.db('admin').command({ commitTransaction: 1, txnNumber, autocommit: false }, { session });
     expect(again.ok).toBe(1);
     const err = await errorOf(() => h.client.db('admin').command({ abortTransaction: 1, txnNumber, autocommit: false }, { session }));
@@ -81,7 +81,7 @@ describe('commit and abort', () => {
     other.startTransaction();
     await coll.insertOne({ _id: 2 }, { session: other });
     await other.abortTransaction();
-    const n = other.serverSession!.txnNumber;
+    const n = Long.fromNumber(other.serverSession!.txnNumber);
     const late = await errorOf(() => h.db.command({ insert: 't_states', documents: [{ _id: 3 }], txnNumber: n, autocommit: false }, { session: other }));
     expect([late.code, late.codeName, late.errmsg]).toEqual([251, 'NoSuchTransaction', `Transaction with { txnNumber: ${n} } has been aborted.`]);
     expect(late.errorLabels).toEqual(['TransientTransactionError']);
@@ -160,14 +160,14 @@ describe('limits and refused operations', () => {
     const session = newSession();
     session.startTransaction();
     await h.db.collection('t_refused').insertOne({ _id: 1 }, { session });
-    const txnNumber = session.serverSession!.txnNumber;
+    const txnNumber = Long.fromNumber(session.serverSession!.txnNumber);
     const count = await errorOf(() => h.db.command({ count: 't_refused', txnNumber, autocommit: false }, { session }));
     expect([count.code, count.errmsg]).toEqual([263, "Cannot run 'count' in a multi-document transaction."]);
     await session.abortTransaction().catch(() => undefined);
     const s2 = newSession();
     s2.startTransaction();
     await h.db.collection('t_refused').findOne({}, { session: s2 });
-    const n = s2.serverSession!.txnNumber;
+    const n = Long.fromNumber(s2.serverSession!.txnNumber);
     const wc = await errorOf(() => h.db.command({ find: 't_refused', txnNumber: n, autocommit: false, writeConcern: { w: 1 } }, { session: s2 }));
     expect([wc.code, wc.errmsg]).toEqual([72, 'writeConcern is not allowed within a multi-statement transaction']);
     await s2.abortTransaction().catch(() => undefined);
