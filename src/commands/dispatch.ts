@@ -18,7 +18,7 @@ import { registry } from './registry.js';
 import { sessionCatalogOf, type SessionRecord } from '../sessions/session_catalog.js';
 import { addClusterTime, gossipClusterTimeIn } from './replication/cluster_time.js';
 import { checkTransactionArguments, isTransactionStatement, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
-import { runTransactionStatement, type TransactionStatement } from './sessions/transaction_statement.js';
+import { labelCommitReply, runTransactionStatement, withTransactionLabels, type TransactionStatement } from './sessions/transaction_statement.js';
 import { existingSnapshots } from '../storage/write/snapshots.js';
 import type { CommandContext, CommandDefinition } from './types.js';
 import type { ConnectionState, ServerServices } from '../server/services.js';
@@ -48,11 +48,27 @@ export function dispatch(
     if (!def) throw new CommandError('CommandNotFound', `no such command: '${commandField}'`);
     gossipClusterTimeIn(server, body);
     const reply = runDefinition(server, connection, def, body, commandField, requestBytes);
-    if (reply instanceof Promise) return reply.then((r) => okReply(server, r), (err: unknown) => errorReply(server, err, commandField));
-    return okReply(server, reply);
+    if (reply instanceof Promise) {
+      return reply.then(
+        (r) => okReply(server, transactionReply(r, body, commandField)),
+        (err: unknown) => errorReply(server, transactionError(err, body, commandField), commandField),
+      );
+    }
+    return okReply(server, transactionReply(reply, body, commandField));
   } catch (err) {
-    return errorReply(server, err, commandField);
+    return errorReply(server, transactionError(err, body, commandField), commandField);
   }
+}
+
+/** A transaction statement's error with mongod's error labels (sessions/transaction_statement.ts). */
+function transactionError(err: unknown, body: Document, commandField: string): unknown {
+  return body.autocommit === undefined ? err : withTransactionLabels(err, body, commandField);
+}
+
+/** A commit's or abort's reply with the labels of its write concern error. */
+function transactionReply(reply: DispatchResult, body: Document, commandField: string): DispatchResult {
+  if (reply !== CLOSE_CONNECTION && body.autocommit !== undefined && reply.writeConcernError !== undefined) labelCommitReply(reply, commandField);
+  return reply;
 }
 
 function okReply(server: ServerServices, reply: DispatchResult): DispatchResult {

@@ -89,6 +89,21 @@ describe('commit and abort', () => {
   });
 });
 
+describe('a failed statement', () => {
+  it('a duplicate key aborts the transaction; the server keeps answering', async () => {
+    const coll = h.db.collection('t_dup');
+    await coll.insertOne({ _id: 1 });
+    const session = newSession();
+    session.startTransaction();
+    await coll.insertOne({ _id: 2 }, { session });
+    const err = await errorOf(() => coll.insertOne({ _id: 1 }, { session }));
+    expect(err.code).toBe(11000);
+    // The transaction is aborted already: the driver's abortTransaction swallows the 251.
+    await session.abortTransaction();
+    expect(await coll.find({}).toArray()).toEqual([{ _id: 1 }]);
+  });
+});
+
 describe('isolation', () => {
   it('a transaction reads its snapshot and its own writes, not later commits of others', async () => {
     const coll = h.db.collection('t_snapshot');

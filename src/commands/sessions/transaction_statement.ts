@@ -201,7 +201,13 @@ export async function runTransactionStatement(ctx: CommandContext, def: CommandD
   if (txn.state !== 'inProgress') throw txn.abortedError();
   if (txn.view === null) txn.view = openView(ctx, store, txn);
   const view = txn.view;
-  store.apply(view);
+  try {
+    store.apply(view);
+  } catch (err) {
+    store.withdraw(view);
+    txn.abort();
+    throw err;
+  }
   const outcome = await ctx.server.catalog.writes.capture(() => def.run(ctx, body));
   const reply = outcome.result;
   const failed = outcome.error !== undefined || (Array.isArray(reply?.writeErrors) && reply.writeErrors.length > 0);
@@ -253,3 +259,49 @@ function describe(ts: Timestamp): string {
 
 /** `txnIdText` for the commands. */
 export { txnIdText };
+
+/** Codes of a primary that stepped down or shuts down, and of network failures (retryable). */
+const RETRYABLE_CODES: ReadonlySet<number> = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
+/** Codes a transaction's statement labels TransientTransactionError (mongod's error_labels.cpp). */
+const TRANSIENT_CODES: ReadonlySet<number> = new Set([24, 112, 239, 246, 251, 267]);
+/** Write concern errors that do not leave a commit's result unknown. */
+const DEFINITE_WRITE_CONCERN_CODES: ReadonlySet<number> = new Set([79, 100]);
+
+function addLabels(existing: unknown, labels: readonly string[]): string[] {
+  const out = Array.isArray(existing) ? [...(existing as string[])] : [];
+  for (const label of labels) if (!out.includes(label)) out.push(label);
+  return out;
+}
+
+/**
+ * The error labels mongod gives an error of a transaction's statement (`body` has
+ * `autocommit`), or of commit/abort: TransientTransactionError for a conflict or a lost
+ * transaction (and, but on commit/abort, a stepped-down primary or a network error),
+ * UnknownTransactionCommitResult for a commit whose outcome is unknown, RetryableWriteError for
+ * a commit or abort that may be retried. Labels already present (a fail point's) are kept.
+ */
+export function withTransactionLabels(err: unknown, body: Document, command: string): unknown {
+  if (!(err instanceof CommandError) || body.autocommit === undefined) return err;
+  if (err.extra !== undefined && Object.hasOwn(err.extra, 'errorLabels')) return err;
+  const code = err.code;
+  const commitOrAbort = command === 'commitTransaction' || command === 'abortTransaction';
+  const labels: string[] = [];
+  if (TRANSIENT_CODES.has(code) && command !== 'abortTransaction') labels.push('TransientTransactionError');
+  if (!commitOrAbort && RETRYABLE_CODES.has(code)) labels.push('TransientTransactionError');
+  if (commitOrAbort && RETRYABLE_CODES.has(code)) labels.push('RetryableWriteError');
+  if (command === 'commitTransaction' && (RETRYABLE_CODES.has(code) || code === 50)) labels.push('UnknownTransactionCommitResult');
+  if (labels.length === 0) return err;
+  return new CommandError(code, err.message, { ...err.extra, errorLabels: addLabels(undefined, labels) });
+}
+
+/** A commit's reply with a write concern error: UnknownTransactionCommitResult (and RetryableWriteError when retryable). */
+export function labelCommitReply(reply: Document, command: string): void {
+  if (command !== 'commitTransaction' && command !== 'abortTransaction') return;
+  const wce = reply.writeConcernError;
+  if (!isDocument(wce)) return;
+  const code = Number(wce.code);
+  const labels: string[] = [];
+  if (RETRYABLE_CODES.has(code)) labels.push('RetryableWriteError');
+  if (command === 'commitTransaction' && !DEFINITE_WRITE_CONCERN_CODES.has(code)) labels.push('UnknownTransactionCommitResult');
+  if (labels.length > 0) reply.errorLabels = addLabels(reply.errorLabels, labels);
+}

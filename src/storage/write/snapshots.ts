@@ -177,14 +177,18 @@ export class SnapshotStore implements ChangeTracker {
 
   /** Puts the head back after `apply`; `pending`: changes the statement made that were not admitted. */
   withdraw(view: ReadView, pending: readonly RecordChange[] = []): void {
-    this.undo(pending);
-    this.undo(view.own);
-    const first = this.seq - this.history.length;
-    for (let i = Math.max(0, view.at - first); i < this.history.length; i++) this.redo(this.history[i]!.changes);
-    this.applied = null;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const wake of waiters) wake();
+    try {
+      this.undo(pending);
+      this.undo(view.own);
+      const first = this.seq - this.history.length;
+      for (let i = Math.max(0, view.at - first); i < this.history.length; i++) this.redo(this.history[i]!.changes);
+    } finally {
+      // Waiting commands run again whatever happened (a stuck gate would stall every client).
+      this.applied = null;
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
   }
 
   /**
