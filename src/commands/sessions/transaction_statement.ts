@@ -204,7 +204,7 @@ export async function runTransactionStatement(ctx: CommandContext, def: CommandD
   try {
     store.apply(view);
   } catch (err) {
-    store.withdraw(view);
+    store.release(view);
     txn.abort();
     throw err;
   }
@@ -212,7 +212,7 @@ export async function runTransactionStatement(ctx: CommandContext, def: CommandD
   const reply = outcome.result;
   const failed = outcome.error !== undefined || (Array.isArray(reply?.writeErrors) && reply.writeErrors.length > 0);
   const admitted = !failed && (outcome.changes.length === 0 || store.admit(view, outcome.changes));
-  store.withdraw(view, admitted ? [] : outcome.changes);
+  store.release(view, admitted ? [] : outcome.changes);
   txn.statements++;
   if (failed) {
     // A failed statement aborts its transaction, as in mongod.

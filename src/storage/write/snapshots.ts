@@ -103,7 +103,7 @@ export class SnapshotStore implements ChangeTracker {
 
   /** A promise while a view is applied (a statement of a transaction or snapshot read runs). */
   get busy(): Promise<void> | null {
-    if (this.applied === null) return null;
+    if (!this.running) return null;
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -132,6 +132,7 @@ export class SnapshotStore implements ChangeTracker {
   /** Closes `view` (its own changes, never committed, are forgotten); drops history no view needs. */
   close(view: ReadView): void {
     if (!view.open) return;
+    if (this.applied === view) this.withdraw(view);
     view.open = false;
     this.views.delete(view);
     for (const key of view.ownKeys) if (this.owners.get(key) === view) this.owners.delete(key);
@@ -151,7 +152,7 @@ export class SnapshotStore implements ChangeTracker {
   /** The write path's report of a committed unit: refused when it conflicts with a transaction. */
   committing(changes: readonly RecordChange[], unit: WriteUnit, clusterTime: Timestamp): void {
     if (changes.length === 0) return;
-    const conflict = changes.some((c) => this.owners.has(keyOf(c))) || this.applied !== null;
+    const conflict = changes.some((c) => this.owners.has(keyOf(c))) || this.applied !== null || this.running;
     if (conflict) {
       this.undo(changes);
       unit.ops.length = 0;
@@ -167,13 +168,42 @@ export class SnapshotStore implements ChangeTracker {
     for (const c of changes) this.lastWrite.set(keyOf(c), seq);
   }
 
-  /** Brings the collections to `view`'s state, for one statement (undone by `withdraw`). */
+  /**
+   * Brings the collections to `view`'s state for a statement. The view stays applied after the
+   * statement (`release`), so that a transaction's next statements (and its cursors) find its
+   * records where they were; the next command of anyone else puts the head back first
+   * (`settle`), as does the end of the view.
+   */
   apply(view: ReadView): void {
-    const first = this.seq - this.history.length;
-    for (let i = this.history.length - 1; i >= 0 && first + i + 1 > view.at; i--) this.undo(this.history[i]!.changes);
-    this.redo(view.own);
-    this.applied = view;
+    if (this.applied !== view) {
+      if (this.applied !== null) this.withdraw(this.applied);
+      const first = this.seq - this.history.length;
+      for (let i = this.history.length - 1; i >= 0 && first + i + 1 > view.at; i--) this.undo(this.history[i]!.changes);
+      this.redo(view.own);
+      this.applied = view;
+    }
+    this.running = true;
   }
+
+  /** The end of a statement run with `view` applied: `pending` (changes not admitted) undone; the view stays applied. */
+  release(view: ReadView, pending: readonly RecordChange[] = []): void {
+    this.running = false;
+    try {
+      if (this.applied === view) this.undo(pending);
+    } finally {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  /** Puts the head back when a view stays applied between statements (before any other command). */
+  settle(): void {
+    if (this.applied !== null && !this.running) this.withdraw(this.applied);
+  }
+
+  /** True while a statement runs with a view applied. */
+  private running = false;
 
   /** Puts the head back after `apply`; `pending`: changes the statement made that were not admitted. */
   withdraw(view: ReadView, pending: readonly RecordChange[] = []): void {
@@ -216,6 +246,7 @@ export class SnapshotStore implements ChangeTracker {
    * (with the head unchanged) when they cannot be applied, e.g. a unique key taken meanwhile.
    */
   commit(view: ReadView, clusterTime: () => Timestamp): readonly RecordChange[] {
+    if (this.applied === view) this.withdraw(view);
     const own = view.own;
     let done = 0;
     try {
