@@ -111,7 +111,6 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
   },
   'transactions-convenient-api/callback-retry.json': {
     "callback succeeds after multiple connection errors": TXN_CONVENIENT_RETRY,
-    "callback is not retried after non-transient error (DuplicateKeyError)": TXN_READ_PREFERENCE,
   },
   'transactions-convenient-api/commit-retry.json': {
     "commit is not retried after MaxTimeMSExpired error": TXN_CONVENIENT_RETRY,
@@ -165,8 +164,6 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
     "collection writeConcern ignored for insert": TXN_DRIVER_WTIMEOUT,
   },
   'transactions/read-pref.json': {
-    "default readPreference": TXN_READ_PREFERENCE,
-    "primary readPreference": TXN_READ_PREFERENCE,
   },
   'transactions/retryable-abort-errorLabels.json': {
     "abortTransaction does not retry without RetryableWriteError label": TXN_CONVENIENT_RETRY,
