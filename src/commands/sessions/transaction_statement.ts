@@ -51,9 +51,9 @@ export function checkTransactionStatement(
   session: SessionRecord | undefined,
   txnNumber: bigint | undefined,
 ): TransactionStatement {
+  if (typeof body.autocommit !== 'boolean') throw new CommandError('TypeMismatch', `BSON field 'OperationSessionInfoFromClient.autocommit' is the wrong type '${typeof body.autocommit}', expected type 'bool'`);
   if (txnNumber === undefined) throw new CommandError('InvalidOptions', "'autocommit' field requires a transaction number to also be specified");
   if (session === undefined) throw new CommandError('InvalidOptions', 'Transaction number requires a session ID to also be specified');
-  if (typeof body.autocommit !== 'boolean') throw new CommandError('TypeMismatch', `BSON field 'OperationSessionInfoFromClient.autocommit' is the wrong type '${typeof body.autocommit}', expected type 'bool'`);
   if (body.autocommit) throw new CommandError('InvalidOptions', 'Specifying autocommit=true is not allowed.');
   const start = body.startTransaction !== undefined && body.startTransaction !== null;
   if (start && body.startTransaction !== true) {
