@@ -20,7 +20,9 @@ import { registry } from './registry.js';
 import { recordTop, topStart } from './diagnostic/top_counters.js';
 import { sessionCatalogOf, type SessionRecord } from '../sessions/session_catalog.js';
 import { addClusterTime, gossipClusterTimeIn } from './replication/cluster_time.js';
-import { checkTransactionArguments, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
+import { checkTransactionArguments, isTransactionStatement, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
+import { labelCommitReply, runTransactionStatement, withTransactionLabels, type TransactionStatement } from './sessions/transaction_statement.js';
+import { existingSnapshots } from '../storage/write/snapshots.js';
 import type { CommandContext, CommandDefinition } from './types.js';
 import type { ConnectionState, ServerServices } from '../server/services.js';
 import { cosmosCheckCommand } from '../cosmos/rules/unsupported_commands.js';
@@ -66,20 +68,31 @@ export function dispatch(
     }
     if (reply instanceof Promise) {
       return reply.then(
-        (r) => (noteTop(server, def.name, body, started), okReply(server, r, typed)),
-        (err: unknown) => (noteTop(server, def.name, body, started), errorReply(server, err, commandField)),
+        (r) => (noteTop(server, def.name, body, started), okReply(server, transactionReply(r, body, commandField), typed)),
+        (err: unknown) => (noteTop(server, def.name, body, started), errorReply(server, transactionError(err, body, commandField), commandField)),
       );
     }
     noteTop(server, def.name, body, started);
-    return okReply(server, reply, typed);
+    return okReply(server, transactionReply(reply, body, commandField), typed);
   } catch (err) {
-    return errorReply(server, err, commandField);
+    return errorReply(server, transactionError(err, body, commandField), commandField);
   }
 }
 
 /** Counts the command for `top` (diagnostic/top_counters.ts) on the namespace it named. */
 function noteTop(server: ServerServices, name: string, body: Document, started: number): void {
   if (typeof body.$db === 'string') recordTop(server, name, body.$db, body, started);
+}
+
+/** A transaction statement's error with mongod's error labels (sessions/transaction_statement.ts). */
+function transactionError(err: unknown, body: Document, commandField: string): unknown {
+  return body.autocommit === undefined ? err : withTransactionLabels(err, body, commandField);
+}
+
+/** A commit's or abort's reply with the labels of its write concern error. */
+function transactionReply(reply: DispatchResult, body: Document, commandField: string): DispatchResult {
+  if (reply !== CLOSE_CONNECTION && body.autocommit !== undefined && reply.writeConcernError !== undefined) labelCommitReply(reply, commandField);
+  return reply;
 }
 
 /** `reply` with `ok: 1` (and, for `typed`, the command's Cosmos DB `_t` first). */
@@ -128,17 +141,23 @@ function runDefinition(
   commandField: string,
   requestBytes: number,
 ): DispatchResult | Promise<DispatchResult> {
+  const busy = transactionGate(server, body, server.clock.now());
+  if (busy !== null) return busy.then(() => runDefinition(server, connection, def, body, commandField, requestBytes));
   const db = body.$db;
   if (typeof db !== 'string') throw new CommandError(40571, 'OP_MSG requests require a $db argument');
   // `$external`, where X509 (and LDAP) users live, is the one database name with a `$` a command may name.
   if (db !== '$external') validateDbName(db);
-  if (def.adminOnly && db !== 'admin') {
+  // A transaction's statement is checked as one first (getParameter in a transaction: 263).
+  if (def.adminOnly && db !== 'admin' && body.autocommit === undefined) {
     throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
   }
   checkApiParameters(def, body);
   checkAccess(connection, def, body, db);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes, commands: registry };
   const retryable = checkTransactionArguments(ctx, def, body);
+  if (def.adminOnly && db !== 'admin') {
+    throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
+  }
   // Most commands run with the fail point off: no await, no per-command scope then.
   const failPoint = failCommandActive(server);
   if (def.express !== undefined && !failPoint && retryable === undefined) {
@@ -192,9 +211,28 @@ function runCommand(
   ctx: CommandContext,
   def: CommandDefinition,
   body: Document,
-  retryable: RetryableWrite | undefined,
+  retryable: RetryableWrite | TransactionStatement | undefined,
 ): Document | Promise<Document | typeof CLOSE_CONNECTION> {
-  return retryable === undefined ? def.run(ctx, body) : runRetryableWrite(ctx, def, body, retryable);
+  if (retryable === undefined) return def.run(ctx, body);
+  return isTransactionStatement(retryable) ? runTransactionStatement(ctx, def, body, retryable) : runRetryableWrite(ctx, def, body, retryable);
+}
+
+/**
+ * The transaction gate: while a statement of a transaction (or a snapshot read) runs with its
+ * snapshot applied to the collections, other commands wait (storage/write/snapshots.ts); with
+ * no snapshot open this is one lookup. Expired transactions are aborted first.
+ */
+function transactionGate(server: ServerServices, body: Document, now: number): Promise<void> | null {
+  const store = existingSnapshots(server.catalog.writes);
+  if (store === undefined || store.openViews === 0) return null;
+  const busy = store.busy;
+  if (busy !== null) return busy;
+  const sessions = sessionCatalogOf(server);
+  if (sessions.transactionsOpen) sessions.expireTransactions(now);
+  // A transaction's view left applied after its statement is put back before anyone else's
+  // command (a statement of a transaction switches views itself).
+  if (body.autocommit === undefined) store.settle();
+  return null;
 }
 
 /**
@@ -208,7 +246,13 @@ function copyReply(reply: Document): Document {
 }
 
 /** `runDefinition` while failCommand is configured: it may delay, fail or drop the command. */
-async function runUnderFailCommand(ctx: CommandContext, def: CommandDefinition, body: Document, commandField: string, retryable: RetryableWrite | undefined): Promise<DispatchResult> {
+async function runUnderFailCommand(
+  ctx: CommandContext,
+  def: CommandDefinition,
+  body: Document,
+  commandField: string,
+  retryable: RetryableWrite | TransactionStatement | undefined,
+): Promise<DispatchResult> {
   const failCommand = await evaluateFailCommand(ctx.server, { command: def.name, aliases: def.aliases ?? [], body, db: ctx.db, connection: ctx.connection });
   if (failCommand.closeConnection) return CLOSE_CONNECTION;
   const session = startCommand(ctx, body);

@@ -98,6 +98,8 @@ import { killAllSessionsByPattern } from './sessions/kill_all_sessions_by_patter
 import { killSessions } from './sessions/kill_sessions.js';
 import { refreshSessions } from './sessions/refresh_sessions.js';
 import { startSession } from './sessions/start_session.js';
+import { abortTransaction } from './transactions/abort_transaction.js';
+import { commitTransaction } from './transactions/commit_transaction.js';
 import { configureFailPoint } from './testing/configure_fail_point.js';
 import { mayflyAdvanceClock } from './testing/mayfly_advance_clock.js';
 import { mayflyClock } from './testing/mayfly_clock.js';
@@ -114,6 +116,7 @@ import { createSearchIndexes } from './search/create_search_indexes.js';
 
 /** Every implemented command, sorted by name. */
 export const COMMANDS: readonly CommandDefinition[] = [
+  abortTransaction,
   aggregate,
   authenticate,
   autoCompact,
@@ -122,6 +125,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   cloneCollectionAsCapped,
   collMod,
   collStats,
+  commitTransaction,
   compact,
   compactStructuredEncryptionData,
   configureFailPoint,

@@ -234,7 +234,7 @@ export interface FailCommandTarget {
 /** Commands that accept a write concern (`supportsWriteConcern`): the writeConcernError site. */
 const WRITE_CONCERN_COMMANDS = new Set([
   'insert', 'update', 'delete', 'findAndModify', 'bulkWrite', 'create', 'drop', 'dropDatabase',
-  'createIndexes', 'dropIndexes', 'collMod', 'renameCollection',
+  'createIndexes', 'dropIndexes', 'collMod', 'renameCollection', 'commitTransaction', 'abortTransaction',
 ]);
 
 function supportsWriteConcern(target: FailCommandTarget): boolean {

@@ -2,7 +2,7 @@
  * The general server parameters (getParameter/setParameter) and the typed helpers that
  * components use to declare their own, with mongod's coercion and error texts.
  */
-import { LOGICAL_SESSION_TIMEOUT_MINUTES } from '../sessions/session_catalog.js';
+import { LOGICAL_SESSION_TIMEOUT_MINUTES, sessionCatalogOf } from '../sessions/session_catalog.js';
 import type { Document } from '../bson/library.js';
 import { CommandError } from '../errors/command_error.js';
 import { formatValue } from '../storage/values/format.js';
@@ -94,6 +94,14 @@ export function registerServerParameters(server: ServerServices): void {
     () => server.cursors.timeoutMs,
     (n) => (server.cursors.timeoutMs = n),
     { gte: 0 },
+  );
+  // A transaction running longer is aborted (src/sessions/transaction.ts), on the server's clock.
+  intParameter(
+    table,
+    'transactionLifetimeLimitSeconds',
+    () => sessionCatalogOf(server).transactionLifetimeLimitSeconds,
+    (n) => (sessionCatalogOf(server).transactionLifetimeLimitSeconds = n),
+    { gte: 1 },
   );
   let logLevel = 0;
   table.register({

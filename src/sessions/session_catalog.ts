@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Binary, type Document } from '../bson/library.js';
+import { DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS, type Transaction } from './transaction.js';
 import { bsonTypeOf } from '../storage/values/bson_type.js';
 
 /** The session timeout mongod advertises (`logicalSessionTimeoutMinutes`) and applies. */
@@ -31,11 +32,17 @@ export interface SessionRecord {
   txnNumber: bigint | undefined;
   /** The results of that txnNumber's statements by stmtId (see retryable_writes.ts). */
   readonly statements: Map<number, unknown>;
+  /** The session's transaction at `txnNumber`, if one was started (transaction.ts). */
+  transaction: Transaction | undefined;
 }
 
 /** The sessions of one server. */
 export class SessionCatalog {
   private readonly byId = new Map<string, SessionRecord>();
+  /** `transactionLifetimeLimitSeconds`: a transaction running longer is aborted. */
+  transactionLifetimeLimitSeconds = DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS;
+  /** The sessions whose transaction is in progress. */
+  private readonly inTransaction = new Set<SessionRecord>();
   /** The one touched last: drivers send the same session again and again. */
   private last: SessionRecord | undefined;
 
@@ -53,7 +60,7 @@ export class SessionCatalog {
     if (rec) rec.lastUseMs = nowMs;
     else {
       if (this.byId.size % 1024 === 1023) this.prune(nowMs);
-      rec = { id, uid: NO_AUTH_USER_DIGEST, lastUseMs: nowMs, cursorIds: new Set(), txnNumber: undefined, statements: new Map() };
+      rec = { id, uid: NO_AUTH_USER_DIGEST, lastUseMs: nowMs, cursorIds: new Set(), txnNumber: undefined, statements: new Map(), transaction: undefined };
       this.byId.set(key, rec);
     }
     this.last = rec;
@@ -77,6 +84,7 @@ export class SessionCatalog {
       const rec = this.byId.get(keyOf(id));
       if (!rec) continue;
       cursors.push(...rec.cursorIds);
+      this.abortTransaction(rec);
       this.forget(rec);
     }
     return cursors;
@@ -93,8 +101,34 @@ export class SessionCatalog {
     for (const rec of recs) {
       cursors.push(...rec.cursorIds);
       rec.cursorIds.clear();
+      this.abortTransaction(rec);
     }
     return cursors;
+  }
+
+  /** Notes that `rec`'s transaction is in progress (`expireTransactions` watches it). */
+  transactionStarted(rec: SessionRecord): void {
+    this.inTransaction.add(rec);
+  }
+
+  /** True while some session's transaction is in progress. */
+  get transactionsOpen(): boolean {
+    return this.inTransaction.size > 0;
+  }
+
+  /** Aborts the transactions older than the lifetime limit at `nowMs`; forgets those that ended. */
+  expireTransactions(nowMs: number): void {
+    for (const rec of this.inTransaction) {
+      const txn = rec.transaction;
+      if (txn !== undefined && txn.expired(nowMs, this.transactionLifetimeLimitSeconds)) txn.abort();
+      if (txn === undefined || txn.state !== 'inProgress') this.inTransaction.delete(rec);
+    }
+  }
+
+  /** Aborts `rec`'s transaction if one is in progress (killSessions, endSessions). */
+  private abortTransaction(rec: SessionRecord): void {
+    rec.transaction?.abort();
+    this.inTransaction.delete(rec);
   }
 
   /** Records that a command of `rec`'s session opened cursor `id`. */
@@ -119,6 +153,7 @@ export class SessionCatalog {
   }
 
   private forget(rec: SessionRecord): void {
+    this.abortTransaction(rec);
     this.byId.delete(keyOf(rec.id));
     if (this.last === rec) this.last = undefined;
   }

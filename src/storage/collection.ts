@@ -7,7 +7,7 @@
  * sees sockets or replies.
  */
 import { MAX_BSON_OBJECT_BYTES, ObjectId, Timestamp, UUID, type Document } from '../bson/library.js';
-import { encodeStored, patchStored, storedSize } from './record_format.js';
+import { decodeStored, encodeStored, patchStored, storedSize, storedTime } from './record_format.js';
 import { bsonSize } from '../bson/encode.js';
 import { BsonRecord, documentFields, recordSize, type StoredDocument } from './record.js';
 import { CommandError } from '../errors/command_error.js';
@@ -286,7 +286,7 @@ export class Collection {
       this.rowModel!.modify(rec, next, nowMs);
       rec.modifiedAtMs = nowMs;
     }
-    this.writes.updated(this, op, rec, before === undefined ? { bson: beforeBson } : { doc: before }, { doc: next });
+    this.writes.updated(this, op, rec, before === undefined ? { bson: beforeBson } : { bson: beforeBson, doc: before }, { doc: next });
     this.capped?.updated(rec);
   }
 
@@ -364,6 +364,40 @@ export class Collection {
   rowChanged(rec: StoredDocument, nowMs: number, before?: Document): void {
     rec.modifiedAtMs = nowMs;
     this.writes.updated(this, 'update', rec, { doc: before }, {});
+  }
+
+  /**
+   * Puts `rec` into the stored state `bson` (null: absent) with its index entries, telling no
+   * one: a transaction's changes applied for its statement and withdrawn after, or the changes
+   * committed after a snapshot undone for its reader (write/snapshots.ts). Only records with
+   * stored bytes (no row model) are tracked.
+   */
+  restoreRecord(rec: StoredDocument, bson: string | null): void {
+    if (!(rec instanceof BsonRecord)) return;
+    const held = this.records.hasRecord(rec);
+    this.writes.silently(() => {
+      if (bson === null) {
+        if (held && this.records.deleteRecord(rec)) this.removedSilently(rec);
+        return;
+      }
+      if (!held) {
+        rec.bson = bson;
+        const doc = rec.doc;
+        this.enter(rec, this.indexKeysFor(doc, null, rec.modifiedAtMs), rec.id, doc._id);
+        return;
+      }
+      if (rec.bson === bson) return;
+      const next = decodeStored(bson);
+      this.replaceEntries(rec, this.secondary, undefined, next, storedTime(bson));
+      rec.bson = bson;
+    });
+  }
+
+  /** The index entries of `rec`, just taken out of the table, removed (no write path, no cap). */
+  private removedSilently(rec: StoredDocument): void {
+    const doc = rec.doc;
+    for (const index of this.secondary) index.remove(index.keysOf(doc), rec);
+    if (this.idIndex.maintained) this.idIndex.tree.delete(doc._id, rec);
   }
 
   /** Removes `rec` (a client delete; `cause`: a removal the storage makes on its own). */

@@ -10,7 +10,7 @@
  * `checkTransactionArguments` is the gate of `txnNumber`, `autocommit` and `startTransaction`
  * for every command (20 on a standalone, as mongod answers).
  */
-import { Int32, Long, type Document } from '../../bson/library.js';
+import { Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { CLOSE_CONNECTION, failPointsOf } from '../../server/fail_points.js';
 import { sessionCatalogOf, type SessionRecord } from '../../sessions/session_catalog.js';
@@ -18,6 +18,7 @@ import { isNumber } from '../../storage/values/numeric.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { typeMismatch } from '../args.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
+import { checkTransactionStatement, type TransactionStatement } from './transaction_statement.js';
 
 /** The statements array of each batched retryable write command. */
 const STATEMENT_ARRAYS: Readonly<Record<string, string>> = { insert: 'documents', update: 'updates', delete: 'deletes', bulkWrite: 'ops' };
@@ -32,19 +33,25 @@ export interface RetryableWrite {
 
 /**
  * Checks the transaction arguments of a command: a standalone refuses them all (20); the replica
- * set refuses transactions (238, until the transactions slice), a txnNumber without an lsid
- * (72) or on a command that is not a retryable write (50768), and returns the retryable write.
+ * set checks a transaction's statement (`autocommit`: transaction_statement.ts) and refuses a
+ * txnNumber without an lsid (72) or on a command that is not a retryable write (50768), and
+ * returns the retryable write or the transaction's statement.
  */
-export function checkTransactionArguments(ctx: CommandContext, def: CommandDefinition, body: Document): RetryableWrite | undefined {
+export function checkTransactionArguments(ctx: CommandContext, def: CommandDefinition, body: Document): RetryableWrite | TransactionStatement | undefined {
   if (body.txnNumber === undefined && body.startTransaction === undefined && body.autocommit === undefined) return undefined;
   if (ctx.server.settings.replSetName === null) {
     throw new CommandError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
   }
-  if (body.startTransaction !== undefined || body.autocommit !== undefined) {
-    throw new CommandError('NotImplemented', 'transactions are not supported by Mayfly yet');
-  }
   const txnNumber = parseTxnNumber(body.txnNumber);
+  if (body.autocommit !== undefined && body.autocommit !== null) {
+    const session = txnNumber === undefined ? undefined : sessionCatalogOf(ctx.server).touch(body.lsid, ctx.now());
+    return checkTransactionStatement(ctx, def, body, session, txnNumber);
+  }
+  if (body.startTransaction !== undefined && body.startTransaction !== null) {
+    throw new CommandError('InvalidOptions', "'startTransaction' field requires 'autocommit' field to also be specified");
+  }
   if (txnNumber === undefined) return undefined;
+  if (txnNumber < 0n) throw new CommandError('InvalidOptions', 'Transaction number cannot be negative');
   const session = sessionCatalogOf(ctx.server).touch(body.lsid, ctx.now());
   if (!session) throw new CommandError('InvalidOptions', 'Transaction number requires a session ID to also be specified');
   if (!RETRYABLE_COMMANDS.has(def.name)) {
@@ -56,11 +63,15 @@ export function checkTransactionArguments(ctx: CommandContext, def: CommandDefin
   return { session, txnNumber };
 }
 
+/** True for a statement of a transaction (not a retryable write). */
+export function isTransactionStatement(args: RetryableWrite | TransactionStatement): args is TransactionStatement {
+  return 'start' in args;
+}
+
 function parseTxnNumber(value: unknown): bigint | undefined {
-  if (value === null) return undefined;
+  if (value === undefined || value === null) return undefined;
+  // mongod's IDL type is a long: an int or a double is the wrong type.
   if (value instanceof Long) return value.toBigInt();
-  if (value instanceof Int32) return BigInt(value.value);
-  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
   throw typeMismatch('OperationSessionInfo.txnNumber', value, ['long']);
 }
 

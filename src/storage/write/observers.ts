@@ -18,6 +18,10 @@ export interface WriteTarget {
   readonly name: string;
   readonly ns: string;
   readonly uuid: UUID;
+  /** True while the collection holds `rec` itself. */
+  holds(rec: StoredDocument): boolean;
+  /** Puts `rec` into the stored state `bson` (null: absent), telling no one: a transaction's changes applied or withdrawn. */
+  restoreRecord(rec: StoredDocument, bson: string | null): void;
 }
 
 /** Why the storage removed a document that no client deleted. */

@@ -139,8 +139,34 @@ export function describeUpdate(before: Document, after: Document): UpdateDescrip
 /** The operations of one unit, applied, waiting for the commit. */
 export class WriteUnit {
   readonly ops: WriteOp[] = [];
+  /** While a change tracker is set: the records the unit changed, first touch first, with their bytes before. */
+  touched: Map<StoredDocument, TouchedRecord> | null = null;
   /** The fromMigrate flag of the unit's operations (an internal move); the session that writes. */
   constructor(readonly fromMigrate: boolean, readonly session?: CommitSession) {}
+}
+
+/** A record a unit changed: its collection and its stored bytes before the unit (null: absent). */
+export interface TouchedRecord {
+  readonly collection: WriteTarget;
+  readonly before: string | null;
+}
+
+/** The net change of one record by one unit: stored bytes before and after (null: absent). */
+export interface RecordChange {
+  readonly collection: WriteTarget;
+  readonly record: StoredDocument;
+  readonly before: string | null;
+  readonly after: string | null;
+}
+
+/**
+ * Told of the net record changes of each unit while it is set (`WritePath.tracker`): the
+ * snapshot store of transactions and snapshot reads (snapshots.ts). `committing` may refuse a
+ * unit (it throws after the unit's changes were withdrawn); `captured` takes the changes of a
+ * unit run by `capture` (a transaction's statement), which observers are not told of.
+ */
+export interface ChangeTracker {
+  committing(changes: readonly RecordChange[], unit: WriteUnit, clusterTime: Timestamp): void;
 }
 
 /** Options of `WritePath.run`. */
@@ -164,6 +190,12 @@ export class WritePath {
   documentLimit: { readonly maxBytes: number; tooLarge(size: number, maxBytes: number): Error } | null = null;
   private clocks: CommitClocks = standaloneClocks();
   private unit: WriteUnit | null = null;
+  /** Set while transactions or snapshot reads are open: told of every unit's record changes. */
+  tracker: ChangeTracker | null = null;
+  /** While a transaction's statement runs (`capture`): its units' operations and changes, kept from the observers. */
+  private captured: { ops: WriteOp[]; changes: RecordChange[] } | null = null;
+  /** While set, writes are recorded nowhere: a transaction's changes applied or withdrawn. */
+  private silent = false;
 
   /** Commits read these clocks from now on (the server's logical and wall clocks). */
   useClocks(clocks: CommitClocks): void {
@@ -182,6 +214,7 @@ export class WritePath {
   run<T>(work: () => T, options?: UnitOptions): T {
     if (this.unit !== null) return work();
     const unit = new WriteUnit(options?.fromMigrate === true, options?.session);
+    if (this.tracker !== null) unit.touched = new Map();
     this.unit = unit;
     try {
       return work();
@@ -191,8 +224,46 @@ export class WritePath {
     }
   }
 
+  /**
+   * Runs `work` (a transaction's statement, which may wait) with its units' operations and
+   * record changes kept from the observers and returned with its result (or its error, with
+   * what it applied before it).
+   */
+  async capture<T>(work: () => T | Promise<T>): Promise<{ result?: T; error?: unknown; ops: WriteOp[]; changes: RecordChange[] }> {
+    const captured = { ops: [] as WriteOp[], changes: [] as RecordChange[] };
+    const outer = this.captured;
+    this.captured = captured;
+    try {
+      return { result: await work(), ...captured };
+    } catch (error) {
+      return { error, ...captured };
+    } finally {
+      this.captured = outer;
+    }
+  }
+
+  /** Runs `work` with its writes recorded nowhere (a transaction's changes applied or withdrawn). */
+  silently(work: () => void): void {
+    const outer = this.silent;
+    this.silent = true;
+    try {
+      work();
+    } finally {
+      this.silent = outer;
+    }
+  }
+
+  /** Tells the observers of a transaction's operations as one committed unit. */
+  commitTransaction(ops: WriteOp[], session: CommitSession): Timestamp {
+    const stamp = this.stamp();
+    if (ops.length > 0) this.observers.tellWrites(ops, { ...stamp, session });
+    return stamp.clusterTime;
+  }
+
   /** Records an insert of `rec` (holding `doc`) into `coll`. */
   inserted(coll: WriteTarget, rec: StoredDocument, doc: Document): void {
+    if (this.silent) return;
+    this.touch(coll, rec, null);
     this.record(new InsertOp(coll, rec, doc, this.unit?.fromMigrate || undefined));
   }
 
@@ -201,11 +272,15 @@ export class WritePath {
    * bytes the record held (`beforeBson`); `after` as given or the bytes it holds now.
    */
   updated(coll: WriteTarget, op: 'update' | 'replace', rec: StoredDocument, before: { bson?: string; doc?: Document }, after: { bson?: string; doc?: Document }): void {
+    if (this.silent) return;
+    if (before.bson !== undefined) this.touch(coll, rec, before.bson);
     this.record(new UpdateOp(op, coll, rec, before.bson, before.doc, after.bson, after.doc));
   }
 
   /** Records the removal of `rec` from `coll`, with its cause when the storage removed it on its own. */
   deleted(coll: WriteTarget, rec: StoredDocument, cause?: DeleteCause): void {
+    if (this.silent) return;
+    if (rec.bson !== undefined) this.touch(coll, rec, rec.bson);
     this.record(new DeleteOp(coll, rec, cause, this.unit?.fromMigrate || undefined));
   }
 
@@ -222,15 +297,57 @@ export class WritePath {
     this.observers.tellDdl(kind, { ...event, ...this.stamp() } as DdlEvents[K]);
   }
 
+  /** Notes the bytes `rec` held before its unit first changed it (only while a tracker is set). */
+  private touch(coll: WriteTarget, rec: StoredDocument, before: string | null): void {
+    if (this.tracker === null && this.captured === null) return;
+    const unit = this.unit;
+    if (unit === null) {
+      // A write of its own: its unit is this one change.
+      this.pending = { collection: coll, record: rec, before, after: null };
+      return;
+    }
+    const touched = (unit.touched ??= new Map());
+    if (!touched.has(rec)) touched.set(rec, { collection: coll, before });
+  }
+
+  /** The change of a write made with no unit open, waiting for its operation. */
+  private pending: RecordChange | null = null;
+
   private record(op: WriteOp): void {
     const unit = this.unit;
-    if (unit !== null) unit.ops.push(op);
-    else this.observers.tellWrites([op], this.stamp());
+    if (unit !== null) {
+      unit.ops.push(op);
+      return;
+    }
+    const lone = new WriteUnit(op.fromMigrate === true);
+    lone.ops.push(op);
+    const pending = this.pending;
+    this.pending = null;
+    if (pending !== null) lone.touched = new Map([[pending.record, { collection: pending.collection, before: pending.before }]]);
+    this.commit(lone);
+  }
+
+  /** The net change of each record `unit` touched (bytes before and now), unchanged ones left out. */
+  private changesOf(unit: WriteUnit): RecordChange[] {
+    const changes: RecordChange[] = [];
+    if (unit.touched === null) return changes;
+    for (const [record, { collection, before }] of unit.touched) {
+      const after = collection.holds(record) ? (record.bson ?? null) : null;
+      if (before !== after) changes.push({ collection, record, before, after });
+    }
+    return changes;
   }
 
   private commit(unit: WriteUnit): void {
+    const captured = this.captured;
+    if (captured !== null) {
+      captured.ops.push(...unit.ops);
+      captured.changes.push(...this.changesOf(unit));
+      return;
+    }
     if (unit.ops.length === 0) return;
     const stamp = this.stamp();
+    if (this.tracker !== null && unit.touched !== null) this.tracker.committing(this.changesOf(unit), unit, stamp.clusterTime);
     this.observers.tellWrites(unit.ops, unit.session === undefined ? stamp : { ...stamp, session: unit.session });
   }
 

@@ -1,0 +1,288 @@
+/**
+ * Snapshot isolation for transactions and snapshot reads (WRITE_PATH.md step 3), kept beside
+ * the head state rather than inside every record: the collections always hold the committed
+ * head, and a `ReadView` is the head minus the changes committed after the view was taken, plus
+ * the view's own (a transaction's uncommitted) changes.
+ *
+ * While a view is open, the write path tells this store of each committed unit's net record
+ * changes (`RecordChange`: a record's stored bytes before and after), kept in order as the
+ * history; a view's reads run with the view *applied* (`apply`): the history after the view is
+ * undone, newest first, and the view's own changes redone, on the real records and indexes,
+ * then everything is put back (`withdraw`). So every read path (scans, index bounds, FETCH, the
+ * `_id` lookup) sees the view's state with no visibility check of its own, and the plain path
+ * (no view open) pays nothing: no history is kept, the tracker is unset. A view is applied only
+ * for the statement that reads in it; no other command runs meanwhile (`busy`).
+ *
+ * Write-write conflicts (first writer wins, at write time as mongod decides them): a
+ * transaction's statement that changes a record another open transaction changed, or that was
+ * committed after its snapshot, is refused (`admit` answers false: 112 WriteConflict); a unit
+ * outside any transaction that changes a record an open transaction changed is withdrawn and
+ * fails with 112 (the TTL reaper's deletion retries on its next pass).
+ *
+ * History older than the oldest open view is dropped as views close; with no view open none is kept.
+ */
+import type { Timestamp } from '../../bson/library.js';
+import { CommandError } from '../../errors/command_error.js';
+import type { ChangeTracker, RecordChange, WritePath, WriteUnit } from './write_unit.js';
+
+/** mongod's message for a write-write conflict (8.x). */
+export const WRITE_CONFLICT_MESSAGE =
+  'Caused by :: Write conflict during plan execution and yielding is disabled. :: Please retry your write operation or multi-document transaction.';
+
+/** A 112 WriteConflict with the TransientTransactionError label when `inTransaction`. */
+export function writeConflict(inTransaction: boolean): CommandError {
+  return new CommandError('WriteConflict', WRITE_CONFLICT_MESSAGE, inTransaction ? { errorLabels: ['TransientTransactionError'] } : undefined);
+}
+
+/** A snapshot: what its reads see (see module comment). */
+export class ReadView {
+  /** The view's own changes (a transaction's), in the order they were made. */
+  readonly own: RecordChange[] = [];
+  /** Keys of the records the view changed. */
+  readonly ownKeys = new Set<string>();
+  /** False once closed. */
+  open = true;
+
+  constructor(
+    /** The history position the view sees: commits numbered up to this one. */
+    readonly at: number,
+    /** The cluster time of the snapshot. */
+    readonly ts: Timestamp,
+    /** True for a transaction's view (its changes are conflicts for others). */
+    readonly writes: boolean,
+  ) {}
+}
+
+/** One committed unit in the history. */
+interface HistoryEntry {
+  readonly seq: number;
+  readonly ts: Timestamp;
+  readonly changes: readonly RecordChange[];
+}
+
+/** The key of a change's record: its namespace and canonical `_id`. */
+function keyOf(change: RecordChange): string {
+  return `${change.collection.ns}\u0000${change.record.id}`;
+}
+
+/** The views and history of one catalog's write path (see module comment). */
+export class SnapshotStore implements ChangeTracker {
+  private history: HistoryEntry[] = [];
+  private seq = 0;
+  private readonly views = new Set<ReadView>();
+  /** The last commit that changed each key, while views are open. */
+  private readonly lastWrite = new Map<string, number>();
+  /** The open transaction's view that changed each key. */
+  private readonly owners = new Map<string, ReadView>();
+  /** The cluster time since which history is kept (null: none kept). */
+  private keptSince: Timestamp | null = null;
+  /** The view applied now, if any; others wait for `idle`. */
+  private applied: ReadView | null = null;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly writes: WritePath,
+    /** The cluster time of the latest commit. */
+    private readonly clusterTime: () => Timestamp,
+  ) {}
+
+  /** Number of open views (serverStatus, tests). */
+  get openViews(): number {
+    return this.views.size;
+  }
+
+  /** Number of committed units kept for open views. */
+  get historyLength(): number {
+    return this.history.length;
+  }
+
+  /** The oldest cluster time a new view may read at (null: any from now on). */
+  get oldestReadable(): Timestamp | null {
+    return this.keptSince;
+  }
+
+  /** A promise while a view is applied (a statement of a transaction or snapshot read runs). */
+  get busy(): Promise<void> | null {
+    if (!this.running) return null;
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Opens a view of the latest commit, or of the commit at `atClusterTime` (history must be
+   * kept since then: the caller checks `oldestReadable`).
+   */
+  open(writes: boolean, atClusterTime?: Timestamp): ReadView {
+    if (this.views.size === 0) {
+      this.writes.tracker = this;
+      this.keptSince = this.clusterTime();
+    }
+    let at = this.seq;
+    if (atClusterTime !== undefined) {
+      while (at > 0) {
+        const entry = this.history[at - 1 - (this.seq - this.history.length)];
+        if (entry === undefined || entry.ts.lessThanOrEqual(atClusterTime)) break;
+        at--;
+      }
+    }
+    const view = new ReadView(at, atClusterTime ?? this.clusterTime(), writes);
+    this.views.add(view);
+    return view;
+  }
+
+  /** Closes `view` (its own changes, never committed, are forgotten); drops history no view needs. */
+  close(view: ReadView): void {
+    if (!view.open) return;
+    if (this.applied === view) this.withdraw(view);
+    view.open = false;
+    this.views.delete(view);
+    for (const key of view.ownKeys) if (this.owners.get(key) === view) this.owners.delete(key);
+    if (this.views.size === 0) {
+      this.writes.tracker = null;
+      this.history = [];
+      this.lastWrite.clear();
+      this.keptSince = null;
+      return;
+    }
+    let oldest = this.seq;
+    for (const v of this.views) oldest = Math.min(oldest, v.at);
+    const first = this.seq - this.history.length;
+    if (oldest > first) this.history = this.history.slice(oldest - first);
+  }
+
+  /** The write path's report of a committed unit: refused when it conflicts with a transaction. */
+  committing(changes: readonly RecordChange[], unit: WriteUnit, clusterTime: Timestamp): void {
+    if (changes.length === 0) return;
+    const conflict = changes.some((c) => this.owners.has(keyOf(c))) || this.applied !== null || this.running;
+    if (conflict) {
+      this.undo(changes);
+      unit.ops.length = 0;
+      throw writeConflict(false);
+    }
+    this.remember(changes, clusterTime);
+  }
+
+  /** Adds `changes`, committed at `clusterTime`, to the history. */
+  private remember(changes: readonly RecordChange[], clusterTime: Timestamp): void {
+    const seq = ++this.seq;
+    this.history.push({ seq, ts: clusterTime, changes });
+    for (const c of changes) this.lastWrite.set(keyOf(c), seq);
+  }
+
+  /**
+   * Brings the collections to `view`'s state for a statement. The view stays applied after the
+   * statement (`release`), so that a transaction's next statements (and its cursors) find its
+   * records where they were; the next command of anyone else puts the head back first
+   * (`settle`), as does the end of the view.
+   */
+  apply(view: ReadView): void {
+    if (this.applied !== view) {
+      if (this.applied !== null) this.withdraw(this.applied);
+      const first = this.seq - this.history.length;
+      for (let i = this.history.length - 1; i >= 0 && first + i + 1 > view.at; i--) this.undo(this.history[i]!.changes);
+      this.redo(view.own);
+      this.applied = view;
+    }
+    this.running = true;
+  }
+
+  /** The end of a statement run with `view` applied: `pending` (changes not admitted) undone; the view stays applied. */
+  release(view: ReadView, pending: readonly RecordChange[] = []): void {
+    this.running = false;
+    try {
+      if (this.applied === view) this.undo(pending);
+    } finally {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  /** Puts the head back when a view stays applied between statements (before any other command). */
+  settle(): void {
+    if (this.applied !== null && !this.running) this.withdraw(this.applied);
+  }
+
+  /** True while a statement runs with a view applied. */
+  private running = false;
+
+  /** Puts the head back after `apply`; `pending`: changes the statement made that were not admitted. */
+  withdraw(view: ReadView, pending: readonly RecordChange[] = []): void {
+    try {
+      this.undo(pending);
+      this.undo(view.own);
+      const first = this.seq - this.history.length;
+      for (let i = Math.max(0, view.at - first); i < this.history.length; i++) this.redo(this.history[i]!.changes);
+    } finally {
+      // Waiting commands run again whatever happened (a stuck gate would stall every client).
+      this.applied = null;
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  /**
+   * Takes a statement's changes into `view`'s own, unless one conflicts (another open
+   * transaction changed the record, or a commit after the view did): false then.
+   */
+  admit(view: ReadView, changes: readonly RecordChange[]): boolean {
+    for (const c of changes) {
+      const key = keyOf(c);
+      const owner = this.owners.get(key);
+      if (owner !== undefined && owner !== view) return false;
+      if ((this.lastWrite.get(key) ?? 0) > view.at) return false;
+    }
+    for (const c of changes) {
+      const key = keyOf(c);
+      view.own.push(c);
+      view.ownKeys.add(key);
+      if (view.writes) this.owners.set(key, view);
+    }
+    return true;
+  }
+
+  /**
+   * Commits `view`'s own changes onto the head (a transaction's commit) and closes it. Throws
+   * (with the head unchanged) when they cannot be applied, e.g. a unique key taken meanwhile.
+   */
+  commit(view: ReadView, clusterTime: () => Timestamp): readonly RecordChange[] {
+    if (this.applied === view) this.withdraw(view);
+    const own = view.own;
+    let done = 0;
+    try {
+      for (; done < own.length; done++) own[done]!.collection.restoreRecord(own[done]!.record, own[done]!.after);
+    } catch (err) {
+      this.undo(own.slice(0, done));
+      this.close(view);
+      throw err;
+    }
+    this.close(view);
+    if (this.views.size > 0 && own.length > 0) this.remember(own.slice(), clusterTime());
+    return own;
+  }
+
+  private undo(changes: readonly RecordChange[]): void {
+    for (let i = changes.length - 1; i >= 0; i--) changes[i]!.collection.restoreRecord(changes[i]!.record, changes[i]!.before);
+  }
+
+  private redo(changes: readonly RecordChange[]): void {
+    for (let i = 0; i < changes.length; i++) changes[i]!.collection.restoreRecord(changes[i]!.record, changes[i]!.after);
+  }
+}
+
+const stores = new WeakMap<WritePath, SnapshotStore>();
+
+/** The snapshot store of a write path (one per catalog), created on first use. */
+export function snapshotsOf(writes: WritePath, clusterTime: () => Timestamp): SnapshotStore {
+  let store = stores.get(writes);
+  if (store === undefined) {
+    store = new SnapshotStore(writes, clusterTime);
+    stores.set(writes, store);
+  }
+  return store;
+}
+
+/** The snapshot store of a write path if one was made. */
+export function existingSnapshots(writes: WritePath): SnapshotStore | undefined {
+  return stores.get(writes);
+}
