@@ -32,6 +32,8 @@ export class Transaction {
   readConcern: Document | undefined;
   /** Its statements that ran (0: the first is still to run). */
   statements = 0;
+  /** The namespaces (`db.coll`) its statements named (Cosmos DB's one-collection rule reads them). */
+  readonly namespaces = new Set<string>();
 
   constructor(
     readonly txnNumber: bigint,

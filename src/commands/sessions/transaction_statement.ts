@@ -13,6 +13,7 @@ import { sessionCatalogOf, type SessionRecord } from '../../sessions/session_cat
 import { Transaction, txnIdText } from '../../sessions/transaction.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { snapshotsOf, writeConflict, type ReadView, type SnapshotStore } from '../../storage/write/snapshots.js';
+import { cosmosCheckTransactionStatement } from '../../cosmos/rules/transaction_limits.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 /** The commands a transaction may run (mongod's commands that allow transactions). */
@@ -196,6 +197,7 @@ export async function runTransactionStatement(ctx: CommandContext, def: CommandD
     CURRENT.set(body, txn);
     return def.run(ctx, body);
   }
+  checkCosmosTransaction(ctx, def, body, txn);
   const store = serverSnapshots(ctx);
   for (let busy = store.busy; busy !== null; busy = store.busy) await busy;
   if (txn.state !== 'inProgress') throw txn.abortedError();
@@ -226,6 +228,23 @@ export async function runTransactionStatement(ctx: CommandContext, def: CommandD
   }
   txn.ops.push(...outcome.ops);
   return reply!;
+}
+
+/**
+ * Cosmos DB mode's `transactionLimits` rule: one collection and 5 s per transaction; past them
+ * the statement fails and the transaction is aborted (src/cosmos/rules/transaction_limits.ts).
+ */
+function checkCosmosTransaction(ctx: CommandContext, def: CommandDefinition, body: Document, txn: Transaction): void {
+  if (!ctx.server.settings.cosmos?.rules.transactionLimits) return;
+  const target = body[def.name];
+  const ns = typeof target === 'string' ? `${ctx.db}.${target}` : `${ctx.db}.$cmd`;
+  try {
+    cosmosCheckTransactionStatement(txn, ns, ctx.now());
+  } catch (err) {
+    txn.abort();
+    throw err;
+  }
+  txn.namespaces.add(ns);
 }
 
 /** The transaction's snapshot: now, or its readConcern's `atClusterTime`. */
