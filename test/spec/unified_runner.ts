@@ -533,7 +533,12 @@ class TestRun {
   }
 
   /** Runs one operation and checks its result or error. */
-  async runOperation(op: SpecOperation): Promise<void> {
+  /**
+   * Runs one operation and checks its outcome. `rethrow` (the operations of a `withTransaction`
+   * callback, as the drivers' runners do): an expected error, once checked, is thrown on, so that
+   * the callback fails and the driver aborts the transaction.
+   */
+  async runOperation(op: SpecOperation, rethrow = false): Promise<void> {
     if (op.object === 'testRunner') {
       await this.runSpecialOperation(op);
       return;
@@ -551,6 +556,7 @@ class TestRun {
     if (op.expectError !== undefined) {
       if (error === undefined) throw new AssertionFailure(`${where}: expected an error, got ${describeValue(result?.value)}`);
       checkError(op.expectError, error, this.entities, where);
+      if (rethrow) throw error;
       return;
     }
     if (error !== undefined) {
@@ -1405,7 +1411,7 @@ async function sessionOperation(run: TestRun, session: ClientSession, op: SpecOp
       const { pos, opts } = prepare(run, a, ['callback']);
       const callback = requireArg(pos, 'callback', op.name) as SpecOperation[];
       await session.withTransaction(async () => {
-        for (const inner of callback) await run.runOperation(inner);
+        for (const inner of callback) await run.runOperation(inner, true);
       }, opts);
       return undefined;
     }
