@@ -4,7 +4,7 @@
  * `onError` for 241 only, BinData⇄string formats and BinData⇄number byte orders, and the
  * 8.x checks of `format`, `byteOrder` and `subtype`.
  */
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Binary, Double, Long, ObjectId, Timestamp } from '../../../../src/bson/library.js';
 import type { CommandError } from '../../../../src/errors/command_error.js';
 import { expectExact } from '../../aggregation/helpers.js';
@@ -141,5 +141,22 @@ describe('$convert: one parsed expression over several documents', () => {
   });
   it('a to from the document is read per document', () => {
     expectExact(run(conv({ input: '$v', to: '$t' }), [{ v: 1, t: 'string' }, { v: 1, t: 'bool' }, { v: 1 }]), ['1', true, null]);
+  });
+});
+
+describe('$convert of an ObjectId to a date', () => {
+  // ObjectId.id builds a fresh buffer from Node's allocation pool on every read; a conversion
+  // that read it twice mixed two buffers whenever the pool turned over between the reads.
+  it('reads the timestamp bytes of one buffer, however the allocation pool turns', () => {
+    const evaluate = compile({ $convert: { input: '$oid', to: 'date' } });
+    const wrong: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const seconds = i % 2 === 0 ? 0x7fffffff : -0x80000000;
+      const oid = new ObjectId(i % 2 === 0 ? '7fffffff0000000000000000' : '800000000000000000000000');
+      Buffer.allocUnsafe(i % 97); // moves the pool's offset by a varying amount
+      const got = evaluate({ oid }) as Date;
+      if (got.getTime() !== seconds * 1000) wrong.push(`${i}: ${got.toISOString()}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -52,8 +52,10 @@ export function convertToDate(input: unknown, opts: ConvertOptions): Date {
       return fromMillis(Math.trunc(d));
     }
     case 'objectId':
-      // The ObjectId's first four bytes, a signed count of seconds (0x80000000 is 1901).
-      return fromMillis(new DataView((input as ObjectId).id.buffer, (input as ObjectId).id.byteOffset).getInt32(0, false) * 1000);
+      // The ObjectId's first four bytes, a signed count of seconds (0x80000000 is 1901). `id`
+      // builds a fresh buffer on each read (from Node's pool): read it once.
+      const id = (input as ObjectId).id;
+      return fromMillis(((id[0]! << 24) | (id[1]! << 16) | (id[2]! << 8) | id[3]!) * 1000);
     case 'timestamp':
       // The Timestamp's seconds, unsigned.
       return fromMillis((input as Timestamp).t * 1000);
