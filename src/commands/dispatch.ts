@@ -17,7 +17,7 @@ import { assign } from '../storage/values/paths.js';
 import { validateArguments } from './args.js';
 import { requestUnitsOf, type RequestUnits } from '../cosmos/request_units/meter.js';
 import { registry } from './registry.js';
-import { recordTop, topStart } from './diagnostic/top_counters.js';
+import { recordTop, topStart } from './diagnostic/_internal/top_counters.js';
 import { sessionCatalogOf, type SessionRecord } from '../sessions/session_catalog.js';
 import { addClusterTime, gossipClusterTimeIn } from './replication/cluster_time.js';
 import { checkTransactionArguments, isTransactionStatement, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';

@@ -9,8 +9,8 @@ import { CommandError } from '../../errors/command_error.js';
 import { NUMBER_TYPE_NAMES, typeMismatch } from '../idl_errors.js';
 import { isNumber, safeNumberLong } from '../../storage/values/numeric.js';
 import type { CommandDefinition } from '../types.js';
-import { adminState } from './admin_state.js';
-import { requiredBoolTarget, strictBoolRule } from './admin_args.js';
+import { adminState } from './_internal/admin_state.js';
+import { requiredBoolTarget, strictBoolRule } from './_internal/admin_args.js';
 
 const BYTES_PER_MB = 1024n * 1024n;
 

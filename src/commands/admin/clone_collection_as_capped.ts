@@ -7,7 +7,7 @@
  */
 import { CommandError } from '../../errors/command_error.js';
 import type { CommandDefinition } from '../types.js';
-import { cappedCloneSize, checkCloneName, cloneAsCapped, cloneSource, trueValue } from './_capped_clone.js';
+import { cappedCloneSize, checkCloneName, cloneAsCapped, cloneSource, trueValue } from './_internal/capped_clone.js';
 
 /** The `cloneCollectionAsCapped` command. */
 export const cloneCollectionAsCapped: CommandDefinition = {

@@ -9,7 +9,7 @@ import { CommandError } from '../../errors/command_error.js';
 import { validateCollectionName } from '../../storage/values/namespace.js';
 import { collectionArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { cappedCloneSize, cloneAsCapped, cloneSource } from './_capped_clone.js';
+import { cappedCloneSize, cloneAsCapped, cloneSource } from './_internal/capped_clone.js';
 
 const TEMP_NAME_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 

@@ -5,8 +5,8 @@
 import { Long } from '../../bson/library.js';
 import { IdlRules, boolArg } from '../args.js';
 import type { CommandDefinition } from '../types.js';
-import { adminState } from './admin_state.js';
-import { int32Rule } from './admin_args.js';
+import { adminState } from './_internal/admin_state.js';
+import { int32Rule } from './_internal/admin_args.js';
 
 /** The `fsync` command. */
 export const fsync: CommandDefinition = {

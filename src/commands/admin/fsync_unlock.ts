@@ -2,7 +2,7 @@
 import { Long } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { CommandDefinition } from '../types.js';
-import { adminState } from './admin_state.js';
+import { adminState } from './_internal/admin_state.js';
 
 /** The `fsyncUnlock` command. */
 export const fsyncUnlock: CommandDefinition = {

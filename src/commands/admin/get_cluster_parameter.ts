@@ -6,8 +6,8 @@ import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { typeMismatch } from '../idl_errors.js';
 import type { CommandDefinition } from '../types.js';
-import { adminState } from './admin_state.js';
-import { CLUSTER_PARAMETERS, clusterParameterDocument } from './cluster_parameters.js';
+import { adminState } from './_internal/admin_state.js';
+import { CLUSTER_PARAMETERS, clusterParameterDocument } from './_internal/cluster_parameters.js';
 
 /** The `getClusterParameter` command. */
 export const getClusterParameter: CommandDefinition = {

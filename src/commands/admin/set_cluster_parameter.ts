@@ -7,8 +7,8 @@ import { CommandError } from '../../errors/command_error.js';
 import { isDocument } from '../../storage/values/paths.js';
 import { typeMismatch } from '../idl_errors.js';
 import type { CommandDefinition } from '../types.js';
-import { adminState } from './admin_state.js';
-import { CLUSTER_PARAMETERS } from './cluster_parameters.js';
+import { adminState } from './_internal/admin_state.js';
+import { CLUSTER_PARAMETERS } from './_internal/cluster_parameters.js';
 
 /** Throws 52 for a `$`-prefixed field name anywhere in `value`. */
 function refuseDollarFields(value: Document): void {

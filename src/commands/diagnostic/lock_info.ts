@@ -5,7 +5,7 @@
  */
 import { Long, type Document } from '../../bson/library.js';
 import type { CommandDefinition } from '../types.js';
-import { adminState } from '../admin/admin_state.js';
+import { adminState } from '../admin/_internal/admin_state.js';
 
 /** The `lockInfo` command. */
 export const lockInfo: CommandDefinition = {

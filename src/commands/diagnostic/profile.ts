@@ -11,7 +11,7 @@ import { isNumber, safeNumberLong, toDouble } from '../../storage/values/numeric
 import { isDocument } from '../../storage/values/paths.js';
 import { NUMBER_TYPE_NAMES, typeMismatch } from '../idl_errors.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
-import { adminState, type ProfileSettings } from '../admin/admin_state.js';
+import { adminState, type ProfileSettings } from '../admin/_internal/admin_state.js';
 
 const FILTER_NOTE = 'When a filter expression is set, slowms and sampleRate are not used for profiling and slow-query log lines.';
 

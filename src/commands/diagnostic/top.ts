@@ -1,7 +1,7 @@
 /** `top` (top_command.cpp): per-namespace operation counts and times (top_counters.ts). */
 import { Long, type Document } from '../../bson/library.js';
 import type { CommandDefinition } from '../types.js';
-import { TOP_FIELDS, topUsage } from './top_counters.js';
+import { TOP_FIELDS, topUsage } from './_internal/top_counters.js';
 
 /** mongod's `appendNumber`: an Int32 when it fits, else an Int64. */
 function appendNumber(n: number): number | Long {

@@ -27,7 +27,7 @@ import { timeseriesOf } from '../../storage/timeseries/options.js';
 import { orderCollectionOptions, parseCappedMax, parseCappedSize } from '../admin/create.js';
 import { COLLMOD_EXPIRE_ARG, COLLMOD_TIMESERIES_ARG, planKindChange } from '../admin/_internal/timeseries_coll_mod.js';
 import { GENERIC_ARGUMENTS, IdlRules, collectionArg, wrongTypeError } from '../args.js';
-import { checkUniqueRequest, planUniqueChange } from './_unique_conversion.js';
+import { checkUniqueRequest, planUniqueChange } from './_internal/unique_conversion.js';
 import type { ArgType, CommandContext, CommandDefinition } from '../types.js';
 import { parseChangeStreamImagesOption } from '../../storage/change_log.js';
 

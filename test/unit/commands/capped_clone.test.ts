@@ -1,7 +1,7 @@
 /** The argument rules convertToCapped and cloneCollectionAsCapped share (_capped_clone.ts). */
 import { describe, expect, test } from 'vitest';
 import { Decimal128, Double, Long } from '../../../src/bson/library.js';
-import { cappedCloneSize, checkCloneName, trueValue } from '../../../src/commands/admin/_capped_clone.js';
+import { cappedCloneSize, checkCloneName, trueValue } from '../../../src/commands/admin/_internal/capped_clone.js';
 import { errorOf } from '../thrown.js';
 
 describe('cappedCloneSize', () => {

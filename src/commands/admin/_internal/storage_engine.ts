@@ -7,10 +7,10 @@
  * settings WiredTiger's table creation knows (2). `indexOptionDefaults` takes only
  * `storageEngine` (40415), a document (14), checked the same way.
  */
-import type { Document } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
-import { isDocument } from '../../storage/values/paths.js';
-import { typeMismatch } from '../args.js';
+import type { Document } from '../../../bson/library.js';
+import { CommandError } from '../../../errors/command_error.js';
+import { isDocument } from '../../../storage/values/paths.js';
+import { typeMismatch } from '../../args.js';
 
 /** The storage engines a mongod 8.2 build registers. */
 const STORAGE_ENGINES = ['wiredTiger', 'inMemory', 'devnull', 'ephemeralForTest'] as const;

@@ -5,11 +5,11 @@
  * returns it as mongod stores it (numbers as Int64 where the IDL says `safeInt64`; an absent or
  * null field takes its default).
  */
-import { Decimal128, Long, Timestamp, makeDouble, type Document } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
-import { isNumber, safeNumberLong, toDouble } from '../../storage/values/numeric.js';
-import { isDocument } from '../../storage/values/paths.js';
-import { NUMBER_TYPE_NAMES, typeMismatch } from '../idl_errors.js';
+import { Decimal128, Long, Timestamp, makeDouble, type Document } from '../../../bson/library.js';
+import { CommandError } from '../../../errors/command_error.js';
+import { isNumber, safeNumberLong, toDouble } from '../../../storage/values/numeric.js';
+import { isDocument } from '../../../storage/values/paths.js';
+import { NUMBER_TYPE_NAMES, typeMismatch } from '../../idl_errors.js';
 
 /** One cluster parameter: its default value and the parser of a new one. */
 export interface ClusterParameter {

@@ -7,14 +7,14 @@
  *     only `_id`), then the source's documents in natural order, skipping at first those that
  *     could not fit anyway (mongod's `excessSize` guess), the capped bounds evicting the rest.
  */
-import type { Document, Long } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
-import type { Collection } from '../../storage/collection.js';
-import { recordSize } from '../../storage/record.js';
-import { isNumber, safeNumberLong, toDouble } from '../../storage/values/numeric.js';
-import { validateCollectionName } from '../../storage/values/namespace.js';
-import { orderCollectionOptions, parseCappedSize } from './create.js';
-import type { CommandContext } from '../types.js';
+import type { Document, Long } from '../../../bson/library.js';
+import { CommandError } from '../../../errors/command_error.js';
+import type { Collection } from '../../../storage/collection.js';
+import { recordSize } from '../../../storage/record.js';
+import { isNumber, safeNumberLong, toDouble } from '../../../storage/values/numeric.js';
+import { validateCollectionName } from '../../../storage/values/namespace.js';
+import { orderCollectionOptions, parseCappedSize } from '../create.js';
+import type { CommandContext } from '../../types.js';
 
 /** `BSONElement::trueValue` (`temp`): false for absent, null, false and zero numbers. */
 export function trueValue(value: unknown): boolean {

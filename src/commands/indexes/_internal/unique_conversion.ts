@@ -8,9 +8,9 @@
  * index: no-op); `forceNonUnique: true` makes a unique index plain again (`forceNonUnique: false`
  * is 2), never together with `unique` (72). A dry run checks the duplicates and changes nothing.
  */
-import type { Document } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
-import type { Collection } from '../../storage/collection.js';
+import type { Document } from '../../../bson/library.js';
+import { CommandError } from '../../../errors/command_error.js';
+import type { Collection } from '../../../storage/collection.js';
 
 /** The unique-related fields of a parsed `collMod.index` (and the others it counts). */
 export interface UniqueRequest {

@@ -1,8 +1,8 @@
 /** Argument rules the administration and diagnostic commands share (mongod IDL types). */
-import { CommandError } from '../../errors/command_error.js';
-import { bsonTypeOf } from '../../storage/values/bson_type.js';
-import { typeMismatch } from '../idl_errors.js';
-import type { ArgRule } from '../types.js';
+import { CommandError } from '../../../errors/command_error.js';
+import { bsonTypeOf } from '../../../storage/values/bson_type.js';
+import { typeMismatch } from '../../idl_errors.js';
+import type { ArgRule } from '../../types.js';
 
 /** IDL `int`: an Int32 only, no coercion (null reads as absent). */
 export const int32Rule: ArgRule = {

@@ -5,8 +5,8 @@
  * database's profiling settings. One instance per server, found from its services (a WeakMap: it
  * lives and dies with the server and no shared file carries it).
  */
-import type { Document } from '../../bson/library.js';
-import type { ServerServices } from '../../server/services.js';
+import type { Document } from '../../../bson/library.js';
+import type { ServerServices } from '../../../server/services.js';
 
 /** The autoCompact background task's configuration, while it is enabled. */
 export interface AutoCompactConfig {

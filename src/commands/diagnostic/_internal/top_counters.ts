@@ -3,9 +3,9 @@
  * many operations of each kind ran on it and for how long (microseconds), and the read or write
  * lock they held. Dispatch records every command that names a collection once it has answered.
  */
-import type { Document } from '../../bson/library.js';
-import type { ServerServices } from '../../server/services.js';
-import { monotonicMs } from '../../ttl/clock.js';
+import type { Document } from '../../../bson/library.js';
+import type { ServerServices } from '../../../server/services.js';
+import { monotonicMs } from '../../../ttl/clock.js';
 
 /** One counter: operations and their time (µs). */
 interface UsageCounter {

@@ -6,12 +6,12 @@
  * 2, 197 for an option an `_id` index cannot have); the key exactly `{ _id: 1 }` (2); the
  * collation the collection's (2).
  */
-import type { Document } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
-import { normaliseCollation } from '../../storage/indexes/collation.js';
-import { normaliseIndexSpec } from '../../storage/indexes/index_spec.js';
-import { valuesEqual } from '../../storage/values/compare.js';
-import { formatValue } from '../../storage/values/format.js';
+import type { Document } from '../../../bson/library.js';
+import { CommandError } from '../../../errors/command_error.js';
+import { normaliseCollation } from '../../../storage/indexes/collation.js';
+import { normaliseIndexSpec } from '../../../storage/indexes/index_spec.js';
+import { valuesEqual } from '../../../storage/values/compare.js';
+import { formatValue } from '../../../storage/values/format.js';
 
 function present(value: unknown): boolean {
   return value !== undefined && value !== null;
