@@ -79,7 +79,7 @@ export function dispatch(
   }
 }
 
-/** Counts the command for `top` (diagnostic/top_counters.ts) on the namespace it named. */
+/** Counts the command for `top` (diagnostic/_internal/top_counters.ts) on the namespace it named. */
 function noteTop(server: ServerServices, name: string, body: Document, started: number): void {
   if (typeof body.$db === 'string') recordTop(server, name, body.$db, body, started);
 }

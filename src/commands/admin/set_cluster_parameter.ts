@@ -1,6 +1,6 @@
 /**
  * `setClusterParameter` (set_cluster_parameter_command.cpp): sets one cluster-wide parameter
- * (cluster_parameters.ts) to a new value, stamped with a new `clusterParameterTime`.
+ * (_internal/cluster_parameters.ts) to a new value, stamped with a new `clusterParameterTime`.
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';

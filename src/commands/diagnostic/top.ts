@@ -1,4 +1,4 @@
-/** `top` (top_command.cpp): per-namespace operation counts and times (top_counters.ts). */
+/** `top` (top_command.cpp): per-namespace operation counts and times (_internal/top_counters.ts). */
 import { Long, type Document } from '../../bson/library.js';
 import type { CommandDefinition } from '../types.js';
 import { TOP_FIELDS, topUsage } from './_internal/top_counters.js';

@@ -9,8 +9,10 @@
  * `viewOn` and `pipeline` are allowed: each replaces its half of the definition, checked as
  * `create` checks it. `cappedSize`/`cappedMax` rebound a capped collection. Options that only
  * apply to views, time-series, capped or clustered collections fail as mongod fails them on a
- * plain collection; `unique`, `prepareUnique`, `forceNonUnique` and `dryRun` convert an index to
- * unique (_unique_conversion.ts); the rest (change-stream images) answer 238 NotImplemented.
+ * plain collection (time-series and clustered changes: admin/_internal/timeseries_coll_mod.ts);
+ * `unique`, `prepareUnique`, `forceNonUnique` and `dryRun` convert an index to unique
+ * (_internal/unique_conversion.ts); `changeStreamPreAndPostImages` turns the pre-images of change
+ * streams on or off.
  * Source: mongo/src/mongo/db/catalog/coll_mod.cpp and coll_mod_index.cpp.
  */
 import { Long, type Document } from '../../bson/library.js';
