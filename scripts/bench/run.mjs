@@ -244,5 +244,6 @@ console.table(rows);
 // ratio was 4.11x and 5.19x in this process, 1.79x and 1.76x in a fresh one.
 const ttl = await childFigures(['scripts/bench/ttl.mjs', ...(quick ? ['--quick'] : [])]);
 const auth = await childFigures(['scripts/bench/auth.mjs', ...(quick ? ['--quick'] : [])]);
-const extra = { ...startup, ...(await mayflyOnly()), ...ttl, ...auth };
+const changeStreams = await childFigures(['scripts/bench/change_streams.mjs', '--json', ...(quick ? ['--quick'] : [])]);
+const extra = { ...startup, ...(await mayflyOnly()), ...ttl, ...auth, ...changeStreams };
 for (const [k, v] of Object.entries(extra)) console.log(`${k}: ${v}`);
