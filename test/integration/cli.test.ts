@@ -3,36 +3,15 @@
  * flags, the one URI line, a working server, clean shutdown on SIGTERM/SIGINT, and a user's
  * mistakes (bad flags and values, a port in use) answered with one line and exit code 2.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { MAYFLY_BIN, startCli } from '../support/processes.js';
 import { describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
 import type { TestClient } from './harness.js';
 import { MAYFLY_VERSION } from '../../src/version.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'mayfly.js');
+const bin = MAYFLY_BIN;
 
-/** Starts the CLI and resolves with the URI from its listening line. */
-function start(args: string[]): Promise<{ child: ChildProcess; uri: string; lines: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: string[] = [];
-    const rl = readline.createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error(`no URI line; got ${lines.join('\n')}`)), 10_000);
-    rl.on('line', (line) => {
-      lines.push(line);
-      const match = /mongodb:\/\/[^"\s]+/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, uri: match[0], lines });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${lines.join('\n')}`)));
-  });
-}
 
 function exitCode(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
@@ -40,7 +19,7 @@ function exitCode(child: ChildProcess): Promise<number | null> {
 
 describe('mayfly CLI', () => {
   it('starts on a free port, logs one JSON line with its URI, serves, and stops on SIGTERM', async () => {
-    const { child, uri, lines } = await start(['--port', '0', '--compat', 'mongodb']);
+    const { child, uri, lines } = await startCli(['--port', '0', '--compat', 'mongodb']);
     expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
     const listening = JSON.parse(lines.find((l) => l.includes(uri))!);
     expect(listening.msg).toBe(`Waiting for connections on ${uri}`);
@@ -58,7 +37,7 @@ describe('mayfly CLI', () => {
   });
 
   it('--compat cosmos with a server version, capabilities and a rule off', async () => {
-    const { child, uri } = await start(['--port', '0', '--compat', 'cosmos', '--cosmos-server-version', '6.0', '--cosmos-capabilities', 'EnableTtlOnCustomPath', '--cosmos-rule-off', 'sortNeedsIndex']);
+    const { child, uri } = await startCli(['--port', '0', '--compat', 'cosmos', '--cosmos-server-version', '6.0', '--cosmos-capabilities', 'EnableTtlOnCustomPath', '--cosmos-rule-off', 'sortNeedsIndex']);
     const client: TestClient = new MongoClient(uri);
     await client.connect();
     expect((await client.db('admin').command({ buildInfo: 1 })).version).toBe('6.0.0');
@@ -75,7 +54,7 @@ describe('mayfly CLI', () => {
   });
 
   it('--replSet presents the primary of a one-node set that drivers discover with ?replicaSet=', async () => {
-    const { child, uri } = await start(['--port', '0', '--replSet', 'rs0', '--quiet']);
+    const { child, uri } = await startCli(['--port', '0', '--replSet', 'rs0', '--quiet']);
     const client: TestClient = new MongoClient(`${uri}?replicaSet=rs0`, { serverSelectionTimeoutMS: 5000 });
     await client.connect();
     await client.db('cli').collection('c').insertOne({ _id: 1 });
@@ -90,7 +69,7 @@ describe('mayfly CLI', () => {
   });
 
   it('keeps serving when its stdout is closed (mayfly | head -1), and still stops cleanly', async () => {
-    const { child, uri } = await start(['--port', '0']);
+    const { child, uri } = await startCli(['--port', '0']);
     child.stdout!.destroy(); // the reading end goes away, as when `head` exits
     const client = new MongoClient(uri);
     await client.connect(); // logs 'connection accepted' into the closed pipe
@@ -102,14 +81,14 @@ describe('mayfly CLI', () => {
   });
 
   it('stops on SIGINT with exit code 0', async () => {
-    const { child } = await start(['--port', '0']);
+    const { child } = await startCli(['--port', '0']);
     const exited = exitCode(child);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   });
 
   it('--quiet logs only the listening line', async () => {
-    const { child, uri, lines } = await start(['--port', '0', '--quiet']);
+    const { child, uri, lines } = await startCli(['--port', '0', '--quiet']);
     const client = new MongoClient(uri);
     await client.connect();
     await client.db('admin').command({ ping: 1 });
@@ -160,7 +139,7 @@ describe('mayfly CLI', () => {
   });
 
   it('answers a port already in use with one line, exit code 2, before logging anything', async () => {
-    const { child, uri } = await start(['--port', '0', '--quiet']);
+    const { child, uri } = await startCli(['--port', '0', '--quiet']);
     const port = Number(new URL(uri).port);
     const result = run(['--port', String(port)]);
     expect({ status: result.status, stderr: result.stderr, stdout: result.stdout }).toEqual({

@@ -3,38 +3,17 @@
  * `npm test`): `--cosmos-ru-per-second N` and `--cosmos-server-side-retry`, checked strictly,
  * with `--compat cosmos` only, and a server started with them throttling as the flags say.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { MAYFLY_BIN, startCli } from '../support/processes.js';
 import { describe, expect, it } from 'vitest';
 import { MongoClient, MongoServerError } from 'mongodb';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'mayfly.js');
+const bin = MAYFLY_BIN;
 
 function run(args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 10_000 });
 }
 
-/** Starts the CLI and resolves with the URI from its listening line. */
-function start(args: string[]): Promise<{ child: ChildProcess; uri: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: string[] = [];
-    const rl = readline.createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error(`no URI line; got ${lines.join('\n')}`)), 10_000);
-    rl.on('line', (line) => {
-      lines.push(line);
-      const match = /mongodb:\/\/[^"\s]+/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, uri: match[0] });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${lines.join('\n')}`)));
-  });
-}
 
 describe('--cosmos-ru-per-second and --cosmos-server-side-retry', () => {
   it.each([
@@ -65,7 +44,7 @@ describe('--cosmos-ru-per-second and --cosmos-server-side-retry', () => {
   });
 
   it('a server started with them throttles as they say', async () => {
-    const { child, uri } = await start(['--port', '0', '--compat', 'cosmos', '--clock', 'manual', '--cosmos-ru-per-second', '5', '--quiet']);
+    const { child, uri } = await startCli(['--port', '0', '--compat', 'cosmos', '--clock', 'manual', '--cosmos-ru-per-second', '5', '--quiet']);
     const client = new MongoClient(uri, { maxPoolSize: 1 });
     try {
       const db = client.db('t');

@@ -3,19 +3,15 @@
  * (`--tls --tlsCAFile --tlsCertificateKeyFile`, and `db.getSiblingDB('$external').auth()` with
  * MONGODB-X509), and the listener's robustness against a broken TLS client.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
 import { MayflyServer } from '../../src/index.js';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates.js';
-import { runMongosh } from '../support/processes.js';
+import { MAYFLY_BIN, runMongosh, startCli, stopCli } from '../support/processes.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'mayfly.js');
+const bin = MAYFLY_BIN;
 
 let certs: TestCertificates;
 beforeAll(() => {
@@ -23,36 +19,13 @@ beforeAll(() => {
 });
 afterAll(() => certs.remove());
 
-/** Starts the CLI and resolves with the URI from its listening line. */
-function start(args: string[]): Promise<{ child: ChildProcess; uri: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: string[] = [];
-    const rl = readline.createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error(`no URI line; got ${lines.join('\n')}`)), 10_000);
-    rl.on('line', (line) => {
-      lines.push(line);
-      const match = /mongodb:\/\/[^"\s]+/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, uri: match[0] });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${lines.join('\n')}`)));
-  });
-}
 
-function stop(child: ChildProcess): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  child.kill('SIGTERM');
-  return exited;
-}
 
 describe('mayfly --tls-*', () => {
   it('serves TLS with --tls-mode requireTLS; getCmdLineOpts shows net.tls and hides the key password', async () => {
     const args = ['--port', '0', '--quiet', '--tls-mode', 'requireTLS', '--tls-cert-key-file', certs.serverEncryptedFile,
       '--tls-certificate-key-file-password', certs.serverKeyPassword, '--tls-ca-file', certs.caFile, '--tls-allow-connections-without-certificates'];
-    const { child, uri } = await start(args);
+    const { child, uri } = await startCli(args);
     try {
       const client = new MongoClient(uri, { tls: true, tlsCAFile: certs.caFile, serverSelectionTimeoutMS: 5000 });
       const opts = await client.db('admin').command({ getCmdLineOpts: 1 });
@@ -66,7 +39,7 @@ describe('mayfly --tls-*', () => {
       expect(opts.argv).toEqual(['mayfly', ...args.map((a) => (a === certs.serverKeyPassword ? '<password>' : a))]);
       await client.close();
     } finally {
-      expect(await stop(child)).toBe(0);
+      expect(await stopCli(child)).toBe(0);
     }
   });
 

@@ -1,13 +1,51 @@
 /**
- * Running the real clients (mongosh, python3) from integration tests without blocking this
- * process, which holds the server under test: one runner for every test that drives a shell.
+ * Running the real clients (mongosh, python3) and the compiled command line (`bin/mayfly.js`)
+ * from integration tests without blocking this process, which holds the server under test: one
+ * runner for every test that drives a shell or the CLI.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /** The project's root directory. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The compiled command line (built by `npm test`'s pretest). */
+export const MAYFLY_BIN = path.join(PROJECT_ROOT, 'bin', 'mayfly.js');
+
+/** A CLI server started by `startCli`: its process, its URI and the stdout lines until the URI. */
+export interface CliServer {
+  child: ChildProcess;
+  uri: string;
+  lines: string[];
+}
+
+/** Starts `mayfly args` and resolves with the URI of its listening line (10 s at most). */
+export function startCli(args: readonly string[]): Promise<CliServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAYFLY_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    const rl = readline.createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`no URI line; got ${lines.join('\n')}`)), 10_000);
+    rl.on('line', (line) => {
+      lines.push(line);
+      const match = /mongodb:\/\/[^"\s]+/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, uri: match[0], lines });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${lines.join('\n')}`)));
+  });
+}
+
+/** Stops a CLI server with SIGTERM; resolves with its exit code. */
+export function stopCli(child: ChildProcess): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  return exited;
+}
 
 /** The mongosh the project installs (a dev dependency). */
 export const MONGOSH = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'mongosh');
