@@ -56,3 +56,23 @@ describe('stored _id keys', () => {
     expect(storedIdKeyHash(encodeStored({ _id: new Double(7) }, 0))).toBe(storedIdKeyHash(int));
   });
 });
+
+describe('int32 _id keys, hashed and compared with no string built', () => {
+  const values = [0, 1, -1, 9, 10, 11, 99, 100, 101, 999999999, 1000000000, 1000000001, 2147483647, -2147483648, -9, -10, -1000000000, 12345, -54321];
+  for (let i = 0; i < 200; i++) values.push(((i * 2654435761) | 0) >> (i % 31));
+
+  it('hash as keyString does', () => {
+    for (const n of values) expect(storedIdKeyHash(encodeStored({ _id: n }, 0))).toBe(hashOf(keyString(n)));
+  });
+
+  it('equal only the key of the same number (prefixes, signs and other kinds differ)', () => {
+    for (const n of values) {
+      const bson = encodeStored({ _id: n }, 0);
+      expect(storedIdHasKey(bson, keyString(n))).toBe(true);
+      expect(storedIdHasKey(bson, keyString(n) + '0')).toBe(false);
+      expect(storedIdHasKey(bson, keyString(n).slice(0, -1))).toBe(false);
+      expect(storedIdHasKey(bson, keyString(-n - 1))).toBe(false);
+      expect(storedIdHasKey(bson, keyString(String(n)))).toBe(false);
+    }
+  });
+});
