@@ -98,29 +98,12 @@ export function parseTimeseriesDocument(idl: string, value: unknown): ParsedTime
   const out: Partial<ParsedTimeseries> = {};
   for (const [field, v] of Object.entries(value)) {
     const path = `${idl}.${field}`;
-    switch (field) {
-      case 'timeField':
-        if (!present(v)) break;
-        if (typeof v !== 'string') throw wrongType(path, v, 'string');
-        checkFieldName('timeField', v);
-        out.timeField = v;
-        break;
-      case 'metaField':
-        if (!present(v)) break;
-        if (typeof v !== 'string') throw wrongType(path, v, 'string');
-        checkFieldName('metaField', v);
-        out.metaField = v;
-        break;
-      case 'granularity':
-        if (present(v)) out.granularity = parseGranularity(path, v);
-        break;
-      case 'bucketRoundingSeconds':
-      case 'bucketMaxSpanSeconds':
-        if (present(v)) out[field] = parseBucketSeconds(path, field, v);
-        break;
-      default:
-        throw new CommandError('IDLUnknownField', `BSON field '${path}' is an unknown field.`);
-    }
+    if (field === 'timeField' || field === 'metaField') {
+      if (!present(v)) continue;
+      if (typeof v !== 'string') throw wrongType(path, v, 'string');
+      checkFieldName(field, v);
+      out[field] = v;
+    } else parseBucketingField(out, field, path, v);
   }
   if (out.timeField === undefined) throw new CommandError('IDLFailedToParse', `BSON field '${idl}.timeField' is missing but a required field`);
   return out as ParsedTimeseries;
@@ -206,21 +189,26 @@ export function parseTimeseriesChange(value: unknown): TimeseriesChange {
   const idl = 'collMod.timeseries';
   if (!isDocument(value)) throw wrongType(idl, value, 'object');
   const out: TimeseriesChange = {};
-  for (const [field, v] of Object.entries(value)) {
-    const path = `${idl}.${field}`;
-    switch (field) {
-      case 'granularity':
-        if (present(v)) out.granularity = parseGranularity(path, v);
-        break;
-      case 'bucketRoundingSeconds':
-      case 'bucketMaxSpanSeconds':
-        if (present(v)) out[field] = parseBucketSeconds(path, field, v);
-        break;
-      default:
-        throw new CommandError('IDLUnknownField', `BSON field '${path}' is an unknown field.`);
-    }
-  }
+  for (const [field, v] of Object.entries(value)) parseBucketingField(out, field, `${idl}.${field}`, v);
   return out;
+}
+
+/**
+ * One bucketing field of `create`'s or `collMod`'s `timeseries` (`granularity`,
+ * `bucketRoundingSeconds`, `bucketMaxSpanSeconds`) into `out`; any other field is 40415.
+ */
+function parseBucketingField(out: TimeseriesChange, field: string, path: string, v: unknown): void {
+  switch (field) {
+    case 'granularity':
+      if (present(v)) out.granularity = parseGranularity(path, v);
+      return;
+    case 'bucketRoundingSeconds':
+    case 'bucketMaxSpanSeconds':
+      if (present(v)) out[field] = parseBucketSeconds(path, field, v);
+      return;
+    default:
+      throw new CommandError('IDLUnknownField', `BSON field '${path}' is an unknown field.`);
+  }
 }
 
 /**
