@@ -141,7 +141,7 @@ function runDefinition(
   commandField: string,
   requestBytes: number,
 ): DispatchResult | Promise<DispatchResult> {
-  const busy = transactionGate(server, body, server.clock.now());
+  const busy = transactionGate(server, body);
   if (busy !== null) return busy.then(() => runDefinition(server, connection, def, body, commandField, requestBytes));
   const db = body.$db;
   if (typeof db !== 'string') throw new CommandError(40571, 'OP_MSG requests require a $db argument');
@@ -222,13 +222,13 @@ function runCommand(
  * snapshot applied to the collections, other commands wait (storage/write/snapshots.ts); with
  * no snapshot open this is one lookup. Expired transactions are aborted first.
  */
-function transactionGate(server: ServerServices, body: Document, now: number): Promise<void> | null {
+function transactionGate(server: ServerServices, body: Document): Promise<void> | null {
   const store = existingSnapshots(server.catalog.writes);
   if (store === undefined || store.openViews === 0) return null;
   const busy = store.busy;
   if (busy !== null) return busy;
   const sessions = sessionCatalogOf(server);
-  if (sessions.transactionsOpen) sessions.expireTransactions(now);
+  if (sessions.transactionsOpen) sessions.expireTransactions(server.clock.now());
   // A transaction's view left applied after its statement is put back before anyone else's
   // command (a statement of a transaction switches views itself).
   if (body.autocommit === undefined) store.settle();
