@@ -23,6 +23,7 @@ import { addClusterTime, gossipClusterTimeIn } from './replication/cluster_time.
 import { checkTransactionArguments, isTransactionStatement, runRetryableWrite, type RetryableWrite } from './sessions/retryable_write.js';
 import { labelCommitReply, runTransactionStatement, withTransactionLabels, type TransactionStatement } from './sessions/transaction_statement.js';
 import { existingSnapshots } from '../storage/write/snapshots.js';
+import { isSnapshotRead, runSnapshotRead } from './sessions/snapshot_read.js';
 import type { CommandContext, CommandDefinition } from './types.js';
 import type { ConnectionState, ServerServices } from '../server/services.js';
 import { cosmosCheckCommand } from '../cosmos/rules/unsupported_commands.js';
@@ -213,7 +214,11 @@ function runCommand(
   body: Document,
   retryable: RetryableWrite | TransactionStatement | undefined,
 ): Document | Promise<Document | typeof CLOSE_CONNECTION> {
-  if (retryable === undefined) return def.run(ctx, body);
+  if (retryable === undefined || !isTransactionStatement(retryable)) {
+    // A snapshot read outside a transaction (sessions/snapshot_read.ts); writes refuse it there.
+    if (body.readConcern !== undefined && isSnapshotRead(body)) return runSnapshotRead(ctx, def, body);
+    if (retryable === undefined) return def.run(ctx, body);
+  }
   return isTransactionStatement(retryable) ? runTransactionStatement(ctx, def, body, retryable) : runRetryableWrite(ctx, def, body, retryable);
 }
 

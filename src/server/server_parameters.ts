@@ -11,6 +11,7 @@ import type { ServerServices } from './services.js';
 import { TTL_PARAMETERS } from '../ttl/parameters.js';
 import type { ParameterTable } from './parameters.js';
 import { registerLogComponentVerbosity } from './log_components.js';
+import { snapshotsOf } from '../storage/write/snapshots.js';
 
 /** Bounds of an integer parameter (mongod's IDL validators). */
 export interface IntBounds {
@@ -102,6 +103,15 @@ export function registerServerParameters(server: ServerServices): void {
     () => sessionCatalogOf(server).transactionLifetimeLimitSeconds,
     (n) => (sessionCatalogOf(server).transactionLifetimeLimitSeconds = n),
     { gte: 1 },
+  );
+  // How long snapshot reads' history is kept (src/storage/write/snapshots.ts), on the server's clock.
+  const snapshots = () => snapshotsOf(server.catalog.writes, () => server.logicalClock.now(), () => server.clock.now());
+  intParameter(
+    table,
+    'minSnapshotHistoryWindowInSeconds',
+    () => snapshots().windowSecs,
+    (n) => (snapshots().windowSecs = n),
+    { gte: 0 },
   );
   let logLevel = 0;
   table.register({

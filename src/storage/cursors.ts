@@ -3,7 +3,7 @@
  * `getMore` continues. Documents are produced on demand, so a document that expires (Cosmos TTL)
  * between two batches is not returned by the later one. Idle cursors time out.
  */
-import { Long, type Document } from '../bson/library.js';
+import { Long, type Document, type Timestamp } from '../bson/library.js';
 import { bsonSize } from '../bson/encode.js';
 import { documentFields, replyDocument, type StoredDocument } from './record.js';
 import { projectorFields } from './projection/compile_projection.js';
@@ -86,6 +86,19 @@ export function recordSource(
   return new RevalidatingSource(records, docOf, (rec) => rec, isLive);
 }
 
+/**
+ * What a cursor that reads in a snapshot (readConcern snapshot outside a transaction) does around
+ * each read of its source: `enter` brings the collections to the snapshot, `leave` ends the read,
+ * `end` releases the snapshot when the cursor closes (storage/write/snapshots.ts).
+ */
+export interface CursorPin {
+  /** The cluster time the cursor reads at. */
+  readonly atClusterTime: Timestamp;
+  enter(): void;
+  leave(): void;
+  end(): void;
+}
+
 /** An open cursor. */
 export class Cursor {
   /** The id getMore uses (0 until the cursor manager registers the cursor). */
@@ -101,6 +114,8 @@ export class Cursor {
   private readonly source: RevalidatingIterator;
   private pending: Document | undefined;
   private done = false;
+  /** Set for a cursor reading in a snapshot: its reads run with the snapshot applied. */
+  pin: CursorPin | null = null;
 
   /** A cursor over `source`. */
   constructor(id: Long, ns: string, source: Iterator<Document>, nowMs: number, noTimeout = false) {
@@ -115,6 +130,18 @@ export class Cursor {
   get exhausted(): boolean {
     if (this.pending !== undefined) return false;
     if (this.done) return true;
+    const pin = this.pin;
+    if (pin === null) return this.readAhead();
+    pin.enter();
+    try {
+      return this.readAhead();
+    } finally {
+      pin.leave();
+    }
+  }
+
+  /** Reads one document ahead: true when there is none. */
+  private readAhead(): boolean {
     const next = this.source.next();
     if (next.done) {
       this.done = true;
@@ -126,6 +153,17 @@ export class Cursor {
 
   /** Up to `maxDocs` documents (unlimited when undefined) within MAX_BATCH_BYTES. */
   nextBatch(maxDocs: number | undefined): Document[] {
+    const pin = this.pin;
+    if (pin === null) return this.readBatch(maxDocs);
+    pin.enter();
+    try {
+      return this.readBatch(maxDocs);
+    } finally {
+      pin.leave();
+    }
+  }
+
+  private readBatch(maxDocs: number | undefined): Document[] {
     const batch: Document[] = [];
     let bytes = 0;
     while (maxDocs === undefined || batch.length < maxDocs) {
@@ -158,7 +196,13 @@ export class Cursor {
   close(): void {
     this.done = true;
     this.pending = undefined;
-    this.source.return?.();
+    const pin = this.pin;
+    this.pin = null;
+    try {
+      this.source.return?.();
+    } finally {
+      pin?.end();
+    }
   }
 }
 

@@ -31,10 +31,6 @@ const DRIVER_NETWORK_INSERTED_IDS = reason(
   'driver: the Node.js driver 7.9 reports the insertedIds of a bulk write batch that failed with a network error',
   /expectError\.expectResult\.insertedIds: unexpected field\(s\) 0/,
 );
-const SNAPSHOT_READS = reason(
-  'server: readConcern snapshot (versioned reads, atClusterTime) belongs to the transactions slice (WRITE_PATH.md step 3)',
-  /expected an error, got|result does not match|atClusterTime|getSnapshotTime/,
-);
 const RENAME_DROP_TARGET = reason(
   'server: renameCollection drops an existing target before the rename (commands/admin/rename_collection.ts), so the rename event has no operationDescription.dropTarget',
   /operationDescription\.dropTarget: expected the field to exist/,
@@ -85,27 +81,6 @@ export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, Kno
   },
   'retryable-writes/bulkWrite.json': {
     "First insertOne is never committed": DRIVER_NETWORK_INSERTED_IDS,
-  },
-  'sessions/snapshot-sessions-unsupported-ops.json': {
-    "Server returns an error on insertOne with snapshot": SNAPSHOT_READS,
-    "Server returns an error on insertMany with snapshot": SNAPSHOT_READS,
-    "Server returns an error on deleteOne with snapshot": SNAPSHOT_READS,
-    "Server returns an error on updateOne with snapshot": SNAPSHOT_READS,
-    "Server returns an error on findOneAndUpdate with snapshot": SNAPSHOT_READS,
-    "Server returns an error on listIndexes with snapshot": SNAPSHOT_READS,
-  },
-  'sessions/snapshot-sessions.json': {
-    "Find operation with snapshot": SNAPSHOT_READS,
-    "Distinct operation with snapshot": SNAPSHOT_READS,
-    "Aggregate operation with snapshot": SNAPSHOT_READS,
-    "countDocuments operation with snapshot": SNAPSHOT_READS,
-    "Mixed operation with snapshot": SNAPSHOT_READS,
-    "Write commands with snapshot session do not affect snapshot reads": SNAPSHOT_READS,
-    "Find operation with snapshot and snapshot time": SNAPSHOT_READS,
-    "Distinct operation with snapshot and snapshot time": SNAPSHOT_READS,
-    "Aggregate operation with snapshot and snapshot time": SNAPSHOT_READS,
-    "countDocuments operation with snapshot and snapshot time": SNAPSHOT_READS,
-    "Mixed operation with snapshot and snapshotTime": SNAPSHOT_READS,
   },
   'crud/create-null-ids.json': {
     "inserting _id with type null via insertOne": DRIVER_NULL_ID,

@@ -415,7 +415,12 @@ class TestRun {
           const clientName = spec.client as string;
           const client = this.entities.get(clientName, 'client').client;
           const options = isDocument(spec.sessionOptions) ? sessionOptions(spec.sessionOptions) : {};
-          this.entities.set(id, { kind: 'session', session: client.startSession(options), clientName });
+          // `snapshotTime` names a saved entity; the driver takes it as the session's (internal) snapshotTime.
+          const snapshotTime = typeof options.snapshotTime === 'string' ? this.entities.get(options.snapshotTime, 'value').value : undefined;
+          delete options.snapshotTime;
+          const session = client.startSession(options);
+          if (snapshotTime !== undefined) (session as unknown as { snapshotTime: unknown }).snapshotTime = snapshotTime;
+          this.entities.set(id, { kind: 'session', session, clientName });
           break;
         }
         case 'bucket': {
@@ -1415,6 +1420,8 @@ async function sessionOperation(run: TestRun, session: ClientSession, op: SpecOp
       }, opts);
       return undefined;
     }
+    case 'getSnapshotTime':
+      return val((session as unknown as { snapshotTime?: unknown }).snapshotTime);
     default:
       throw new RunnerError(`unsupported session operation ${op.name}`);
   }

@@ -52,6 +52,8 @@ export const find: CommandDefinition = {
     readConcern: { type: 'object' },
   },
   help: 'query for documents',
+  // Every level (snapshot outside transactions: sessions/snapshot_read.ts); a standalone refuses snapshot and linearizable.
+  concerns: { readConcern: 'all' },
   express: expressFind,
   run(ctx, cmd) {
     const name = collectionArg(cmd, 'find', ctx.db);

@@ -61,6 +61,8 @@ export const getMore: CommandDefinition = {
     }
     ctx.server.counters.opcounters.getmore++;
     cursor.lastUsedMs = ctx.now();
+    // A snapshot read's cursor answers with the time it reads at (sessions/snapshot_read.ts).
+    const pin = cursor.pin;
     let nextBatch;
     try {
       nextBatch = cursor.nextBatch(batchSize === undefined || batchSize === 0 ? undefined : batchSize);
@@ -74,7 +76,7 @@ export const getMore: CommandDefinition = {
       cursors.kill(cursor.id);
       id = Long.ZERO;
     }
-    return { cursor: { nextBatch, id, ns } };
+    return pin === null ? { cursor: { nextBatch, id, ns } } : { cursor: { nextBatch, id, ns, atClusterTime: pin.atClusterTime } };
   },
 };
 

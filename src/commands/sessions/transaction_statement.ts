@@ -133,7 +133,7 @@ export function sessionName(session: SessionRecord): string {
 
 /** The snapshot store of the server's catalog. */
 export function serverSnapshots(ctx: CommandContext): SnapshotStore {
-  return snapshotsOf(ctx.server.catalog.writes, () => ctx.server.logicalClock.now());
+  return snapshotsOf(ctx.server.catalog.writes, () => ctx.server.logicalClock.now(), () => ctx.server.clock.now());
 }
 
 /**

@@ -19,7 +19,14 @@
  * outside any transaction that changes a record an open transaction changed is withdrawn and
  * fails with 112 (the TTL reaper's deletion retries on its next pass).
  *
- * History older than the oldest open view is dropped as views close; with no view open none is kept.
+ * History retention (mongod's `minSnapshotHistoryWindowInSeconds`): a snapshot read outside a
+ * transaction hands its client a cluster time to read at again later (a snapshot session), so it
+ * asks the store to `retain` history: from then on every commit is kept, each entry with its wall
+ * time, and entries older than the window (on the server's clock) are freed as commits come, unless
+ * an open view still needs them. Once the window has passed since the last such request and no
+ * view is open, the tracker is unset again and the plain path pays nothing. A read at a time older
+ * than what is kept is 239 SnapshotTooOld (`oldestReadable`). Without retention, history is kept
+ * only while a view is open, and dropped as views close.
  */
 import type { Timestamp } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
@@ -57,8 +64,13 @@ export class ReadView {
 interface HistoryEntry {
   readonly seq: number;
   readonly ts: Timestamp;
+  /** The server's wall time of the commit (ms), for the retention window. */
+  readonly wallMs: number;
   readonly changes: readonly RecordChange[];
 }
+
+/** mongod's default `minSnapshotHistoryWindowInSeconds`. */
+export const DEFAULT_SNAPSHOT_HISTORY_WINDOW_SECONDS = 300;
 
 /** The key of a change's record: its namespace and canonical `_id`. */
 function keyOf(change: RecordChange): string {
@@ -79,12 +91,91 @@ export class SnapshotStore implements ChangeTracker {
   /** The view applied now, if any; others wait for `idle`. */
   private applied: ReadView | null = null;
   private idleWaiters: Array<() => void> = [];
+  /** `minSnapshotHistoryWindowInSeconds`: how long retained history is kept. */
+  windowSecs = DEFAULT_SNAPSHOT_HISTORY_WINDOW_SECONDS;
+  /** While history is retained for snapshot reads: the wall time (ms) of the last request (null: none). */
+  private retainedAtMs: number | null = null;
 
   constructor(
     private readonly writes: WritePath,
     /** The cluster time of the latest commit. */
     private readonly clusterTime: () => Timestamp,
+    /** The server's wall clock (ms). */
+    private readonly wallMs: () => number = () => 0,
   ) {}
+
+  /** True while commits are recorded (a view is open or history is retained). */
+  private get tracking(): boolean {
+    return this.writes.tracker === this;
+  }
+
+  /** Starts recording commits, history kept since now. */
+  private startTracking(): void {
+    if (this.tracking) return;
+    this.writes.tracker = this;
+    this.keptSince = this.clusterTime();
+  }
+
+  /**
+   * A snapshot read asks for history: commits are kept for the window from now on (see module
+   * comment); entries that left the window are freed.
+   */
+  retain(): void {
+    const nowMs = this.wallMs();
+    this.startTracking();
+    this.retainedAtMs = nowMs;
+    this.prune(nowMs);
+  }
+
+  /** True while history is retained for snapshot reads. */
+  get retaining(): boolean {
+    return this.retainedAtMs !== null;
+  }
+
+  /** The number of record changes kept in the history (0 once nothing needs any). */
+  get retainedChanges(): number {
+    let n = 0;
+    for (const entry of this.history) n += entry.changes.length;
+    return n;
+  }
+
+  /**
+   * Frees what no open view needs and the window no longer keeps; ends retention (and the
+   * recording of commits) once the window has passed since the last request with no view open.
+   */
+  prune(nowMs: number = this.wallMs()): void {
+    if (!this.tracking) return;
+    const windowMs = this.windowSecs * 1000;
+    if (this.retainedAtMs !== null && nowMs - this.retainedAtMs >= windowMs) this.retainedAtMs = null;
+    if (this.views.size === 0 && this.retainedAtMs === null) {
+      this.stopTracking();
+      return;
+    }
+    let oldest = this.seq;
+    for (const v of this.views) if (v.at < oldest) oldest = v.at;
+    const cutoffMs = this.retainedAtMs === null ? Infinity : nowMs - windowMs;
+    let drop = 0;
+    while (drop < this.history.length) {
+      const entry = this.history[drop]!;
+      if (entry.seq > oldest || entry.wallMs >= cutoffMs) break;
+      for (const c of entry.changes) {
+        const key = keyOf(c);
+        if (this.lastWrite.get(key) === entry.seq) this.lastWrite.delete(key);
+      }
+      this.keptSince = entry.ts;
+      drop++;
+    }
+    if (drop > 0) this.history = drop === this.history.length ? [] : this.history.slice(drop);
+  }
+
+  /** Stops recording commits: no history kept, none readable but the head. */
+  private stopTracking(): void {
+    this.writes.tracker = null;
+    this.history = [];
+    this.lastWrite.clear();
+    this.keptSince = null;
+    this.retainedAtMs = null;
+  }
 
   /** Number of open views (serverStatus, tests). */
   get openViews(): number {
@@ -112,10 +203,7 @@ export class SnapshotStore implements ChangeTracker {
    * kept since then: the caller checks `oldestReadable`).
    */
   open(writes: boolean, atClusterTime?: Timestamp): ReadView {
-    if (this.views.size === 0) {
-      this.writes.tracker = this;
-      this.keptSince = this.clusterTime();
-    }
+    this.startTracking();
     let at = this.seq;
     if (atClusterTime !== undefined) {
       while (at > 0) {
@@ -136,17 +224,7 @@ export class SnapshotStore implements ChangeTracker {
     view.open = false;
     this.views.delete(view);
     for (const key of view.ownKeys) if (this.owners.get(key) === view) this.owners.delete(key);
-    if (this.views.size === 0) {
-      this.writes.tracker = null;
-      this.history = [];
-      this.lastWrite.clear();
-      this.keptSince = null;
-      return;
-    }
-    let oldest = this.seq;
-    for (const v of this.views) oldest = Math.min(oldest, v.at);
-    const first = this.seq - this.history.length;
-    if (oldest > first) this.history = this.history.slice(oldest - first);
+    this.prune();
   }
 
   /** The write path's report of a committed unit: refused when it conflicts with a transaction. */
@@ -164,8 +242,10 @@ export class SnapshotStore implements ChangeTracker {
   /** Adds `changes`, committed at `clusterTime`, to the history. */
   private remember(changes: readonly RecordChange[], clusterTime: Timestamp): void {
     const seq = ++this.seq;
-    this.history.push({ seq, ts: clusterTime, changes });
+    const wallMs = this.wallMs();
+    this.history.push({ seq, ts: clusterTime, wallMs, changes });
     for (const c of changes) this.lastWrite.set(keyOf(c), seq);
+    if (this.retainedAtMs !== null && wallMs - this.history[0]!.wallMs >= this.windowSecs * 1000) this.prune(wallMs);
   }
 
   /**
@@ -257,7 +337,7 @@ export class SnapshotStore implements ChangeTracker {
       throw err;
     }
     this.close(view);
-    if (this.views.size > 0 && own.length > 0) this.remember(own.slice(), clusterTime());
+    if (this.tracking && own.length > 0) this.remember(own.slice(), clusterTime());
     return own;
   }
 
@@ -273,10 +353,10 @@ export class SnapshotStore implements ChangeTracker {
 const stores = new WeakMap<WritePath, SnapshotStore>();
 
 /** The snapshot store of a write path (one per catalog), created on first use. */
-export function snapshotsOf(writes: WritePath, clusterTime: () => Timestamp): SnapshotStore {
+export function snapshotsOf(writes: WritePath, clusterTime: () => Timestamp, wallMs?: () => number): SnapshotStore {
   let store = stores.get(writes);
   if (store === undefined) {
-    store = new SnapshotStore(writes, clusterTime);
+    store = new SnapshotStore(writes, clusterTime, wallMs);
     stores.set(writes, store);
   }
   return store;
