@@ -111,7 +111,7 @@ export class Cursor {
   owner: string | null = null;
   readonly noTimeout: boolean;
   lastUsedMs: number;
-  private readonly source: RevalidatingIterator;
+  private source: RevalidatingIterator;
   private pending: Document | undefined;
   private done = false;
   /** Set for a cursor reading in a snapshot: its reads run with the snapshot applied. */
@@ -124,6 +124,20 @@ export class Cursor {
     this.source = source;
     this.lastUsedMs = nowMs;
     this.noTimeout = noTimeout;
+  }
+
+  /**
+   * Reads every document still to come now, so that later batches no longer read the collections
+   * (a snapshot read's cursor: the snapshot is applied only while its command runs).
+   */
+  materialize(): void {
+    const docs: Document[] = [];
+    if (this.pending !== undefined) docs.push(this.pending);
+    this.pending = undefined;
+    if (!this.done) for (let next = this.source.next(); !next.done; next = this.source.next()) docs.push(next.value);
+    this.source.return?.();
+    this.source = docs[Symbol.iterator]();
+    this.done = false;
   }
 
   /** True once every document has been handed out. */

@@ -3,16 +3,16 @@
  * `atClusterTime`), as mongod 8.2 runs them on a replica set: `find`, `aggregate` and `distinct`
  * read one point in time, a `ReadView` of the catalog's snapshot store applied while they read
  * (storage/write/snapshots.ts); the reply carries that time as `atClusterTime` (in `cursor` for a
- * cursor reply, at the top of distinct's), and a cursor left open keeps the view for its getMores
- * (`Cursor.pin`) until it closes. Asking for a snapshot read makes the store retain history for
+ * cursor reply, at the top of distinct's); a cursor left open reads the rest of its result in the
+ * snapshot before the command ends (`Cursor.materialize`), and its getMores answer the same time
+ * (`Cursor.pin`). Asking for a snapshot read makes the store retain history for
  * `minSnapshotHistoryWindowInSeconds`, so that a snapshot session's later reads at the time of its
  * first one see that time's data. Other commands refuse snapshot outside a transaction (72).
  */
-import type { Document } from '../../bson/library.js';
+import type { Document, Timestamp } from '../../bson/library.js';
 import { Long } from '../../bson/library.js';
 import { isDocument } from '../../storage/values/paths.js';
 import type { CursorPin } from '../../storage/cursors.js';
-import type { ReadView, SnapshotStore } from '../../storage/write/snapshots.js';
 import { checkReadConcernTopology, parseReadConcern, readConcernNotSupported } from '../read_write_concern.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { checkClusterTime, serverSnapshots } from './transaction_statement.js';
@@ -35,6 +35,8 @@ export async function runSnapshotRead(ctx: CommandContext, def: CommandDefinitio
   for (let busy = store.busy; busy !== null; busy = store.busy) await busy;
   store.settle();
   const at = rc.atClusterTime;
+  // What left the window is freed first: a time it held is too old now.
+  store.prune();
   if (at !== undefined) checkClusterTime(ctx, store, at);
   store.retain();
   const view = store.open(false, at);
@@ -47,25 +49,32 @@ export async function runSnapshotRead(ctx: CommandContext, def: CommandDefinitio
     store.close(view);
     throw err;
   }
-  store.release(view);
   const cursor = reply.cursor;
-  if (isDocument(cursor)) {
+  try {
+    if (!isDocument(cursor)) return { ...reply, atClusterTime: view.ts };
     const id = cursor.id;
     const open = id instanceof Long && !id.isZero() ? ctx.server.cursors.peek(id) : undefined;
-    if (open !== undefined) open.pin = pinOf(store, view);
-    else store.close(view);
+    if (open !== undefined) {
+      // The rest is read now, in the snapshot: a scan left half-way would not survive the head
+      // being put back and applied again (undo and redo move records within the table).
+      try {
+        open.materialize();
+      } catch (err) {
+        ctx.server.cursors.kill(open.id);
+        throw err;
+      }
+      open.pin = pinOf(view.ts);
+    }
     return { ...reply, cursor: { ...cursor, atClusterTime: view.ts } };
+  } finally {
+    store.release(view);
+    store.close(view);
   }
-  store.close(view);
-  return { ...reply, atClusterTime: view.ts };
 }
 
-/** The pin of a cursor that reads in `view`. */
-function pinOf(store: SnapshotStore, view: ReadView): CursorPin {
-  return {
-    atClusterTime: view.ts,
-    enter: () => store.apply(view),
-    leave: () => store.release(view),
-    end: () => store.close(view),
-  };
+/** The pin of a snapshot read's cursor: its getMores answer the time it read at. */
+function pinOf(atClusterTime: Timestamp): CursorPin {
+  return { atClusterTime, enter: NOTHING, leave: NOTHING, end: NOTHING };
 }
+
+const NOTHING = (): void => undefined;

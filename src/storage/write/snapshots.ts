@@ -245,7 +245,8 @@ export class SnapshotStore implements ChangeTracker {
     const wallMs = this.wallMs();
     this.history.push({ seq, ts: clusterTime, wallMs, changes });
     for (const c of changes) this.lastWrite.set(keyOf(c), seq);
-    if (this.retainedAtMs !== null && wallMs - this.history[0]!.wallMs >= this.windowSecs * 1000) this.prune(wallMs);
+    const windowMs = this.windowSecs * 1000;
+    if (this.retainedAtMs !== null && (wallMs - this.history[0]!.wallMs >= windowMs || wallMs - this.retainedAtMs >= windowMs)) this.prune(wallMs);
   }
 
   /**
