@@ -245,5 +245,6 @@ console.table(rows);
 const ttl = await childFigures(['scripts/bench/ttl.mjs', ...(quick ? ['--quick'] : [])]);
 const auth = await childFigures(['scripts/bench/auth.mjs', ...(quick ? ['--quick'] : [])]);
 const changeStreams = await childFigures(['scripts/bench/change_streams.mjs', '--json', ...(quick ? ['--quick'] : [])]);
-const extra = { ...startup, ...(await mayflyOnly()), ...ttl, ...auth, ...changeStreams };
+const transactions = await childFigures(['scripts/bench/transactions.mjs', '--json', ...(quick ? ['--quick'] : [])]);
+const extra = { ...startup, ...(await mayflyOnly()), ...ttl, ...auth, ...changeStreams, ...transactions };
 for (const [k, v] of Object.entries(extra)) console.log(`${k}: ${v}`);
