@@ -29,8 +29,9 @@ export function isSnapshotRead(body: Document): boolean {
 /** Runs `def` on `body` as a snapshot read (see module comment). */
 export async function runSnapshotRead(ctx: CommandContext, def: CommandDefinition, body: Document): Promise<Document> {
   const rc = parseReadConcern(def.name, body.readConcern)!;
-  checkReadConcernTopology(rc, ctx.server.settings.replSetName);
+  // The command's support is checked before the topology (mongod's order).
   if (!SNAPSHOT_READ_COMMANDS.has(def.name)) throw readConcernNotSupported(def.name, rc, 'read concern snapshot not supported');
+  checkReadConcernTopology(rc, ctx.server.settings.replSetName);
   const store = serverSnapshots(ctx);
   for (let busy = store.busy; busy !== null; busy = store.busy) await busy;
   store.settle();
