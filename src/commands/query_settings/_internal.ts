@@ -137,10 +137,10 @@ function parseIndexHint(spec: unknown, path: string): Document {
     if (v !== undefined && v !== null && typeof v !== 'string') throw typeMismatch(`${path}.ns.${key}`, v, ['string']);
   }
   const allowed = spec.allowedIndexes;
-  if (allowed === undefined) throw new CommandError('IDLFailedToParse', `BSON field '${path}.allowedIndexes' is missing but a required field`);
+  if (allowed === undefined || allowed === null) throw new CommandError('IDLFailedToParse', `BSON field '${path}.allowedIndexes' is missing but a required field`);
   if (!Array.isArray(allowed)) throw typeMismatch(`${path}.allowedIndexes`, allowed, ['array']);
   allowed.forEach((index, i) => {
-    if (typeof index !== 'string' && !isDocument(index)) throw typeMismatch(`${path}.allowedIndexes.${i}`, index, ['string', 'object']);
+    if (typeof index !== 'string' && !isDocument(index)) throw new CommandError('FailedToParse', `invalid index hint '${path}.allowedIndexes.${i}': must be an index name or a key pattern`);
   });
   if (ns.db === undefined || ns.db === null) throw new CommandError(8727500, "invalid index hint: 'ns.db' field is missing");
   if (ns.coll === undefined || ns.coll === null) throw new CommandError(8727501, "invalid index hint: 'ns.coll' field is missing");
@@ -202,16 +202,23 @@ export function mergeSettings(base: Document | undefined, settings: Document): D
   return out;
 }
 
+/** True when any query settings are set on `server` (the queries' fast paths then step aside). */
+export function hasQuerySettings(server: ServerServices): boolean {
+  return (TABLES.get(server)?.size ?? 0) > 0;
+}
+
 /**
- * Fails the query of `shape` when its settings reject it (QueryRejectedBySettings); explain is
- * never rejected. Queries on internal databases and system collections have no settings.
+ * Fails the query whose shape `shape` gives when its settings reject it (QueryRejectedBySettings);
+ * explain is never rejected. Queries on internal databases and system collections have no
+ * settings. The shape is computed only when some settings are set.
  */
-export function checkNotRejected(server: ServerServices, shape: Document): void {
+export function checkNotRejected(server: ServerServices, shape: () => Document): void {
   const table = TABLES.get(server);
   if (table === undefined || table.size === 0) return;
-  const ns = shape.cmdNs as { db: string; coll?: string };
+  const computed = shape();
+  const ns = computed.cmdNs as { db: string; coll?: string };
   if (INTERNAL_DBS.has(ns.db) || ns.coll?.startsWith('system.')) return;
-  const config = table.get(queryShapeHash(shape));
+  const config = table.get(queryShapeHash(computed));
   if (config?.settings.reject === true) throw new CommandError('QueryRejectedBySettings', 'Query rejected by admin query settings');
 }
 
