@@ -23,11 +23,12 @@ export const planCacheStats: StageDefinition = {
       if (typeof value !== 'boolean') throw new CommandError(13111, `wrong type for field (allHosts) ${bsonTypeOf(value)} != bool`);
       if (value) throw new CommandError(4503200, "$planCacheStats stage does not support 'allHosts: true' outside of a sharded cluster");
     }
-    if (ctx.collection !== null && ctx.runtime.server.documentCount(ctx.collection) === undefined && !ctx.runtime.collections.isView(ctx.collection)) {
-      throw new CommandError(50933, `collection '${ctx.runtime.db}.${ctx.collection}' does not exist`);
-    }
+    const { collection, runtime } = ctx;
     return {
       *run() {
+        if (collection !== null && runtime.server.documentCount(collection) === undefined && !runtime.collections.isView(collection)) {
+          throw new CommandError(50933, `collection '${runtime.db}.${collection}' does not exist`);
+        }
         // The cache is empty: every plan is made afresh.
       },
     };

@@ -28,7 +28,7 @@ export const querySettings: StageDefinition = {
       }
       showDebugQueryShape = value;
     }
-    if (ctx.collection !== null) throw new CommandError('InvalidNamespace', "'$querySettings' can only be run with {aggregate: 1}");
+    // Over a collection (a sub-pipeline's included) the pipeline's check answers 73.
     const server = ctx.runtime.server;
     return {
       *run() {
