@@ -79,6 +79,8 @@ import { planCacheClearFilters } from './plan_cache/plan_cache_clear_filters.js'
 import { planCacheListFilters } from './plan_cache/plan_cache_list_filters.js';
 import { planCacheSetFilter } from './plan_cache/plan_cache_set_filter.js';
 import { profile } from './diagnostic/profile.js';
+import { removeQuerySettings } from './query_settings/remove_query_settings.js';
+import { setQuerySettings } from './query_settings/set_query_settings.js';
 import { serverStatus } from './diagnostic/server_status.js';
 import { top } from './diagnostic/top.js';
 import { validate } from './diagnostic/validate.js';
@@ -198,6 +200,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   profile,
   putRow,
   refreshSessions,
+  removeQuerySettings,
   renameCollection,
   replSetFreeze,
   replSetGetConfig,
@@ -215,6 +218,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   setClusterParameter,
   setFeatureCompatibilityVersion,
   setParameter,
+  setQuerySettings,
   startSession,
   top,
   update,

@@ -106,6 +106,7 @@ export const ErrorCodes = {
   SearchNotEnabled: 31082,
   CannotConvertIndexToUnique: 359,
   CollectionUUIDMismatch: 361,
+  QueryRejectedBySettings: 411,
   DatabaseDifferCase: 13297,
   // Change streams (change_log.ts, change_stream.ts).
   NoMatchingDocument: 47,

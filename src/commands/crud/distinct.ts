@@ -10,6 +10,8 @@ import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { parseMaxTimeMS } from '../read_write_concern.js';
 import { TimeLimit } from './time_limit.js';
 import { distinctOnView, viewFor } from './view_reads.js';
+import { distinctShape } from '../../storage/planner/command_shape.js';
+import { checkNotRejected } from '../query_settings/_internal.js';
 
 /** Values at a dotted path, descending into arrays of subdocuments, arrays unwound one level. */
 function valuesAt(value: unknown, parts: string[], i: number, out: unknown[]): void {
@@ -58,6 +60,7 @@ export const distinct: CommandDefinition = {
     if (view) return distinctOnView(ctx, cmd, view); // a view reads as an aggregation
     const key = cmd.key as string;
     const collation = checkCollation(cmd.collation);
+    checkNotRejected(ctx.server, () => distinctShape({ db: ctx.db, coll: name }, cmd));
     const coll = ctx.server.catalog.get(ctx.db, name);
     const collator = queryCollator(coll, collation);
     const filter = docArg(cmd, 'query') ?? {};

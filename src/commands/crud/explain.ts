@@ -21,6 +21,7 @@ import { keyString } from '../../storage/values/key_string.js';
 import type { Collator } from '../../storage/values/collator.js';
 import { isCollatable } from '../../storage/values/compare.js';
 import { executePlan } from '../../storage/planner/execute.js';
+import { distinctShape, findShape, queryShapeHash } from '../../storage/planner/command_shape.js';
 import { ExplainVerbosities, executionStatsSection, queryPlannerSection, shapeHashes, wrapperStats, type ExplainNode, type ExplainVerbosity, type WrapperStage } from '../../storage/planner/explain_output.js';
 import { naturalDirection, planQuery, type PlanRequest, type QueryPlan } from '../../storage/planner/plan.js';
 import { viewNotCollectionError } from '../../storage/values/namespace.js';
@@ -31,7 +32,7 @@ import type { CommandContext, CommandDefinition } from '../types.js';
 import { checkCollation, commandVariables, queryCollator } from './query_exec.js';
 import { checkAggregateRequest } from './aggregate_request.js';
 import { explainAggregate } from './explain_aggregate.js';
-import { SERVER_PARAMETERS, echo, serverInfo } from './explain_common.js';
+import { SERVER_PARAMETERS, echo, explicitCollation, serverInfo } from './explain_common.js';
 import { parseDeleteStatement } from './delete.js';
 import { parseUpdateRequest, parseUpdateStatement } from './update.js';
 import { checkViewCollation, resolvedAggregate, viewFor } from './view_reads.js';
@@ -74,11 +75,11 @@ export const explain: CommandDefinition = {
     const command = echo(inner, ctx.db);
     switch (def.name) {
       case 'find':
-        return finish(explainFind(ctx, inner, verbosity), command);
+        return finish({ ...explainFind(ctx, inner, verbosity), queryShapeHash: queryShapeHash(findShape({ db: ctx.db, coll: inner.find as string }, inner)) }, command);
       case 'count':
         return finish(explainCount(ctx, inner, verbosity), command);
       case 'distinct':
-        return finish(explainDistinct(ctx, inner, verbosity), command);
+        return finish({ ...explainDistinct(ctx, inner, verbosity), queryShapeHash: queryShapeHash(distinctShape({ db: ctx.db, coll: inner.distinct as string }, inner)) }, command);
       case 'update':
         return finish(explainUpdate(ctx, inner, verbosity), command);
       case 'delete':
@@ -163,7 +164,7 @@ function explainFind(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbo
   const request: PlanRequest = { filter, sort, projection, skip: skip ?? 0, limit: limit ?? 0, hint: cmd.hint, min: docArg(cmd, 'min'), max: docArg(cmd, 'max'), collator };
   const plan = planQuery(coll, request);
   if (coll && verbosity !== 'queryPlanner') runPlan(coll, plan, predicate, ctx);
-  return sections(ctx, ns, plan, plan.root, verbosity, { sort: sort ?? null, projection: projection ?? null });
+  return sections(ctx, ns, plan, plan.root, verbosity, { sort: sort ?? null, projection: projection ?? null, collation: explicitCollation(cmd.collation) });
 }
 
 function explainCount(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Explained {

@@ -10,8 +10,30 @@ import type { Document } from '../../bson/library.js';
 import { executionStatsSection, queryPlannerSection, shapeHashes, summarize, type ExplainVerbosity } from '../../storage/planner/explain_output.js';
 import type { CommandContext } from '../types.js';
 import { prepareAggregate } from './aggregate_request.js';
-import { SERVER_PARAMETERS, echo, serverInfo } from './explain_common.js';
+import { SERVER_PARAMETERS, echo, explicitCollation, serverInfo } from './explain_common.js';
 import { runPipeline } from './pipeline_exec.js';
+import { aggregateShape, queryShapeHash as hashOfShape, stageShape } from '../../storage/planner/command_shape.js';
+import { isDocument } from '../../storage/values/paths.js';
+
+/**
+ * The stages after the query that the plan cache keys a pipeline by (mongod's plan cache shape
+ * of an aggregate: the stages pushed down to the query layer, and those that narrow the fields
+ * it must produce): `$group` and what desugars to it, `$lookup`, `$project`, `$replaceRoot`,
+ * `$setWindowFields`, `$densify`. Stages that pass every field through (`$unwind`, `$addFields`,
+ * `$limit`, `$skip`, `$sample`, `$facet`, `$unionWith`, `$redact`, `$fill`, `$out`, `$merge`...)
+ * leave the key as it is.
+ */
+const PLANNED_STAGES = new Set(['$group', '$bucket', '$bucketAuto', '$count', '$sortByCount', '$lookup', '$project', '$replaceRoot', '$replaceWith', '$setWindowFields', '$densify', '$sort']);
+
+function plannedStages(stages: readonly Document[]): Document[] {
+  return stages.filter((stage) => PLANNED_STAGES.has(Object.keys(stage)[0] ?? '')).map(stageShape);
+}
+
+/** explain's `queryShapeHash` of the aggregate `cmd` (run on `db`). */
+function commandShapeHash(db: string, cmd: Document): string {
+  const coll = typeof cmd.aggregate === 'string' ? cmd.aggregate : null;
+  return hashOfShape(aggregateShape({ db, coll }, { ...cmd, pipeline: Array.isArray(cmd.pipeline) ? cmd.pipeline.filter(isDocument) : [] }));
+}
 
 /** The explain reply of the aggregate `cmd` (its arguments already checked) at `verbosity`. */
 export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: ExplainVerbosity): Document {
@@ -20,10 +42,10 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
   delete command.explain;
   const server = serverInfo(ctx);
   const { plan, optimized } = prepared;
+  const queryShapeHash = commandShapeHash(ctx.db, cmd);
   if (plan === null || optimized.query === null) {
     // The first stage makes its own documents: there is no query to plan. At the execution
     // verbosities the pipeline runs (writing nothing), each stage counting what it returns.
-    const { queryShapeHash } = shapeHashes({}, { aggregate: true, stages: stages.map((stage) => Object.keys(stage)[0] ?? '') });
     let described: Document[] = [...stages];
     if (verbosity !== 'queryPlanner') {
       const counts = optimized.rest.map(() => 0);
@@ -36,7 +58,7 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
   }
   const rest = optimized.rest;
   const exec = verbosity !== 'queryPlanner';
-  const shape = { aggregate: true, sort: optimized.query.sort ?? null };
+  const shape = { aggregate: true, sort: optimized.query.sort ?? null, collation: explicitCollation(cmd.collation), stages: plannedStages(rest.map(({ stage }) => stage)) };
   const hashes = shapeHashes(plan.parsedQuery, shape);
   const stageCounts = rest.map(() => 0);
   if (exec && prepared.coll) {
@@ -47,7 +69,7 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
   const cursorSection: Document = { queryPlanner: queryPlannerSection(readNs, plan, plan.root, verbosity, shape) };
   if (exec) cursorSection.executionStats = executionStatsSection(plan.root, verbosity);
   if (rest.length === 0) {
-    return { explainVersion: '1', ...cursorSection, queryShapeHash: hashes.queryShapeHash, serverInfo: server, serverParameters: { ...SERVER_PARAMETERS }, command };
+    return { explainVersion: '1', ...cursorSection, queryShapeHash, serverInfo: server, serverParameters: { ...SERVER_PARAMETERS }, command };
   }
   const cursorStage: Document = { $cursor: cursorSection };
   if (exec) {
@@ -58,7 +80,7 @@ export function explainAggregate(ctx: CommandContext, cmd: Document, verbosity: 
   return {
     explainVersion: '1',
     stages: [cursorStage, ...described],
-    queryShapeHash: hashes.queryShapeHash,
+    queryShapeHash,
     serverInfo: server,
     serverParameters: { ...SERVER_PARAMETERS },
     command,

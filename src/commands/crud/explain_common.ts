@@ -33,3 +33,8 @@ export function echo(cmd: Document, db: string): Document {
   out.$db = db;
   return out;
 }
+
+/** The command's collation as the plan cache keys it (absent or empty: none). */
+export function explicitCollation(value: unknown): Document | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0 ? (value as Document) : null;
+}

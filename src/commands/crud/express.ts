@@ -28,6 +28,7 @@ import type { Document } from '../../bson/library.js';
 import { documentFields, replyDocument, type StoredDocument } from '../../storage/record.js';
 import type { Collection } from '../../storage/collection.js';
 import { expressRecords } from '../../storage/planner/execute.js';
+import { hasQuerySettings } from '../query_settings/_internal.js';
 import { expressIndex, expressNode } from '../../storage/planner/plan.js';
 import { compileUpdate } from '../../storage/update/compile_update.js';
 import type { UpdateResult } from '../../storage/update/update_context.js';
@@ -46,6 +47,7 @@ export function expressFind(ctx: CommandContext, cmd: Document): Document | unde
   }
   const name = cmd.find;
   if (typeof name !== 'string' || cmd.limit !== 1 || cmd.singleBatch !== true) return undefined;
+  if (hasQuerySettings(ctx.server)) return undefined; // the settings may reject it: run() checks
   const equality = expressEquality(cmd.filter);
   if (equality === undefined) return undefined;
   const coll = ctx.server.catalog.get(ctx.db, name);

@@ -11,6 +11,8 @@ import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, commandVariables, queryCollator, readDocuments } from './query_exec.js';
 import { findOnView, viewFor } from './view_reads.js';
 import { expressFind } from './express.js';
+import { findShape } from '../../storage/planner/command_shape.js';
+import { checkNotRejected } from '../query_settings/_internal.js';
 
 /** `boolNoOpSerializer` (`oplogReplay`): a boolean, with mongod's message (which names 'object'). */
 const noOpBool: ArgRule = {
@@ -65,6 +67,7 @@ export const find: CommandDefinition = {
     if (view) return findOnView(ctx, cmd, name, view); // a view reads as an aggregation
     const collation = checkCollation(cmd.collation);
     const variables = commandVariables(cmd, ctx.now());
+    checkNotRejected(ctx.server, () => findShape({ db: ctx.db, coll: name }, cmd));
     ctx.server.counters.opcounters.query++;
     const coll = ctx.server.catalog.get(ctx.db, name);
     checkHint(coll, cmd.hint);

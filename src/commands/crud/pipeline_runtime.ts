@@ -24,6 +24,7 @@ import { writeEnv } from './document_validation.js';
 import { executeOut } from '../../storage/write/out.js';
 import { executeMerge } from '../../storage/write/merge.js';
 import { sessionCatalogOf } from '../../sessions/session_catalog.js';
+import { listQuerySettings } from '../query_settings/_internal.js';
 
 /** What a command's pipeline may do besides reading: write (`$out`, `$merge`) or not (explain). */
 export interface RuntimeOptions {
@@ -80,6 +81,7 @@ export function commandPipelineRuntime(ctx: CommandContext, options: RuntimeOpti
       },
       localSessions: () => sessionCatalogOf(ctx.server).records(ctx.now()),
       currentOps: (opts) => currentOps(ctx, options.command ?? {}, opts),
+      querySettings: () => listQuerySettings(ctx.server),
       catalogEntries() {
         const dbs = ctx.db === 'admin' ? catalog.databaseNames() : [ctx.db];
         const out: Document[] = [];

@@ -406,7 +406,13 @@ export function parseTopBottomArguments(spec: unknown, name: string, single: boo
 
 /** The `n` a state was made with, checked (`n` of 1 when the definition is used without one). */
 export function nOf(options: StateOptions | undefined): number {
-  return options === undefined || options.n === undefined ? 1 : validateN(options.n);
+  if (options === undefined || options.n === undefined) return 1;
+  if (options.grouping !== true) return validateN(options.n);
+  try {
+    return validateN(options.n);
+  } catch {
+    throw new CommandError(7548606, `Value for 'n' must be a positive integer, but found ${docValueToString(options.n)}`);
+  }
 }
 
 /**

@@ -81,4 +81,9 @@ export interface StateOptions {
    * sums them exactly.
    */
   readonly expression?: boolean;
+  /**
+   * True when the state serves a grouping stage (`$group`, `$bucket`, `$bucketAuto`), which
+   * mongod 8.2 runs in SBE: an `n` that is not a positive integer is its one error, 7548606.
+   */
+  readonly grouping?: boolean;
 }

@@ -44,7 +44,8 @@ export function optimize(pipeline: ParsedPipeline, expressions: ExpressionContex
   const matches: MatchInstance[] = [];
   while (i < stages.length && stages[i]!.name === '$match') matches.push(stages[i++]!.instance as MatchInstance);
   let sort: Document | undefined;
-  if (i < stages.length && stages[i]!.name === '$sort') sort = (stages[i++]!.instance as SortInstance).sort;
+  // A sort by metadata (`{$meta: ...}`) orders what the stages make, not what the query reads.
+  if (i < stages.length && stages[i]!.name === '$sort' && !sortsByMetadata((stages[i]!.instance as SortInstance).sort)) sort = (stages[i++]!.instance as SortInstance).sort;
   let skip = 0;
   if (i < stages.length && stages[i]!.name === '$skip') skip = Number((stages[i++]!.instance as SkipInstance).skip);
   let limit = 0;
@@ -58,4 +59,13 @@ export function optimize(pipeline: ParsedPipeline, expressions: ExpressionContex
     predicate = compileMatchFilter(filter, expressions);
   }
   return { query: { filter, predicate, sort, skip, limit }, rest: stages.slice(i) };
+}
+
+/** True when a sort specification has a `{$meta: ...}` key. */
+function sortsByMetadata(spec: Document): boolean {
+  for (const key in spec) {
+    const v = spec[key];
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && '$meta' in (v as object)) return true;
+  }
+  return false;
 }

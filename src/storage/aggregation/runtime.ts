@@ -124,6 +124,11 @@ export interface ServerStateReader {
   catalogEntries(): Document[];
   /** `$currentOp`'s documents: the operations in progress (this one included) as `options` select them. */
   currentOps(options: CurrentOpOptions): Document[];
+  /**
+   * `$querySettings`' documents: the cluster's query shape configurations, each
+   * `{queryShapeHash, settings, representativeQuery?, debugQueryShape?}`; absent: none.
+   */
+  querySettings?(): Document[];
 }
 
 /** What `$currentOp` is asked to report (its options; `targetAllNodes` is a router's). */

@@ -363,7 +363,10 @@ function isSimpleProjection(p: Document): boolean {
 
 function sortKeysOf(sort: Document | null | undefined): SortKey[] {
   if (!sort || Object.keys(sort).length === 0 || naturalDirection(sort) !== null) return [];
-  return parseSortSpec(sort);
+  const keys = parseSortSpec(sort);
+  // No index provides an order by metadata: such a sort is always a blocking SORT.
+  if (keys.some((k) => k.meta !== undefined)) return keys.map((k) => (k.meta !== undefined ? { ...k, path: '$meta', parts: ['$meta'] } : k));
+  return keys;
 }
 
 /** COLLSCAN; its `filter` (the whole normalised filter) is rendered on first use. */

@@ -5,7 +5,8 @@
  * null); paths fan out through arrays of documents. Under a collation, strings (also inside
  * documents and arrays) order by it.
  */
-import { Double, type Document } from '../../bson/library.js';
+import { Decimal128, Double, type Document } from '../../bson/library.js';
+import { metadataOf } from '../values/metadata.js';
 import { CommandError } from '../../errors/command_error.js';
 import { isNumber, toDouble } from '../values/numeric.js';
 import { formatElement } from '../values/format.js';
@@ -22,7 +23,13 @@ export interface SortKey {
   readonly parts: readonly string[];
   readonly offsets: readonly number[];
   readonly direction: 1 | -1;
+  /** A `{$meta: ...}` key: the metadata it sorts by (its path is the output name only). */
+  readonly meta?: SortMeta;
 }
+
+/** The metadata a sort may order by (sort_pattern.cpp; `textScore` needs `$text`, which Mayfly lacks). */
+export type SortMeta = 'randVal' | 'searchScore' | 'vectorSearchScore' | 'score' | 'geoNearDistance';
+const SORT_METAS: ReadonlySet<string> = new Set(['randVal', 'searchScore', 'vectorSearchScore', 'score', 'geoNearDistance', 'textScore']);
 
 const MAX_SORT_KEYS = 32;
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -40,12 +47,18 @@ export function parseSortSpec(spec: Document): SortKey[] {
       if (names.length !== 1) {
         throw new CommandError('FailedToParse', 'Cannot have additional keys in a $meta sort specification');
       }
-      throw new CommandError('NotImplemented', `$meta sort by ${formatElement('$meta', value.$meta)} is not supported by Mayfly yet`);
+      const meta = value.$meta;
+      if (typeof meta !== 'string' || !SORT_METAS.has(meta)) throw new CommandError(31138, `Illegal $meta sort: ${formatElement('$meta', meta)}`);
+      if (meta === 'textScore') throw new CommandError(40218, 'query requires text score metadata, but it is not available');
+      // Scores sort highest first; a random value either way.
+      keys.push({ path, parts: [path], offsets: [-1], direction: meta === 'randVal' ? 1 : -1, meta: meta as SortMeta });
+      continue;
     }
     if (!isNumber(value) || typeof value === 'bigint') {
       throw new CommandError(15974, `Illegal key in $sort specification: ${formatElement(path, value)}`);
     }
-    const d = toDouble(value);
+    // An integer value as mongod reads it: a double truncated, a decimal rounded half to even.
+    const d = sortDirectionOf(value);
     if (d !== 1 && d !== -1) {
       throw new CommandError(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
     }
@@ -53,14 +66,34 @@ export function parseSortSpec(spec: Document): SortKey[] {
     const parts = path.split('.');
     keys.push({ path, parts, offsets: parts.map(arrayOffsetOf), direction: d === 1 ? 1 : -1 });
   }
-  if (keys.length > MAX_SORT_KEYS) throw new CommandError(13103, 'too many compound keys');
+  let plain = 0;
+  for (const key of keys) if (key.meta === undefined) plain++;
+  if (plain > MAX_SORT_KEYS) throw new CommandError(13103, 'too many compound keys');
   return keys;
 }
+
+/** The direction a numeric sort value gives: a double truncated toward zero, a decimal rounded half to even. */
+function sortDirectionOf(value: unknown): number {
+  if (value instanceof Decimal128) {
+    const x = Number(value.toString());
+    if (!Number.isFinite(x)) return 0;
+    const floor = Math.floor(x);
+    const diff = x - floor;
+    if (diff > 0.5) return floor + 1;
+    if (diff < 0.5) return floor;
+    return floor % 2 === 0 ? floor : floor + 1;
+  }
+  return Math.trunc(toDouble(value));
+}
+
+/** The longest field path mongod takes (FieldPath::kMaxFieldPathDepth... the components of a path). */
+const MAX_FIELD_PATH_DEPTH = 200;
 
 /** mongod's FieldPath validation of a sort path. */
 function validateFieldPath(path: string): void {
   if (path === '') throw new CommandError(40352, 'FieldPath cannot be constructed with empty string');
   if (path.endsWith('.')) throw new CommandError(40353, "FieldPath must not end with a '.'.");
+  if (path.split('.').length > MAX_FIELD_PATH_DEPTH) throw new CommandError('Overflow', `FieldPath is too long. Maximum depth is ${MAX_FIELD_PATH_DEPTH}`);
   for (const part of path.split('.')) {
     if (part === '') throw new CommandError(15998, 'FieldPath field names may not be empty strings.');
     if (part.charCodeAt(0) === 36 && part !== '$id' && part !== '$ref' && part !== '$db') {
@@ -104,6 +137,7 @@ export function compileSort(spec: Document, collator?: Collator | null): Compara
 
 /** The value `doc` sorts by for `key` (null when missing, min/max element for arrays). */
 export function sortKeyValue(doc: Document, key: SortKey, collator?: Collator | null): unknown {
+  if (key.meta !== undefined) return metaSortValue(doc, key.meta);
   if (key.parts.length === 1) {
     const name = key.parts[0]!;
     if (!hasOwn.call(doc, name)) return null;
@@ -402,4 +436,18 @@ class BoundedHeap<K, T> {
     order.sort((a, b) => this.compare(this.keys[a]!, this.keys[b]!) || this.seqs[a]! - this.seqs[b]!);
     return order.map((i) => this.items[i]!);
   }
+}
+
+/**
+ * The value a `{$meta: ...}` sort key gives `doc`: a fresh random draw for `randVal`, the score
+ * a stage before attached (null when none did), `$geoNear`'s distance (40218 without it).
+ */
+function metaSortValue(doc: Document, meta: SortMeta): unknown {
+  if (meta === 'randVal') return Math.random();
+  const metadata = metadataOf(doc);
+  if (meta === 'geoNearDistance') {
+    if (metadata?.geoNearDistance === undefined) throw new CommandError(40218, 'query requires geoNearDistance metadata, but it is not available');
+    return metadata.geoNearDistance;
+  }
+  return meta === 'score' ? (metadata?.score ?? null) : null;
 }

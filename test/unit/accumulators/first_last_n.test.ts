@@ -29,9 +29,9 @@ describe('$firstN and $lastN', () => {
     ['an unknown field', { $lastN: { n: 1, input: '$v', x: 1 } }, [{}], 5787901, "Unknown argument for 'n' operator: x"],
     ['n missing', { $firstN: { input: '$v' } }, [{}], 5787906, "Missing value for 'n'"],
     ['input missing', { $firstN: { n: 1 } }, [{}], 5787907, "Missing value for 'input'"],
-    ['n a string', { $firstN: { n: 'a', input: '$v' } }, [{}], 5787902, "Value for 'n' must be of integral type, but found \"a\""],
-    ['n fractional', { $lastN: { n: 1.5, input: '$v' } }, [{}], 5787903, "Value for 'n' must be of integral type, but found 1.5"],
-    ['n zero', { $firstN: { n: 0, input: '$v' } }, [{}], 5787908, "'n' must be greater than 0, found 0"],
-    ['n negative', { $lastN: { n: -2, input: '$v' } }, [{}], 5787908, "'n' must be greater than 0, found -2"],
+    ['n a string', { $firstN: { n: 'a', input: '$v' } }, [{}], 7548606, "Value for 'n' must be a positive integer, but found \"a\""],
+    ['n fractional', { $lastN: { n: 1.5, input: '$v' } }, [{}], 7548606, "Value for 'n' must be a positive integer, but found 1.5"],
+    ['n zero', { $firstN: { n: 0, input: '$v' } }, [{}], 7548606, "Value for 'n' must be a positive integer, but found 0"],
+    ['n negative', { $lastN: { n: -2, input: '$v' } }, [{}], 7548606, "Value for 'n' must be a positive integer, but found -2"],
   ]);
 });

@@ -16,7 +16,7 @@ describe('$maxN and $minN', () => {
   groupErrorTable([
     ['not an object', { $maxN: [1] }, [{}], 5787900, 'specification must be an object; found $maxN: [ 1 ]'],
     ['n missing', { $minN: { input: '$v' } }, [{}], 5787906, "Missing value for 'n'"],
-    ['n fractional', { $maxN: { n: 2.5, input: '$v' } }, [{ v: 1 }], 5787903, "Value for 'n' must be of integral type, but found 2.5"],
-    ['n null', { $minN: { n: null, input: '$v' } }, [{ v: 1 }], 5787902, "Value for 'n' must be of integral type, but found null"],
+    ['n fractional', { $maxN: { n: 2.5, input: '$v' } }, [{ v: 1 }], 7548606, "Value for 'n' must be a positive integer, but found 2.5"],
+    ['n null', { $minN: { n: null, input: '$v' } }, [{ v: 1 }], 7548606, "Value for 'n' must be a positive integer, but found null"],
   ]);
 });

@@ -30,6 +30,6 @@ describe('$top, $bottom, $topN, $bottomN', () => {
     ['n given to $top', { $top: { n: 1, output: '$a', sortBy: { a: 1 } } }, [{}], 5788002, "Unknown argument to $top 'n'"],
     ['an unknown field', { $bottomN: { n: 1, output: '$a', sortBy: { a: 1 }, x: 1 } }, [{}], 5788002, "Unknown argument to $bottomN 'x'"],
     ['a bad sort direction', { $top: { output: '$a', sortBy: { a: 2 } } }, [{}], 15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)'],
-    ['n zero', { $topN: { n: 0, output: '$a', sortBy: { a: 1 } } }, [{}], 5787908, "'n' must be greater than 0, found 0"],
+    ['n zero', { $topN: { n: 0, output: '$a', sortBy: { a: 1 } } }, [{}], 7548606, "Value for 'n' must be a positive integer, but found 0"],
   ]);
 });

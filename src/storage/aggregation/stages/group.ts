@@ -11,12 +11,28 @@ import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import type { Evaluator, Frame } from '../../expression/types.js';
 import { MISSING } from '../../values/missing.js';
+import { isNumber } from '../../values/numeric.js';
 import { isDocument } from '../../values/paths.js';
 import { BLOCKING, type PipelineParseContext, type StageDefinition, type StageInstance } from '../stage.js';
 import { AccumulatedStates, GroupTable, parseAccumulatedField, topLevelFieldPath, type AccumulatedField } from './_internal/accumulated_fields.js';
 
 const EMPTY: Document = Object.freeze({}) as Document;
 const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * A compound `_id` (`{a: <expression>, ...}`, not an operator) whose top-level field is a number
+ * or a boolean reads as a projection's inclusion, which `$group` refuses (17390; `$literal`
+ * passes such a constant).
+ */
+function checkNoInclusionStyle(id: unknown): void {
+  if (!isDocument(id)) return;
+  const keys = Object.keys(id);
+  if (keys.length === 0 || keys[0]!.startsWith('$')) return;
+  for (const key of keys) {
+    const v = id[key];
+    if (typeof v === 'boolean' || isNumber(v)) throw new CommandError(17390, '$group does not support inclusion-style expressions');
+  }
+}
 
 /** Compiles a `$group` specification. */
 function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance {
@@ -26,7 +42,10 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
   let idExpr: Evaluator | undefined;
   const accs: AccumulatedField[] = [];
   for (const field of Object.keys(spec)) {
-    if (field === '_id') idExpr = scope.parse(spec._id);
+    if (field === '_id') {
+      checkNoInclusionStyle(spec._id);
+      idExpr = scope.parse(spec._id);
+    }
     else accs.push(parseAccumulatedField(field, spec[field], scope, expressions.runtime.collator));
   }
   if (idExpr === undefined) throw new CommandError(15955, 'a group specification must include an _id');

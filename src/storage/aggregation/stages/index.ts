@@ -27,6 +27,7 @@ import { merge } from './merge.js';
 import { out } from './out.js';
 import { planCacheStats } from './plan_cache_stats.js';
 import { project } from './project.js';
+import { querySettings } from './query_settings.js';
 import { rankFusion } from './rank_fusion.js';
 import { redact } from './redact.js';
 import { replaceRoot } from './replace_root.js';
@@ -74,6 +75,7 @@ export const STAGES: readonly StageDefinition[] = [
   out,
   planCacheStats,
   project,
+  querySettings,
   rankFusion,
   redact,
   replaceRoot,

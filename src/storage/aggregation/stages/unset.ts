@@ -4,11 +4,14 @@
  */
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
-import { withContext } from '../../expression/field_path.js';
+import { parseFieldPath, withContext } from '../../expression/field_path.js';
 import { parseProjection } from '../../projection/projection_ast.js';
 import { buildProjection, type ProjectionFn } from '../../projection/projection_executor.js';
 import { TRANSFORM, type StageDefinition } from '../stage.js';
 import { projectionStage } from './_internal.js';
+
+/** The deepest field path mongod takes. */
+const MAX_FIELD_PATH_DEPTH = 200;
 
 /** Compiles `$unset`'s argument (a field or a list of fields) into an exclusion. */
 export function compileUnset(spec: unknown): ProjectionFn {
@@ -25,8 +28,20 @@ export function compileUnset(spec: unknown): ProjectionFn {
   } else {
     throw new CommandError(31002, '$unset specification must be a string or an array');
   }
+  // Checked over every field before any other check (mongod 8.2's order): an embedded null
+  // byte (9527900), then a path deeper than 200 components (15), then each path's
+  // FieldPath checks, then a field named twice (31250).
+  const names = fields as string[];
+  for (const f of names) if (f.includes('\0')) throw new CommandError(9527900, 'Field path cannot contain an embedded null byte');
+  for (const f of names) {
+    if (f.split('.').length > MAX_FIELD_PATH_DEPTH) throw new CommandError('Overflow', `FieldPath is too long. Maximum depth is ${MAX_FIELD_PATH_DEPTH}`);
+  }
+  for (const f of names) withContext('Invalid $project', () => parseFieldPath(f));
   const projection: Document = {};
-  for (const f of fields) projection[f as string] = 0;
+  for (const f of names) {
+    if (Object.prototype.hasOwnProperty.call(projection, f)) throw new CommandError(31250, `Path collision at ${f}`);
+    Object.defineProperty(projection, f, { value: 0, enumerable: true, writable: true, configurable: true });
+  }
   return withContext('Invalid $project', () => buildProjection(parseProjection(projection, 'aggregate'), 'aggregate'));
 }
 

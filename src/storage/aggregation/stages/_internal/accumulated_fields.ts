@@ -117,7 +117,7 @@ export class AccumulatedStates {
     this.states = fields.map((a) => {
       if (a.n === undefined && a.compare === undefined && a.settings === undefined) return a.definition.create(collator);
       const n = a.n === undefined ? undefined : a.n(expressions.frame(nDocument));
-      return a.definition.create(collator, false, { n, compare: a.compare, settings: a.settings });
+      return a.definition.create(collator, false, { n, compare: a.compare, settings: a.settings, grouping: true });
     });
   }
 
