@@ -288,7 +288,12 @@ function finishCommand(ctx: CommandContext, session: SessionRecord | undefined, 
   if (session !== undefined) {
     const cursor = reply.cursor as Document | undefined;
     const id = cursor?.id;
-    if (id instanceof Long && !id.isZero()) sessionCatalogOf(ctx.server).addCursor(session, id.toBigInt());
+    if (id instanceof Long && !id.isZero()) {
+      sessionCatalogOf(ctx.server).addCursor(session, id.toBigInt());
+      // The cursor remembers its session: its getMores must come from the same one (get_more.ts).
+      const open = ctx.server.cursors.peek(id);
+      if (open !== undefined && open.session === null) open.session = { id: session.id, uid: session.uid };
+    }
   }
   noteCursorOwner(ctx, reply);
   return reply;

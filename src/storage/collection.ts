@@ -155,6 +155,15 @@ export class Collection {
     }
   }
 
+  /**
+   * The stored records after `rec` in natural order (all of them when `rec` is null), read
+   * lazily, visible or not; undefined when `rec` is no longer stored (a tailable cursor's
+   * position lost to a capped eviction or a delete).
+   */
+  recordsAfter(rec: StoredDocument | null): IterableIterator<StoredDocument> | undefined {
+    return rec === null ? this.records.values() : this.records.valuesAfter(rec);
+  }
+
   /** Every stored record, visible or not (for the reaper and stats). */
   allRecords(): IterableIterator<StoredDocument> {
     return this.records.values();

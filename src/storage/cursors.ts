@@ -3,7 +3,7 @@
  * `getMore` continues. Documents are produced on demand, so a document that expires (Cosmos TTL)
  * between two batches is not returned by the later one. Idle cursors time out.
  */
-import { Long, type Document, type Timestamp } from '../bson/library.js';
+import { Long, type Binary, type Document, type Timestamp } from '../bson/library.js';
 import { bsonSize } from '../bson/encode.js';
 import { documentFields, replyDocument, type StoredDocument } from './record.js';
 import { projectorFields } from './projection/compile_projection.js';
@@ -81,9 +81,25 @@ export function recordSource(
   project: ((doc: Document) => Document) | null,
   isLive: (rec: StoredDocument) => boolean,
 ): RevalidatingSource<StoredDocument> {
-  const fields = project ? projectorFields(project) : null;
-  const docOf = project ? (rec: StoredDocument) => project(documentFields(rec, fields)) : replyDocument;
-  return new RevalidatingSource(records, docOf, (rec) => rec, isLive);
+  return new RevalidatingSource(records, recordDocument(project), (rec) => rec, isLive);
+}
+
+/** The logical session a cursor was opened in: a getMore must come from the same one. */
+export interface CursorSession {
+  /** The lsid's `id` (a UUID). */
+  readonly id: Binary;
+  /** The digest of the user the session belongs to. */
+  readonly uid: Binary;
+}
+
+/**
+ * Documents in natural order from a record: `project` applied when given (reading only the
+ * fields it needs), else the stored document as a reply carries it.
+ */
+export function recordDocument(project: ((doc: Document) => Document) | null): (rec: StoredDocument) => Document {
+  if (!project) return replyDocument;
+  const fields = projectorFields(project);
+  return (rec) => project(documentFields(rec, fields));
 }
 
 /**
@@ -111,6 +127,15 @@ export class Cursor {
   owner: string | null = null;
   readonly noTimeout: boolean;
   lastUsedMs: number;
+  /** The session of the command that opened it (null: none), which its getMores must share. */
+  session: CursorSession | null = null;
+  /**
+   * Set when the cursor was killed by a change of its collection (a drop, a rename): it stays
+   * registered, and the next getMore answers this error (175 QueryPlanKilled) and removes it.
+   */
+  killedBy: CommandError | null = null;
+  /** A drop or rename of its collection kills it (a change stream sees the drop instead). */
+  readonly diesWithCollection: boolean = true;
   private source: RevalidatingIterator;
   private pending: Document | undefined;
   private done = false;
@@ -230,14 +255,16 @@ const NO_DOCUMENTS: Iterator<Document> = { next: () => ({ done: true, value: und
  */
 export abstract class TailableCursor extends Cursor {
   /** A getMore may wait for more (awaitData). */
-  readonly awaitData: boolean = true;
+  readonly awaitData: boolean;
   /** Set once the cursor is closed (killCursors, its end); a waiting getMore is woken. */
   closed = false;
+  override readonly diesWithCollection: boolean = false;
   private readonly closeListeners = new Set<() => void>();
 
   /** A tailable cursor on `ns`. */
-  constructor(ns: string, nowMs: number) {
-    super(Long.ZERO, ns, NO_DOCUMENTS, nowMs);
+  constructor(ns: string, nowMs: number, awaitData = true, noTimeout = false) {
+    super(Long.ZERO, ns, NO_DOCUMENTS, nowMs, noTimeout);
+    this.awaitData = awaitData;
   }
 
   /** Calls `wake` when a commit may have brought more; returns the unsubscribe. */
@@ -339,14 +366,16 @@ export class CursorManager {
   }
 
   /**
-   * Closes every cursor on `ns` (collection dropped or renamed), but the tailable ones: a change
-   * stream sees the drop and ends itself with an invalidate.
+   * Kills every cursor on `ns` (its collection dropped, or renamed: `reason` says which), but
+   * change streams (which see the drop and end themselves with an invalidate). As in mongod, a
+   * killed cursor stays registered: killCursors still finds it, and the next getMore answers 175
+   * QueryPlanKilled (`killedBy`) and removes it.
    */
-  killNamespace(ns: string): void {
-    for (const [key, cursor] of this.cursors) {
-      if (cursor.ns === ns && !(cursor instanceof TailableCursor)) {
+  killNamespace(ns: string, reason: 'collection dropped' | 'collection renamed' = 'collection dropped'): void {
+    for (const cursor of this.cursors.values()) {
+      if (cursor.ns === ns && cursor.diesWithCollection && cursor.killedBy === null) {
+        cursor.killedBy = new CommandError('QueryPlanKilled', `Executor error during getMore :: caused by :: ${reason}`);
         cursor.close();
-        this.cursors.delete(key);
       }
     }
   }

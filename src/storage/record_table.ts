@@ -364,6 +364,17 @@ export class RecordTable<R> {
     return new RecordIterator(this.head);
   }
 
+  /**
+   * The records after `rec` in insertion order, read lazily as `values()` (a tailable cursor
+   * resumes from the record it read last); undefined when the table does not hold `rec`.
+   */
+  valuesAfter(rec: R): IterableIterator<R> | undefined {
+    const at = this.findRecord(rec);
+    if (at < 0) return undefined;
+    const position = this.slots[at + 1]! - 1;
+    return new RecordIterator(this.chunks[position >>> CHUNK_SHIFT]!, (position & CHUNK_MASK) + 1);
+  }
+
   /** The index in `slots` of the pair of `key` (whose hash is `hash`); -1 when absent. */
   private find(key: string, hash: number): number {
     const slots = this.slots;
@@ -582,10 +593,11 @@ function retire<R>(chunk: Chunk<R>, to: Chunk<R>, movedAt: number, kept: readonl
  */
 class RecordIterator<R> implements IterableIterator<R> {
   private chunk: Chunk<R> | null;
-  private index = 0;
+  private index: number;
 
-  constructor(chunk: Chunk<R>) {
+  constructor(chunk: Chunk<R>, index = 0) {
     this.chunk = chunk;
+    this.index = index;
   }
 
   next(): IteratorResult<R, undefined> {

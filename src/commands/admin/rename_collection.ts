@@ -154,7 +154,7 @@ export const renameCollection: CommandDefinition = {
       ctx.server.cursors.killNamespace(target.ns);
       catalog.drop(to.db, to.coll);
     }
-    ctx.server.cursors.killNamespace(source.ns);
+    ctx.server.cursors.killNamespace(source.ns, 'collection renamed');
     const moved = catalog.rename(source, to.db, to.coll);
     if (cmd.stayTemp !== true && moved.options.temp !== undefined) {
       const { temp: _temp, ...rest } = moved.options as Document;

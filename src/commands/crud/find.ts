@@ -4,7 +4,7 @@ import { cosmosCheckSort, cosmosIndexKeys } from '../../cosmos/rules/sort_needs_
 import { findOplog, readsOplog } from './oplog_find.js';
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
-import { IdlRules, boolArg, collectionArg, docArg, intArg } from '../args.js';
+import { IdlRules, boolArg, checkNonNegative, collectionArg, docArg, intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
 import { DEFAULT_FIRST_BATCH_DOCS } from '../../storage/cursors.js';
 import type { ArgRule, CommandDefinition } from '../types.js';
@@ -13,12 +13,24 @@ import { findOnView, viewFor } from './view_reads.js';
 import { expressFind } from './express.js';
 import { findShape } from '../../storage/planner/command_shape.js';
 import { checkNotRejected } from '../query_settings/_internal.js';
+import { checkTailableOptions, findTailable } from './tailable_find.js';
 
 /** `boolNoOpSerializer` (`oplogReplay`): a boolean, with mongod's message (which names 'object'). */
 const noOpBool: ArgRule = {
   type: 'any',
   parse(value, field) {
     if (typeof value !== 'boolean') throw new CommandError('TypeMismatch', `Expected field ${field}to be of type object`);
+  },
+};
+
+/**
+ * A `safeInt64` count that must be >= 0 (skip, limit, batchSize): mongod 8.2 answers a negative
+ * one with 2 BadValue (null reads as absent).
+ */
+const nonNegativeCount: ArgRule = {
+  type: 'any',
+  parse(value, field, idl) {
+    if (value !== null) checkNonNegative(`${idl}.${field}`, field, value);
   },
 };
 
@@ -33,9 +45,9 @@ export const find: CommandDefinition = {
     sort: IdlRules.ownedObject,
     hint: IdlRules.indexHint,
     collation: IdlRules.ownedObject,
-    skip: IdlRules.nonNegativeInt64,
-    limit: IdlRules.nonNegativeInt64,
-    batchSize: IdlRules.nonNegativeInt64,
+    skip: nonNegativeCount,
+    limit: nonNegativeCount,
+    batchSize: nonNegativeCount,
     singleBatch: IdlRules.optionalBool,
     allowDiskUse: IdlRules.optionalBool,
     min: IdlRules.ownedObject,
@@ -62,9 +74,11 @@ export const find: CommandDefinition = {
     const skip = intArg(cmd, 'skip');
     const limit = intArg(cmd, 'limit');
     const batchSize = intArg(cmd, 'batchSize');
+    checkTailableOptions(cmd);
     if (readsOplog(ctx, name)) return findOplog(ctx, cmd, batchSize === 0 ? 0 : batchSize);
     const view = viewFor(ctx, name);
     if (view) return findOnView(ctx, cmd, name, view); // a view reads as an aggregation
+    if (cmd.tailable === true) return findTailable(ctx, cmd, name);
     const collation = checkCollation(cmd.collation);
     const variables = commandVariables(cmd, ctx.now());
     checkNotRejected(ctx.server, () => findShape({ db: ctx.db, coll: name }, cmd));
