@@ -8,7 +8,7 @@
 /** Every rule, with what Cosmos DB does. */
 export const RULES = {
   // Change streams (src/cosmos/change_streams/).
-  changeStreamEvents: 'a change stream shows inserts, updates and replacements only (no deletes, so no TTL expiry), without operationType or updateDescription',
+  changeStreamEvents: 'a change stream shows inserts, updates and replacements of documents still there, as they are now (no deletes, so no TTL expiry), without operationType or updateDescription',
   changeStreamNamespaceNotFound: 'a change stream on a missing collection, or whose collection is dropped or renamed, answers 26 NamespaceNotFound (no invalidate event)',
   changeStreamOptions: "a change stream refuses showExpandedEvents and fullDocumentBeforeChange (115), and startAtOperationTime with the all versions and deletes feed",
   changeStreamPipeline: "a change stream needs a $match and then a $project, and fullDocument: 'updateLookup' (2 BadValue)",

@@ -157,14 +157,35 @@ describe('changeStreamNamespaceNotFound', () => {
     });
   });
 
-  test('a drop answers the events before it, then 26 instead of invalidate; the cursor is gone', async () => {
+  test('a drop answers 26 instead of invalidate; the cursor is gone', async () => {
     await fresh(cosmos, 'dropped');
     const id = await open(cosmos, 'dropped');
     await cosmos.db.collection('dropped').insertOne({ _id: 1 });
-    await cosmos.db.collection('dropped').drop();
     expect((await next(cosmos, 'dropped', id)).map((e) => e.fullDocument)).toEqual([{ _id: 1 }]);
+    await cosmos.db.collection('dropped').insertOne({ _id: 2 });
+    await cosmos.db.collection('dropped').drop();
+    // The latest version feed no longer has 2 (dropped with its collection).
     expect(await errorOf(() => next(cosmos, 'dropped', id))).toMatchObject({ code: 26, errmsg: `Collection '${cosmos.db.databaseName}.dropped' not found.` });
     expect(await errorOf(() => next(cosmos, 'dropped', id))).toMatchObject({ code: 43, codeName: 'CursorNotFound' });
+  });
+
+  test('the events before a drop come first (the all versions feed keeps them), then 26', async () => {
+    const h = await cosmosWith({ capabilities: ['AllVersionsAndDeletesChangeFeed'] });
+    await fresh(h, 'dropped');
+    const id = await open(h, 'dropped');
+    await h.db.collection('dropped').insertOne({ _id: 1 });
+    await h.db.collection('dropped').drop();
+    expect((await next(h, 'dropped', id)).map((e) => e.fullDocument)).toEqual([{ _id: 1 }]);
+    expect(await errorOf(() => next(h, 'dropped', id))).toMatchObject({ code: 26, errmsg: `Collection '${h.db.databaseName}.dropped' not found.` });
+  });
+
+  test('through the driver, the stream rejects with 26', async () => {
+    await fresh(cosmos, 'driver');
+    const stream = cosmos.db.collection('driver').watch(PAGE_PIPELINE, { fullDocument: 'updateLookup' });
+    await (stream as unknown as { cursor: { cursorInit(): Promise<void> } }).cursor.cursorInit();
+    await cosmos.db.collection('driver').drop();
+    expect(await errorOf(() => stream.next())).toMatchObject({ code: 26, codeName: 'NamespaceNotFound' });
+    await stream.close();
   });
 
   test('a rename answers 26 too', async () => {
@@ -180,6 +201,7 @@ describe('changeStreamNamespaceNotFound', () => {
     const id = await open(h, 'later');
     await h.db.collection('later').insertOne({ _id: 1 });
     await h.db.collection('later').drop();
+    // changeStreamEvents is off too: mongod's events (the latest version feed would not show a document dropped since).
     expect((await next(h, 'later', id)).map((e) => e.fullDocument ?? e.operationType)).toEqual([{ _id: 1 }, 'invalidate']);
     await mongodb.db.collection('later').drop().catch(() => undefined);
     const mid = await open(mongodb, 'later', [], {});
@@ -203,20 +225,17 @@ describe('changeStreamEvents', () => {
     await c.insertOne({ _id: 'end' });
   }
 
-  test('inserts, updates and replacements only, without operationType or updateDescription', async () => {
+  test('inserts, updates and replacements of documents still there, as they are now, without operationType or updateDescription', async () => {
     await fresh(cosmos, 'events');
     await cosmos.db.collection('events').createIndex({ _ts: 1 }, { expireAfterSeconds: -1 });
     const id = await open(cosmos, 'events', WIDE_PIPELINE);
     await writes(cosmos, 'events');
     const events = await next(cosmos, 'events', id);
     const ns = { db: cosmos.db.databaseName, coll: 'events' };
+    // The latest version of each document still there: 2 (deleted) and 3 (expired) are gone from the feed.
     expect(events.map(({ _id, ...rest }) => rest)).toEqual([
-      { fullDocument: { _id: 1, a: 1 }, ns, documentKey: { _id: 1 } },
-      { fullDocument: { _id: 2, a: 2 }, ns, documentKey: { _id: 2 } },
-      { fullDocument: { _id: 3, a: 3, ttl: 5 }, ns, documentKey: { _id: 3 } },
-      // The update's lookup finds the document as it is now; the update of 2, deleted since, is gone.
       { fullDocument: { _id: 1, a: 10 }, ns, documentKey: { _id: 1 } },
-      { fullDocument: { _id: 2, b: 2 }, ns, documentKey: { _id: 2 } },
+      { fullDocument: { _id: 1, a: 10 }, ns, documentKey: { _id: 1 } },
       { fullDocument: { _id: 'end' }, ns, documentKey: { _id: 'end' } },
     ]);
   });
@@ -228,7 +247,8 @@ describe('changeStreamEvents', () => {
     await c.insertOne({ _id: 1 });
     await c.updateOne({ _id: 1 }, { $set: { a: 1 } });
     await c.insertOne({ _id: 2 });
-    expect((await next(cosmos, 'inserts', id)).map(({ _id, ...rest }) => rest)).toEqual([{ fullDocument: { _id: 1 } }, { fullDocument: { _id: 2 } }]);
+    // The update is not selected; the insert shows the document as it is now.
+    expect((await next(cosmos, 'inserts', id)).map(({ _id, ...rest }) => rest)).toEqual([{ fullDocument: { _id: 1, a: 1 } }, { fullDocument: { _id: 2 } }]);
   });
 
   test('switched off, and in mongodb mode, every event as mongod shows it', async () => {

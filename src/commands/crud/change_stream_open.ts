@@ -39,7 +39,13 @@ export function openChangeStream(ctx: CommandContext, cmd: Document, batchSize: 
   const scope = checkChangeStreamNamespace(spec, ctx.db, coll);
   const cosmos = ctx.server.settings.cosmos;
   if (cosmos) cosmosCheckChangeStreamOpen(cosmos, { pipeline: stages, spec, db: ctx.db, coll, collectionExists: coll !== null && ctx.server.catalog.get(ctx.db, coll) !== undefined });
-  const hooks = cosmos ? cosmosChangeStreamHooks(cosmos) : {};
+  const catalog = ctx.server.catalog;
+  const lookup = (db: string, name: string, documentKey: Document): Document | null => {
+    const target = catalog.get(db, name);
+    const rec = target?.getById(keyString(documentKey._id), ctx.now());
+    return rec === undefined ? null : documentFields(rec, null);
+  };
+  const hooks = cosmos ? cosmosChangeStreamHooks(cosmos, lookup) : {};
   const nowMs = ctx.now();
   checkCollation(cmd.collation);
   const pctx = newPipelineContext({
@@ -55,16 +61,11 @@ export function openChangeStream(ctx: CommandContext, cmd: Document, batchSize: 
   }
   const rest = parsed.stages.slice(1).filter((s) => s.name !== '$changeStreamSplitLargeEvent');
   const split = rest.length !== parsed.stages.length - 1;
-  const catalog = ctx.server.catalog;
   const ns = coll === null ? `${ctx.db}.$cmd.aggregate` : `${ctx.db}.${coll}`;
   const cursor = new ChangeStreamCursor(ns, nowMs, spec, scope, {
     log,
     clusterTimeNow: () => ctx.server.logicalClock.now(),
-    lookup(db, name, documentKey) {
-      const target = catalog.get(db, name);
-      const rec = target?.getById(keyString(documentKey._id), ctx.now());
-      return rec === undefined ? null : documentFields(rec, null);
-    },
+    lookup,
     transform: finishing(rest.length === 0 ? (event) => [event] : (event) => runStages(rest, [event]), hooks.finish),
     split,
     ...(hooks.shape ? { shape: hooks.shape } : {}),

@@ -3,12 +3,14 @@
  * (`ChangeStreamPorts.shape` and `invalidated`) and runs on what the stages hand out (`finish`).
  *
  * - `changeStreamEvents` (Microsoft's page, "Current limitations"): only `insert`, `update` and
- *   `replace` reach the stages (no `delete`, so no TTL expiry, and no other event); an update
- *   whose document is gone by the time the stream reads it is not shown (the latest version
- *   feed: "when an item is deleted, it's no longer available in the feed"); the events handed out
- *   carry no `operationType` and no `updateDescription` ("not yet supported in the output
- *   document"). The stages still see `operationType`, so that the page's required
- *   `$match: {operationType: {$in: [...]}}` selects as it does there.
+ *   `replace` reach the stages (no `delete`, so no TTL expiry, and no other event); as the latest
+ *   version feed has them ("Change feed modes in Azure Cosmos DB": "You get the latest version of
+ *   each item"; "when an item is deleted, it's no longer available in the feed"), an event's
+ *   `fullDocument` is the document as it is when the stream reads it, and an event of a document
+ *   gone by then (deleted, expired) is not shown; the events handed out carry no `operationType`
+ *   and no `updateDescription` ("not yet supported in the output document"). The stages still see
+ *   `operationType`, so that the page's required `$match: {operationType: {$in: [...]}}` selects
+ *   as it does there.
  * - With the capability `AllVersionsAndDeletesChangeFeed` (the all versions and deletes change
  *   feed, which Fabric mirroring reads: "Change feed modes in Azure Cosmos DB"): every change in
  *   order, deletes included, and the reaper's TTL deletions as deletes ("Deletes from TTL
@@ -52,12 +54,15 @@ const ALL_VERSIONS_KINDS: ReadonlySet<ChangeKind> = new Set(['insert', 'update',
 /** The feed's `metadata.operationType` of each change (Cosmos DB writes a whole item: an update is a replace). */
 const FEED_OPERATION: Partial<Record<ChangeKind, string>> = { insert: 'create', update: 'replace', replace: 'replace', delete: 'delete' };
 
-/** The hooks `settings` switch on. */
-export function cosmosChangeStreamHooks(settings: CosmosSettings): CosmosChangeStreamHooks {
+/** The current document of `documentKey` in `db.coll`, or null (gone, or expired). */
+export type DocumentLookup = (db: string, coll: string, documentKey: Document) => Document | null;
+
+/** The hooks `settings` switch on (`lookup` reads the latest version of a document). */
+export function cosmosChangeStreamHooks(settings: CosmosSettings, lookup: DocumentLookup): CosmosChangeStreamHooks {
   const hooks: { -readonly [K in keyof CosmosChangeStreamHooks]: CosmosChangeStreamHooks[K] } = {};
   if (settings.rules.changeStreamEvents) {
     const all = allVersionsAndDeletes(settings);
-    hooks.shape = all ? allVersionsEvent : latestVersionEvent;
+    hooks.shape = all ? allVersionsEvent : (entry, event) => latestVersionEvent(entry, event, lookup);
     const hidden = all ? ['updateDescription'] : ['operationType', 'updateDescription'];
     hooks.finish = (doc) => without(doc, hidden);
   }
@@ -67,11 +72,13 @@ export function cosmosChangeStreamHooks(settings: CosmosSettings): CosmosChangeS
   return hooks;
 }
 
-/** The latest version feed: inserts, updates and replacements of documents still there. */
-function latestVersionEvent(entry: ChangeEntry, event: Document): Document | undefined {
-  if (!LATEST_VERSION_KINDS.has(entry.kind)) return undefined;
-  if (entry.kind === 'update' && event.fullDocument === null) return undefined;
-  return event;
+/** The latest version feed: inserts, updates and replacements of documents still there, as they are now. */
+function latestVersionEvent(entry: ChangeEntry, event: Document, lookup: DocumentLookup): Document | undefined {
+  if (!LATEST_VERSION_KINDS.has(entry.kind) || entry.coll === undefined || entry.documentKey === undefined) return undefined;
+  // An update's `fullDocument` was looked up already (`updateLookup`); an insert's or replacement's is what it wrote.
+  const current = entry.kind === 'update' && Object.hasOwn(event, 'fullDocument') ? (event.fullDocument as Document | null) : lookup(entry.db, entry.coll, entry.documentKey);
+  if (current === null) return undefined;
+  return event.fullDocument === current ? event : { ...event, fullDocument: current };
 }
 
 /** The all versions and deletes feed: every change, with the feed's metadata. */

@@ -73,16 +73,24 @@ function entry(kind: ChangeEntry['kind'], fields: Partial<ChangeEntry> = {}): Ch
 }
 
 describe('event hooks', () => {
-  const latest = cosmosChangeStreamHooks(resolveCosmosSettings({}));
-  const all = cosmosChangeStreamHooks(resolveCosmosSettings({ capabilities: ['AllVersionsAndDeletesChangeFeed'] }));
+  /** The documents the lookup finds now: `_id` 1 only. */
+  const now: Record<string, Document> = { 1: { _id: 1, a: 3 } };
+  const lookup = (_db: string, _coll: string, key: Document): Document | null => now[String(key._id)] ?? null;
+  const latest = cosmosChangeStreamHooks(resolveCosmosSettings({}), lookup);
+  const all = cosmosChangeStreamHooks(resolveCosmosSettings({ capabilities: ['AllVersionsAndDeletesChangeFeed'] }), lookup);
 
-  test('the latest version feed: inserts, updates of documents still there, replacements', () => {
-    const event = { _id: { _data: '82' }, operationType: 'update', fullDocument: { _id: 1, a: 2 } };
-    expect(latest.shape!(entry('insert'), event)).toBe(event);
-    expect(latest.shape!(entry('update'), event)).toBe(event);
-    expect(latest.shape!(entry('update'), { ...event, fullDocument: null })).toBeUndefined();
+  test('the latest version feed: inserts, updates and replacements of documents still there, as they are now', () => {
+    const inserted = { _id: { _data: '82' }, operationType: 'insert', fullDocument: { _id: 1, a: 1 } };
+    expect(latest.shape!(entry('insert'), inserted)).toEqual({ ...inserted, fullDocument: { _id: 1, a: 3 } });
+    expect(latest.shape!(entry('replace'), { ...inserted, operationType: 'replace' })).toEqual({ ...inserted, operationType: 'replace', fullDocument: { _id: 1, a: 3 } });
+    expect(latest.shape!(entry('insert', { documentKey: { _id: 2 } }), inserted)).toBeUndefined();
+    // An update's fullDocument is the stream's own lookup (updateLookup), kept as it is.
+    const updated = { _id: { _data: '82' }, operationType: 'update', fullDocument: { _id: 1, a: 2 } };
+    expect(latest.shape!(entry('update'), updated)).toBe(updated);
+    expect(latest.shape!(entry('update'), { ...updated, fullDocument: null })).toBeUndefined();
+    expect(latest.shape!(entry('update'), { _id: { _data: '82' }, operationType: 'update' })).toEqual({ _id: { _data: '82' }, operationType: 'update', fullDocument: { _id: 1, a: 3 } });
     for (const kind of ['delete', 'drop', 'rename', 'create', 'createIndexes', 'dropIndexes', 'modify', 'dropDatabase'] as const) {
-      expect(latest.shape!(entry(kind), event)).toBeUndefined();
+      expect(latest.shape!(entry(kind), inserted)).toBeUndefined();
     }
   });
 
@@ -111,7 +119,7 @@ describe('event hooks', () => {
   });
 
   test('a rule switched off has no hook', () => {
-    const none = cosmosChangeStreamHooks(resolveCosmosSettings({ rules: { changeStreamEvents: false, changeStreamNamespaceNotFound: false } }));
+    const none = cosmosChangeStreamHooks(resolveCosmosSettings({ rules: { changeStreamEvents: false, changeStreamNamespaceNotFound: false } }), lookup);
     expect(none).toEqual({});
   });
 });
