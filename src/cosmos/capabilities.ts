@@ -7,6 +7,7 @@
 
 /** Every capability Mayfly knows, with what it turns on. */
 export const CAPABILITIES = {
+  AllVersionsAndDeletesChangeFeed: "change streams are the all versions and deletes change feed (Fabric mirroring's): deletes and TTL expirations are delete events, with the feed's metadata",
   EnableMongo16MBDocumentSupport: 'documents up to 16 MB instead of 2 MB',
   EnableTtlOnCustomPath: "a TTL index on one field other than '_ts' per collection (Date, or a number read as Unix milliseconds)",
   EnableUniqueIndexReIndex: 'a unique index may be built on a collection that holds documents',

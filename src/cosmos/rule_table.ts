@@ -7,6 +7,14 @@
 
 /** Every rule, with what Cosmos DB does. */
 export const RULES = {
+  // Change streams (src/cosmos/change_streams/).
+  changeStreamEvents: 'a change stream shows inserts, updates and replacements of documents still there, as they are now (no deletes, so no TTL expiry), without operationType or updateDescription',
+  changeStreamNamespaceNotFound: 'a change stream on a missing collection, or whose collection is dropped or renamed, answers 26 NamespaceNotFound (no invalidate event)',
+  changeStreamOptions: "a change stream refuses showExpandedEvents and fullDocumentBeforeChange (115), and startAtOperationTime with the all versions and deletes feed",
+  changeStreamPipeline: "a change stream needs a $match and then a $project, and fullDocument: 'updateLookup' (2 BadValue)",
+  changeStreamScope: 'only a collection can be watched: a database or whole-account stream answers 2 BadValue',
+  changeStreamThrottledPage: 'a throttled getMore of a change stream answers an empty page, not 16500',
+  // Other rules (src/cosmos/rules/).
   documentSizeLimit: 'a document over 2 MB (16 MB with EnableMongo16MBDocumentSupport) is refused',
   ignoreWriteConcern: 'writeConcern is accepted and ignored (no wtimeout, no w > 1 error)',
   indexKinds: 'text, 2d and hashed indexes, sparse, collation, partial (unless unique) and compound or projected wildcard indexes are refused',

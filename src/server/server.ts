@@ -26,6 +26,7 @@ import { checkPeer, classifyFirstBytes, EMBEDDED_TLS_LABELS, loadTlsConfig, type
 import { subjectNameOf } from '../auth/x509.js';
 import { installRequestUnits, RequestUnits, requestUnitsOf } from '../cosmos/request_units/meter.js';
 import { injectionMatches, parseThrottleInjection } from '../cosmos/request_units/injection.js';
+import { cosmosThrottledPage } from '../cosmos/change_streams/throttled_page.js';
 import { failPointsOf } from './fail_points.js';
 
 /** Options of a server instance. */
@@ -175,6 +176,7 @@ export class Server implements ServerServices {
         const data = failPoint.check((d) => injectionMatches(d, command, db, body));
         return data === undefined ? undefined : parseThrottleInjection(data);
       },
+      throttledAnswer: (command, db, body) => (this.settings.cosmos?.rules.changeStreamThrottledPage ? cosmosThrottledPage(this.cursors, command, db, body) : undefined),
     });
   }
 

@@ -40,6 +40,10 @@ export interface ChangeStreamPorts {
   readonly transform: (event: Document) => Iterable<Document>;
   /** `$changeStreamSplitLargeEvent` ends the pipeline. */
   readonly split: boolean;
+  /** Cosmos DB mode (src/cosmos/change_streams/): the event the stages see for `entry`, or undefined to skip it. */
+  readonly shape?: (entry: ChangeEntry, event: Document) => Document | undefined;
+  /** Cosmos DB mode: what a drop or rename of the watched collection answers instead of an `invalidate` event (thrown; the stream ends). */
+  readonly invalidated?: (entry: ChangeEntry) => Error;
 }
 
 /** The classic events (those shown without `showExpandedEvents`). */
@@ -161,6 +165,13 @@ export class ChangeStreamCursor extends TailableCursor {
     while (!full() && this.pendingDocs.length === 0) {
       if (this.invalidateAfter !== undefined) {
         const e = this.invalidateAfter;
+        if (this.ports.invalidated !== undefined) {
+          // The events before it are handed out first; the next read answers the error.
+          if (batch.length > 0) break;
+          this.ended = true;
+          this.invalidateAfter = undefined;
+          throw this.ports.invalidated(e);
+        }
         const invalidate: Document = { _id: resumeToken(e, true, e.uuid), operationType: 'invalidate', clusterTime: e.clusterTime, wallTime: new Date(e.wallTimeMs) };
         if (!push(invalidate)) break;
         this.pbrt = invalidate._id as Document;
@@ -215,7 +226,9 @@ export class ChangeStreamCursor extends TailableCursor {
   private outputOf(entry: ChangeEntry): Document[] {
     if (!this.inScope(entry)) return [];
     if (!this.spec.showExpandedEvents && !CLASSIC.has(entry.kind)) return [];
-    const event = this.eventOf(entry);
+    const built = this.eventOf(entry);
+    const event = this.ports.shape === undefined ? built : this.ports.shape(entry, built);
+    if (event === undefined) return [];
     const out: Document[] = [];
     for (const doc of this.ports.transform(event)) {
       if (!sameToken(doc._id, event._id)) {

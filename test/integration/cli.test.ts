@@ -120,9 +120,9 @@ describe('mayfly CLI', () => {
       [['--cosmos-capabilities', 'EnableTtlOnCustomPath'], 'mayfly: --cosmos-server-version, --cosmos-capabilities and --cosmos-rule-off need --compat cosmos (the default is --compat mongodb, a faithful mongod).'],
       [
         ['--compat', 'cosmos', '--cosmos-capabilities', 'Bogus'],
-        "mayfly: --cosmos-capabilities: option 'cosmos.capabilities' has an unknown capability \"Bogus\"; the capabilities are EnableMongo16MBDocumentSupport, EnableTtlOnCustomPath, EnableUniqueIndexReIndex.",
+        "mayfly: --cosmos-capabilities: option 'cosmos.capabilities' has an unknown capability \"Bogus\"; the capabilities are AllVersionsAndDeletesChangeFeed, EnableMongo16MBDocumentSupport, EnableTtlOnCustomPath, EnableUniqueIndexReIndex.",
       ],
-      [['--compat', 'cosmos', '--cosmos-rule-off', 'sortNeedIndex'], expect.stringContaining("mayfly: --cosmos-rule-off: option 'cosmos.rules' has an unknown rule 'sortNeedIndex'; the rules are documentSizeLimit,") as unknown as string],
+      [['--compat', 'cosmos', '--cosmos-rule-off', 'sortNeedIndex'], expect.stringContaining("mayfly: --cosmos-rule-off: option 'cosmos.rules' has an unknown rule 'sortNeedIndex'; the rules are changeStreamEvents, changeStreamNamespaceNotFound, changeStreamOptions, changeStreamPipeline, changeStreamScope, changeStreamThrottledPage, documentSizeLimit,") as unknown as string],
       [['--compat', 'cosmos', '--cosmos-server-version', '3.6'], `mayfly: option '--cosmos-server-version <version>' argument '3.6' is invalid. Allowed choices are 4.2, 5.0, 6.0, 7.0.${help}`],
       [['27017'], `mayfly: too many arguments. Expected 0 arguments but got 1.${help}`],
       [['--port', '0', '--ttl-monitor-sleep-secs', 'abc'], 'mayfly: Invalid value for parameter ttlMonitorSleepSecs: "abc" (given with --ttl-monitor-sleep-secs)'],

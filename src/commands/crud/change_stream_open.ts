@@ -7,6 +7,8 @@
  */
 import { Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
+import { cosmosChangeStreamHooks } from '../../cosmos/change_streams/events.js';
+import { cosmosCheckChangeStreamOpen } from '../../cosmos/change_streams/open_rules.js';
 import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
 import { parsePipeline, runStages } from '../../storage/aggregation/pipeline.js';
 import { CHANGE_STREAM_FOLLOWERS, parseChangeStreamSpec } from '../../storage/aggregation/stages/change_stream.js';
@@ -35,6 +37,15 @@ export function openChangeStream(ctx: CommandContext, cmd: Document, batchSize: 
     throw new CommandError(40573, 'The $changeStream stage is only supported on replica sets');
   }
   const scope = checkChangeStreamNamespace(spec, ctx.db, coll);
+  const cosmos = ctx.server.settings.cosmos;
+  if (cosmos) cosmosCheckChangeStreamOpen(cosmos, { pipeline: stages, spec, db: ctx.db, coll, collectionExists: coll !== null && ctx.server.catalog.get(ctx.db, coll) !== undefined });
+  const catalog = ctx.server.catalog;
+  const lookup = (db: string, name: string, documentKey: Document): Document | null => {
+    const target = catalog.get(db, name);
+    const rec = target?.getById(keyString(documentKey._id), ctx.now());
+    return rec === undefined ? null : documentFields(rec, null);
+  };
+  const hooks = cosmos ? cosmosChangeStreamHooks(cosmos, lookup) : {};
   const nowMs = ctx.now();
   checkCollation(cmd.collation);
   const pctx = newPipelineContext({
@@ -50,18 +61,15 @@ export function openChangeStream(ctx: CommandContext, cmd: Document, batchSize: 
   }
   const rest = parsed.stages.slice(1).filter((s) => s.name !== '$changeStreamSplitLargeEvent');
   const split = rest.length !== parsed.stages.length - 1;
-  const catalog = ctx.server.catalog;
   const ns = coll === null ? `${ctx.db}.$cmd.aggregate` : `${ctx.db}.${coll}`;
   const cursor = new ChangeStreamCursor(ns, nowMs, spec, scope, {
     log,
     clusterTimeNow: () => ctx.server.logicalClock.now(),
-    lookup(db, name, documentKey) {
-      const target = catalog.get(db, name);
-      const rec = target?.getById(keyString(documentKey._id), ctx.now());
-      return rec === undefined ? null : documentFields(rec, null);
-    },
-    transform: rest.length === 0 ? (event) => [event] : (event) => runStages(rest, [event]),
+    lookup,
+    transform: finishing(rest.length === 0 ? (event) => [event] : (event) => runStages(rest, [event]), hooks.finish),
     split,
+    ...(hooks.shape ? { shape: hooks.shape } : {}),
+    ...(hooks.invalidated ? { invalidated: hooks.invalidated } : {}),
   });
   ctx.server.counters.opcounters.command++;
   let firstBatch: Document[];
@@ -77,4 +85,10 @@ export function openChangeStream(ctx: CommandContext, cmd: Document, batchSize: 
   }
   const id = ctx.server.cursors.register(cursor);
   return { cursor: { firstBatch, ...cursor.replyFields(), id, ns } };
+}
+
+/** `transform` followed by `finish` on each document it hands out (Cosmos DB mode's event shape). */
+function finishing(transform: (event: Document) => Iterable<Document>, finish: ((doc: Document) => Document) | undefined): (event: Document) => Iterable<Document> {
+  if (finish === undefined) return transform;
+  return (event) => Array.from(transform(event), finish);
 }

@@ -53,6 +53,8 @@ export interface RequestUnitsOptions {
   readonly settings: RequestUnitOptions;
   /** The `cosmosThrottle` fail point's data when it fires for this request. */
   readonly injected?: (command: string, db: string, body: Document) => { readonly retryAfterMs: number } | undefined;
+  /** What a throttled request answers instead of 16500, when something else (rule `changeStreamThrottledPage`: a change stream's empty page). */
+  readonly throttledAnswer?: (command: string, db: string, body: Document) => Document | undefined;
 }
 
 /** What a request answers: a reply document, or a symbol for none (dispatch's CLOSE_CONNECTION). */
@@ -69,6 +71,7 @@ export class RequestUnits {
   private readonly clock: Clock;
   private readonly catalog: Catalog;
   private readonly injected: RequestUnitsOptions['injected'];
+  private readonly throttledAnswer: RequestUnitsOptions['throttledAnswer'];
   private readonly last = new WeakMap<object, RequestStatistics>();
   /** The usage of the request running now (its writes are added by the observer). */
   private current: RequestUsage | null = null;
@@ -78,6 +81,7 @@ export class RequestUnits {
     this.clock = options.clock;
     this.catalog = options.catalog;
     this.injected = options.injected;
+    this.throttledAnswer = options.throttledAnswer;
     this.bucket = options.settings.ruPerSecond === null ? null : new RequestUnitBucket(options.settings.ruPerSecond, options.clock.now());
     options.catalog.writes.observers.add({
       onInserts: (events) => {
@@ -198,6 +202,8 @@ export class RequestUnits {
     const statements = field === undefined ? undefined : body[field];
     if (field === undefined || !Array.isArray(statements) || statements.length === 0) {
       this.record(connection, command, 0, started, activityId);
+      const instead = this.throttledAnswer?.(command, typeof body.$db === 'string' ? body.$db : '', body);
+      if (instead !== undefined) return instead;
       throw throttleError(retryAfterMs, activityId);
     }
     // Nothing runs: the reply of a write none of whose statements was done.

@@ -60,7 +60,7 @@ describe('settings', () => {
     expect(RULE_NAMES.filter((r) => !one.rules[r])).toEqual(['sortNeedsIndex']);
     expect([...one.capabilities]).toEqual(['EnableTtlOnCustomPath']);
     expect(RULE_NAMES).toEqual(Object.keys(RULES).sort());
-    expect(CAPABILITY_NAMES).toEqual(['EnableMongo16MBDocumentSupport', 'EnableTtlOnCustomPath', 'EnableUniqueIndexReIndex']);
+    expect(CAPABILITY_NAMES).toEqual(['AllVersionsAndDeletesChangeFeed', 'EnableMongo16MBDocumentSupport', 'EnableTtlOnCustomPath', 'EnableUniqueIndexReIndex']);
   });
 
   test('the option problems', () => {
