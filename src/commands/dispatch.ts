@@ -28,6 +28,7 @@ import type { ConnectionState, ServerServices } from '../server/services.js';
 import { cosmosCheckCommand } from '../cosmos/rules/unsupported_commands.js';
 import { cosmosTypedReply } from '../cosmos/rules/reply_types.js';
 import { cosmosWithoutWriteConcern } from '../cosmos/rules/write_concern.js';
+import { noteRequestStart } from './crud/time_limit.js';
 
 const OK = new Double(1);
 /** mongod's error replies carry `ok: 0.0` (a double). */
@@ -154,6 +155,7 @@ function runDefinition(
   checkApiParameters(def, body);
   checkAccess(connection, def, body, db);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes, commands: registry };
+  if (server.settings.cosmos?.rules.requestTimeLimit) noteRequestStart(server, server.clock.now());
   const retryable = checkTransactionArguments(ctx, def, body);
   if (def.adminOnly && db !== 'admin') {
     throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);

@@ -18,7 +18,7 @@ import { cursorReply, firstBatchReply } from '../cursor_reply.js';
 import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 import { aggregateReadConcernRefusal, checkAggregateRequest, checkApiStrict, prepareAggregate } from './aggregate_request.js';
 import { explainAggregate } from './explain_aggregate.js';
-import { TimeLimit } from './time_limit.js';
+import { commandTimeLimit } from './time_limit.js';
 import { parseMaxTimeMS } from '../read_write_concern.js';
 import { followsRecords, runPipeline } from './pipeline_exec.js';
 import { isChangeStreamPipeline, openChangeStream } from './change_stream_open.js';
@@ -107,7 +107,7 @@ export const aggregate: CommandDefinition = {
     if (isChangeStreamPipeline(cmd.pipeline)) return openChangeStream(ctx, cmd, batchSize);
     const { prepared, ns, coll } = prepareAggregate(ctx, cmd, true);
     const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'aggregate');
-    const timeLimit = maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now) : undefined;
+    const timeLimit = commandTimeLimit(ctx, maxTimeMS);
     // allowDiskUse (default true, mongod 8's allowDiskUseByDefault): false bounds the blocking sort.
     const sortMemoryLimitBytes = cmd.allowDiskUse === false ? numberParameter(ctx, 'internalQueryMaxBlockingSortMemoryUsageBytes') : undefined;
     ctx.server.counters.opcounters.command++;

@@ -11,6 +11,7 @@ import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, checkHint, commandVariables, queryCollator, readDocuments } from './query_exec.js';
 import { findOnView, viewFor } from './view_reads.js';
 import { expressFind } from './express.js';
+import { commandTimeLimit } from './time_limit.js';
 
 /** `boolNoOpSerializer` (`oplogReplay`): a boolean, with mongod's message (which names 'object'). */
 const noOpBool: ArgRule = {
@@ -87,7 +88,9 @@ export const find: CommandDefinition = {
     );
     let firstBatchSize = batchSize ?? DEFAULT_FIRST_BATCH_DOCS;
     if (limit && firstBatchSize > limit) firstBatchSize = limit;
-    return firstBatchReply(ctx, `${ctx.db}.${name}`, source, {
+    // Cosmos DB mode's 60 s per request (maxTimeMS itself is not applied to find here).
+    const timeLimit = cosmos?.rules.requestTimeLimit ? commandTimeLimit(ctx, 0) : undefined;
+    return firstBatchReply(ctx, `${ctx.db}.${name}`, timeLimit ? timeLimit.timedSource(source) : source, {
       batchSize: firstBatchSize,
       singleBatch: boolArg(cmd, 'singleBatch', false),
       noCursorTimeout: boolArg(cmd, 'noCursorTimeout', false),
