@@ -29,6 +29,7 @@ import { cosmosCheckCommand } from '../cosmos/rules/unsupported_commands.js';
 import { cosmosTypedReply } from '../cosmos/rules/reply_types.js';
 import { cosmosWithoutWriteConcern } from '../cosmos/rules/write_concern.js';
 import { noteRequestStart } from './crud/time_limit.js';
+import { cosmosCheckOperators } from '../cosmos/operators.js';
 
 const OK = new Double(1);
 /** mongod's error replies carry `ok: 0.0` (a double). */
@@ -170,6 +171,7 @@ function runDefinition(
     }
   }
   validateArguments(def, body, commandField, server.settings.replSetName);
+  if (server.settings.cosmos !== null) cosmosCheckOperators(def.name, body, server.settings.cosmos);
   if (failPoint) return runUnderFailCommand(ctx, def, body, commandField, retryable);
   const session = startCommand(ctx, body);
   const reply = runCommand(ctx, def, body, retryable);

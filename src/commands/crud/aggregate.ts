@@ -6,7 +6,6 @@
  */
 import { CommandError } from '../../errors/command_error.js';
 import { cosmosCheckLookup } from '../../cosmos/rules/lookup_pipeline.js';
-import { cosmosCheckPipelineFilters } from '../../cosmos/rules/query_operators.js';
 import { cosmosCheckStages } from '../../cosmos/rules/unsupported_stages.js';
 import { revalidatingSource } from '../../storage/cursors.js';
 import type { StoredDocument } from '../../storage/record.js';
@@ -98,7 +97,6 @@ export const aggregate: CommandDefinition = {
     const cosmos = ctx.server.settings.cosmos;
     if (cosmos?.rules.unsupportedStages) cosmosCheckStages(cmd.pipeline, cosmos.version);
     if (cosmos?.rules.lookupPipeline) cosmosCheckLookup(cmd.pipeline);
-    if (cosmos?.rules.queryOperators) cosmosCheckPipelineFilters(cmd.pipeline, cosmos.version);
     // `explain: true` describes the plan (queryPlanner verbosity) instead of running it.
     if (cmd.explain === true) return explainAggregate(ctx, cmd, 'queryPlanner');
     const batchSizeValue = docArg(cmd, 'cursor')?.batchSize;

@@ -1,5 +1,4 @@
 /** `find`: filter, projection, sort, skip, limit, batchSize, singleBatch; returns a cursor. */
-import { cosmosCheckFilter } from '../../cosmos/rules/query_operators.js';
 import { cosmosCheckSort, cosmosIndexKeys } from '../../cosmos/rules/sort_needs_index.js';
 import { findOplog, readsOplog } from './oplog_find.js';
 import type { Document } from '../../bson/library.js';
@@ -68,7 +67,6 @@ export const find: CommandDefinition = {
     const coll = ctx.server.catalog.get(ctx.db, name);
     checkHint(coll, cmd.hint);
     const cosmos = ctx.server.settings.cosmos;
-    if (cosmos?.rules.queryOperators) cosmosCheckFilter(cmd.filter, cosmos.version);
     if (cosmos?.rules.sortNeedsIndex) cosmosCheckSort(docArg(cmd, 'sort'), cosmosIndexKeys(coll));
     const source = readDocuments(
       coll,
