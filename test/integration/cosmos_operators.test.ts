@@ -108,3 +108,14 @@ describe('expressionOperators', () => {
     }
   });
 });
+
+describe('compoundIndexFields', () => {
+  test('a compound index of 9 fields is 67 with the page text; 8 fields are built; mongodb mode builds 9', async () => {
+    const nine = { a: 1, b: 1, c: 1, d: 1, e: 1, f: 1, g: 1, h: 1, i: 1 };
+    const err = await errorOf(() => cosmos.db.collection('ci').createIndex(nine));
+    expect([err.code, err.codeName, err.errmsg]).toEqual([67, 'CannotCreateIndex', "The request to create an index can't be completed: a compound index holds at most 8 fields, not 9."]);
+    const { i: _i, ...eight } = nine;
+    expect(await cosmos.db.collection('ci').createIndex(eight)).toBe('a_1_b_1_c_1_d_1_e_1_f_1_g_1_h_1');
+    expect(await mongodb.db.collection('ci').createIndex(nine)).toBe('a_1_b_1_c_1_d_1_e_1_f_1_g_1_h_1_i_1');
+  });
+});
