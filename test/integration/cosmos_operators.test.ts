@@ -119,3 +119,17 @@ describe('compoundIndexFields', () => {
     expect(await mongodb.db.collection('ci').createIndex(nine)).toBe('a_1_b_1_c_1_d_1_e_1_f_1_g_1_h_1_i_1');
   });
 });
+
+describe('the commands every feature-support page marks "No"', () => {
+  test.each(['mapReduce', 'renameCollection', 'killOp', 'connectionStatus', 'listCommands'])('%s is 115 at every version', async (name) => {
+    for (const serverVersion of ['5.0', '6.0', '7.0'] as const) {
+      const h = await startHarness({ compat: 'cosmos', cosmos: { serverVersion } });
+      try {
+        const err = await errorOf(() => h.client.db('admin').command({ [name]: name === 'renameCollection' ? 'a.b' : 1 }));
+        expect([err.code, err.codeName, err.errmsg]).toEqual([115, 'CommandNotSupported', `Command ${name} not supported.`]);
+      } finally {
+        await h.close();
+      }
+    }
+  });
+});
