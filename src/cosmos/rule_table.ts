@@ -20,7 +20,7 @@ export const RULES = {
   unsupportedCommands: 'a command the version does not support answers 115 CommandNotSupported',
   unsupportedStages: "a stage the version does not support answers 40324 Unrecognized pipeline stage name",
   // The request limit and the operator tables of the feature-support pages.
-  compoundIndexFields: 'a compound index of more than 8 fields is refused (67)',
+  indexCompoundFields: 'a compound index of more than 8 fields is refused (67)',
   expressionOperators: "the aggregation and projection operators the version's page marks unsupported ($meta) are refused",
   requestTimeLimit: 'a request (a first batch, each getMore, a count or distinct) that runs past 60 s answers 50 ExceededTimeLimit',
 } as const;

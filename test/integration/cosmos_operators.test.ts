@@ -109,7 +109,7 @@ describe('expressionOperators', () => {
   });
 });
 
-describe('compoundIndexFields', () => {
+describe('indexCompoundFields', () => {
   test('a compound index of 9 fields is 67 with the page text; 8 fields are built; mongodb mode builds 9', async () => {
     const nine = { a: 1, b: 1, c: 1, d: 1, e: 1, f: 1, g: 1, h: 1, i: 1 };
     const err = await errorOf(() => cosmos.db.collection('ci').createIndex(nine));

@@ -45,7 +45,7 @@ async function codeOf(fn: () => Promise<unknown>): Promise<number | 'ok'> {
 
 /** One probe per rule (transactionLimits aside): what it answers under Cosmos DB and under mongod. */
 const PROBES: Record<Exclude<CosmosRule, 'transactionLimits'>, { run: (h: Harness) => Promise<unknown>; cosmos: number | 'ok' | string; mongod: number | 'ok' | string }> = {
-  compoundIndexFields: { run: (h) => h.db.collection('ik').createIndex({ a: 1, b: 1, c: 1, d: 1, e: 1, f: 1, g: 1, h: 1, i: 1 }), cosmos: 67, mongod: 'ok' },
+  indexCompoundFields: { run: (h) => h.db.collection('ik').createIndex({ a: 1, b: 1, c: 1, d: 1, e: 1, f: 1, g: 1, h: 1, i: 1 }), cosmos: 67, mongod: 'ok' },
   documentSizeLimit: { run: (h) => h.db.collection('size').insertOne({ s: 'x'.repeat(2 * 1024 * 1024) }), cosmos: 10334, mongod: 'ok' },
   expressionOperators: { run: (h) => h.db.collection('p').aggregate([{ $addFields: { k: { $meta: 'indexKey' } } }]).toArray(), cosmos: 115, mongod: 'ok' },
   ignoreWriteConcern: { run: (h) => h.db.command({ insert: 'wc', documents: [{}], writeConcern: { w: -1 } }), cosmos: 'ok', mongod: 9 },

@@ -1,5 +1,5 @@
 /**
- * Rule `compoundIndexFields`: Azure Cosmos DB for MongoDB builds compound indexes of at most 8
+ * Rule `indexCompoundFields`: Azure Cosmos DB for MongoDB builds compound indexes of at most 8
  * fields. The error-codes page's row: code 67 `CannotCreateIndex`, "The request to create an index
  * can't be completed.", solution "Up to eight fields can be included in a compound index". mongod
  * takes 32 fields, and its 64 indexes per collection come before Cosmos's 500 single-field
