@@ -29,6 +29,8 @@ import type { ConnectionState, ServerServices } from '../server/services.js';
 import { cosmosCheckCommand } from '../cosmos/rules/unsupported_commands.js';
 import { cosmosTypedReply } from '../cosmos/rules/reply_types.js';
 import { cosmosWithoutWriteConcern } from '../cosmos/rules/write_concern.js';
+import { noteRequestStart } from './crud/time_limit.js';
+import { cosmosCheckOperators } from '../cosmos/operators.js';
 
 const OK = new Double(1);
 /** mongod's error replies carry `ok: 0.0` (a double). */
@@ -155,6 +157,7 @@ function runDefinition(
   checkApiParameters(def, body);
   checkAccess(connection, def, body, db);
   const ctx: CommandContext = { server, connection, db, now: () => server.clock.now(), requestBytes, commands: registry };
+  if (server.settings.cosmos?.rules.requestTimeLimit) noteRequestStart(server, server.clock.now());
   const retryable = checkTransactionArguments(ctx, def, body);
   if (def.adminOnly && db !== 'admin') {
     throw new CommandError('Unauthorized', `${def.name} may only be run against the admin database.`);
@@ -169,6 +172,7 @@ function runDefinition(
     }
   }
   validateArguments(def, body, commandField, server.settings.replSetName);
+  if (server.settings.cosmos !== null) cosmosCheckOperators(def.name, body, server.settings.cosmos);
   if (failPoint) return runUnderFailCommand(ctx, def, body, commandField, retryable);
   const session = startCommand(ctx, body);
   const reply = runCommand(ctx, def, body, retryable);

@@ -4,6 +4,7 @@
  */
 import type { Document } from '../bson/library.js';
 import type { CosmosSettings } from './settings.js';
+import { cosmosCheckCompoundIndexFields } from './rules/index_compound_fields.js';
 import { cosmosCheckIndexKind } from './rules/index_kinds.js';
 import { cosmosCheckIndexPathDepth } from './rules/index_path_depth.js';
 import { cosmosCheckUniqueIndexes, type UniqueIndexTarget } from './rules/unique_index_on_empty.js';
@@ -12,5 +13,6 @@ import { cosmosCheckUniqueIndexes, type UniqueIndexTarget } from './rules/unique
 export function cosmosCheckIndexBuild(specs: readonly Document[], target: UniqueIndexTarget, cosmos: CosmosSettings): void {
   if (cosmos.rules.indexKinds) for (const spec of specs) cosmosCheckIndexKind(spec);
   if (cosmos.rules.indexPathDepth) for (const spec of specs) cosmosCheckIndexPathDepth(spec);
+  if (cosmos.rules.indexCompoundFields) for (const spec of specs) cosmosCheckCompoundIndexFields(spec);
   if (cosmos.rules.uniqueIndexOnEmpty) cosmosCheckUniqueIndexes(specs, target, cosmos.capabilities);
 }

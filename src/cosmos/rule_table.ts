@@ -20,13 +20,17 @@ export const RULES = {
   indexKinds: 'text, 2d and hashed indexes, sparse, collation, partial (unless unique) and compound or projected wildcard indexes are refused',
   indexPathDepth: 'an index path deeper than 6 levels is refused',
   lookupPipeline: "$lookup with 'let' or 'pipeline' is refused",
-  queryOperators: 'the query operators the version does not support ($text, $where) are refused',
+  queryOperators: "the query operators the version's page marks unsupported ($where, $text, $jsonSchema, $bits*, legacy geo shapes) are refused in every filter",
   replyTypes: "replies carry Cosmos's '_t' type name first (CreateIndexesResponse, DropIndexesResponse, OKMongoResponse for create)",
   sortNeedsIndex: 'a sort on a field no index covers is refused (2 BadValue)',
   transactionLimits: "a transaction is limited to one collection and 5 seconds (2 \"Transaction isn't active\")",
   uniqueIndexOnEmpty: 'a unique index is refused on a collection that holds documents (67)',
   unsupportedCommands: 'a command the version does not support answers 115 CommandNotSupported',
   unsupportedStages: "a stage the version does not support answers 40324 Unrecognized pipeline stage name",
+  // The request limit and the operator tables of the feature-support pages.
+  indexCompoundFields: 'a compound index of more than 8 fields is refused (67)',
+  expressionOperators: "the aggregation and projection operators the version's page marks unsupported ($meta) are refused",
+  requestTimeLimit: 'a request (a first batch, each getMore, a count or distinct) that runs past 60 s answers 50 ExceededTimeLimit',
 } as const;
 
 /** The name of a rule. */

@@ -6,7 +6,6 @@
  */
 import { CommandError } from '../../errors/command_error.js';
 import { cosmosCheckLookup } from '../../cosmos/rules/lookup_pipeline.js';
-import { cosmosCheckPipelineFilters } from '../../cosmos/rules/query_operators.js';
 import { cosmosCheckStages } from '../../cosmos/rules/unsupported_stages.js';
 import { revalidatingSource } from '../../storage/cursors.js';
 import type { StoredDocument } from '../../storage/record.js';
@@ -18,7 +17,7 @@ import { cursorReply, firstBatchReply } from '../cursor_reply.js';
 import type { ArgRule, CommandContext, CommandDefinition } from '../types.js';
 import { aggregateReadConcernRefusal, checkAggregateRequest, checkApiStrict, prepareAggregate } from './aggregate_request.js';
 import { explainAggregate } from './explain_aggregate.js';
-import { TimeLimit } from './time_limit.js';
+import { commandTimeLimit } from './time_limit.js';
 import { parseMaxTimeMS } from '../read_write_concern.js';
 import { followsRecords, runPipeline } from './pipeline_exec.js';
 import { isChangeStreamPipeline, openChangeStream } from './change_stream_open.js';
@@ -100,7 +99,6 @@ export const aggregate: CommandDefinition = {
     const cosmos = ctx.server.settings.cosmos;
     if (cosmos?.rules.unsupportedStages) cosmosCheckStages(cmd.pipeline, cosmos.version);
     if (cosmos?.rules.lookupPipeline) cosmosCheckLookup(cmd.pipeline);
-    if (cosmos?.rules.queryOperators) cosmosCheckPipelineFilters(cmd.pipeline, cosmos.version);
     // `explain: true` describes the plan (queryPlanner verbosity) instead of running it.
     if (cmd.explain === true) return explainAggregate(ctx, cmd, 'queryPlanner');
     const batchSizeValue = docArg(cmd, 'cursor')?.batchSize;
@@ -110,7 +108,7 @@ export const aggregate: CommandDefinition = {
     checkNotRejected(ctx.server, () => aggregateShape({ db: ctx.db, coll: typeof target === 'string' ? target : null }, cmd));
     const { prepared, ns, coll } = prepareAggregate(ctx, cmd, true);
     const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'aggregate');
-    const timeLimit = maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now) : undefined;
+    const timeLimit = commandTimeLimit(ctx, maxTimeMS);
     // allowDiskUse (default true, mongod 8's allowDiskUseByDefault): false bounds the blocking sort.
     const sortMemoryLimitBytes = cmd.allowDiskUse === false ? numberParameter(ctx, 'internalQueryMaxBlockingSortMemoryUsageBytes') : undefined;
     ctx.server.counters.opcounters.command++;

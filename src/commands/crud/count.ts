@@ -6,7 +6,7 @@ import type { ArgRule, CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { parseMaxTimeMS } from '../read_write_concern.js';
-import { TimeLimit } from './time_limit.js';
+import { commandTimeLimit } from './time_limit.js';
 import { countOnView, viewFor } from './view_reads.js';
 
 /**
@@ -61,7 +61,8 @@ export const count: CommandDefinition = {
     let n = 0;
     const records = orderedRecords(coll, { filter, predicate, skip, limit, hint: cmd.hint, collator }, ctx.now);
     const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'count');
-    for (const _ of maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now).checked(records) : records) n++;
+    const timeLimit = commandTimeLimit(ctx, maxTimeMS);
+    for (const _ of timeLimit ? timeLimit.checked(records) : records) n++;
     return { n };
   },
 };

@@ -8,7 +8,7 @@ import { IdlRules, collectionArg, docArg, typeMismatch } from '../args.js';
 import type { CommandDefinition } from '../types.js';
 import { checkCollation, orderedRecords, queryCollator } from './query_exec.js';
 import { parseMaxTimeMS } from '../read_write_concern.js';
-import { TimeLimit } from './time_limit.js';
+import { commandTimeLimit } from './time_limit.js';
 import { distinctOnView, viewFor } from './view_reads.js';
 import { distinctShape } from '../../storage/planner/command_shape.js';
 import { checkNotRejected } from '../query_settings/_internal.js';
@@ -74,7 +74,8 @@ export const distinct: CommandDefinition = {
     const records = orderedRecords(coll, { filter, predicate, collator, hint: cmd.hint }, ctx.now);
     const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'distinct');
     // Past maxTimeMS between two documents: 50.
-    for (const rec of maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now).checked(records) : records) {
+    const timeLimit = commandTimeLimit(ctx, maxTimeMS);
+    for (const rec of timeLimit ? timeLimit.checked(records) : records) {
       const found: unknown[] = [];
       valuesAt(documentFields(rec, fields), parts, 0, found);
       for (const v of found) {

@@ -1,5 +1,4 @@
 /** `find`: filter, projection, sort, skip, limit, batchSize, singleBatch; returns a cursor. */
-import { cosmosCheckFilter } from '../../cosmos/rules/query_operators.js';
 import { cosmosCheckSort, cosmosIndexKeys } from '../../cosmos/rules/sort_needs_index.js';
 import { findOplog, readsOplog } from './oplog_find.js';
 import type { Document } from '../../bson/library.js';
@@ -14,6 +13,7 @@ import { expressFind } from './express.js';
 import { findShape } from '../../storage/planner/command_shape.js';
 import { checkNotRejected } from '../query_settings/_internal.js';
 import { checkTailableOptions, findTailable } from './tailable_find.js';
+import { commandTimeLimit } from './time_limit.js';
 
 /** `boolNoOpSerializer` (`oplogReplay`): a boolean, with mongod's message (which names 'object'). */
 const noOpBool: ArgRule = {
@@ -86,7 +86,6 @@ export const find: CommandDefinition = {
     const coll = ctx.server.catalog.get(ctx.db, name);
     checkHint(coll, cmd.hint);
     const cosmos = ctx.server.settings.cosmos;
-    if (cosmos?.rules.queryOperators) cosmosCheckFilter(cmd.filter, cosmos.version);
     if (cosmos?.rules.sortNeedsIndex) cosmosCheckSort(docArg(cmd, 'sort'), cosmosIndexKeys(coll));
     const source = readDocuments(
       coll,
@@ -106,7 +105,9 @@ export const find: CommandDefinition = {
     );
     let firstBatchSize = batchSize ?? DEFAULT_FIRST_BATCH_DOCS;
     if (limit && firstBatchSize > limit) firstBatchSize = limit;
-    return firstBatchReply(ctx, `${ctx.db}.${name}`, source, {
+    // Cosmos DB mode's 60 s per request (maxTimeMS itself is not applied to find here).
+    const timeLimit = cosmos?.rules.requestTimeLimit ? commandTimeLimit(ctx, 0) : undefined;
+    return firstBatchReply(ctx, `${ctx.db}.${name}`, timeLimit ? timeLimit.timedSource(source) : source, {
       batchSize: firstBatchSize,
       singleBatch: boolArg(cmd, 'singleBatch', false),
       noCursorTimeout: boolArg(cmd, 'noCursorTimeout', false),

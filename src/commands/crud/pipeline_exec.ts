@@ -18,6 +18,7 @@ import { planQuery, type QueryPlan } from '../../storage/planner/plan.js';
 import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
 import type { Collator } from '../../storage/values/collator.js';
 import type { TimeLimit } from './time_limit.js';
+import { CosmosRequestTimeout } from '../../cosmos/rules/request_time_limit.js';
 
 /** What a pipeline reads and how it is parsed. */
 export interface PipelineRequest {
@@ -107,12 +108,12 @@ export function followsRecords(prep: PreparedPipeline): boolean {
   return prep.plan !== null && prep.coll !== undefined && prep.optimized.rest.every((s) => s.definition.constraints.stream === 'streaming');
 }
 
-/** Runtime errors of a running pipeline carry mongod's executor prefix (parse errors do not). */
+/** Runtime errors of a running pipeline carry mongod's executor prefix (parse errors, and Cosmos DB's 60 s answer, do not). */
 export function* withExecutorContext(results: Iterable<Document>): Generator<Document> {
   try {
     yield* results;
   } catch (err) {
-    if (err instanceof CommandError && !err.message.startsWith('PlanExecutor error')) {
+    if (err instanceof CommandError && !err.message.startsWith('PlanExecutor error') && !(err instanceof CosmosRequestTimeout)) {
       throw new CommandError(err.code, `PlanExecutor error during aggregation :: caused by :: ${err.message}`, err.extra);
     }
     throw err;

@@ -1,11 +1,20 @@
 /**
- * Rule `queryOperators`: the query operators the feature-support pages mark unsupported at every
- * version ($text: no text indexes; $where) are refused with 115 CommandNotSupported (the pages
- * give no text). The filter is walked through $and/$or/$nor and $elemMatch.
+ * Rule `queryOperators`: the query operators the server version's feature-support page marks
+ * unsupported (every page: `$where`, `$text`, `$jsonSchema`, the `$bits*` operators and the
+ * legacy shapes `$box`, `$center`, `$centerSphere`, `$polygon`) are refused with 115
+ * CommandNotSupported, the error-codes page's code for "The request attempted isn't supported"
+ * (the pages give no text). Every filter of every command is checked, through one walker
+ * (`_command_filters.ts`): find, aggregate's `$match` and `$geoNear` (nested pipelines included),
+ * count, distinct, update, delete, findAndModify, bulkWrite, explain. A filter is walked through
+ * $and/$or/$nor, $not, $elemMatch and $geoWithin/$geoIntersects.
  */
+import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { CosmosVersionFacts } from '../versions.js';
-import { forEachStage } from './_pipeline_walk.js';
+import { forEachCommandPart, forEachPipelineFilter } from './_command_filters.js';
+
+/** The operators whose value holds more query (or geo shape) operators. */
+const NESTING = new Set(['$and', '$or', '$nor', '$not', '$elemMatch', '$geoWithin', '$geoIntersects', '$within']);
 
 /** Throws 115 for the first operator of `filter` that `version` refuses. */
 export function cosmosCheckFilter(filter: unknown, version: CosmosVersionFacts): void {
@@ -16,13 +25,14 @@ export function cosmosCheckFilter(filter: unknown, version: CosmosVersionFacts):
   }
   for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
     if (version.refusedQueryOperators.has(key)) throw new CommandError('CommandNotSupported', `The query operator ${key} is not supported.`);
-    if (key === '$and' || key === '$or' || key === '$nor' || key === '$elemMatch' || key === '$not' || !key.startsWith('$')) cosmosCheckFilter(value, version);
+    if (NESTING.has(key) || !key.startsWith('$')) cosmosCheckFilter(value, version);
   }
 }
 
-/** `cosmosCheckFilter` on every `$match` of `pipeline` (nested pipelines included). */
-export function cosmosCheckPipelineFilters(pipeline: unknown, version: CosmosVersionFacts): void {
-  forEachStage(pipeline, (name, spec) => {
-    if (name === '$match') cosmosCheckFilter(spec, version);
+/** `cosmosCheckFilter` on every filter of the command `name` with `body` (pipelines included). */
+export function cosmosCheckCommandFilters(name: string, body: Document, version: CosmosVersionFacts): void {
+  forEachCommandPart(name, body, {
+    filter: (filter) => cosmosCheckFilter(filter, version),
+    pipeline: (pipeline) => forEachPipelineFilter(pipeline, (filter) => cosmosCheckFilter(filter, version)),
   });
 }
