@@ -3,7 +3,8 @@
  * rule is lifted (its probe behaves as on mongod) and every other rule still answers as Cosmos DB.
  * One probe per rule, run on a server per switch; `transactionLimits` needs a replica set and has
  * its own file (cosmos_transactions.test.ts), as does the clock of `requestTimeLimit`
- * (cosmos_request_time_limit.test.ts), which is probed here with a stepping clock too.
+ * (cosmos_request_time_limit.test.ts), which is probed here with a stepping clock too; the
+ * change-stream rules need a replica set and are switched one by one in cosmos_change_streams.test.ts.
  * Also: the transaction and index-depth rules in mongodb mode, and getLastRequestStatistics after
  * every kind of command.
  */
@@ -43,8 +44,8 @@ async function codeOf(fn: () => Promise<unknown>): Promise<number | 'ok'> {
   }
 }
 
-/** One probe per rule (transactionLimits aside): what it answers under Cosmos DB and under mongod. */
-const PROBES: Record<Exclude<CosmosRule, 'transactionLimits'>, { run: (h: Harness) => Promise<unknown>; cosmos: number | 'ok' | string; mongod: number | 'ok' | string }> = {
+/** One probe per rule (transactionLimits and the change-stream rules aside): what it answers under Cosmos DB and under mongod. */
+const PROBES: Record<Exclude<CosmosRule, 'transactionLimits' | `changeStream${string}`>, { run: (h: Harness) => Promise<unknown>; cosmos: number | 'ok' | string; mongod: number | 'ok' | string }> = {
   indexCompoundFields: { run: (h) => h.db.collection('ik').createIndex({ a: 1, b: 1, c: 1, d: 1, e: 1, f: 1, g: 1, h: 1, i: 1 }), cosmos: 67, mongod: 'ok' },
   documentSizeLimit: { run: (h) => h.db.collection('size').insertOne({ s: 'x'.repeat(2 * 1024 * 1024) }), cosmos: 10334, mongod: 'ok' },
   expressionOperators: { run: (h) => h.db.collection('p').aggregate([{ $addFields: { k: { $meta: 'indexKey' } } }]).toArray(), cosmos: 115, mongod: 'ok' },
