@@ -196,7 +196,7 @@ export class ChangeStreamCursor extends TailableCursor {
   /** True when `entry` belongs to the stream's scope. */
   private inScope(entry: ChangeEntry): boolean {
     const scope = this.scope;
-    if (scope.kind === 'collection') return entry.db === scope.db && entry.coll === scope.coll;
+    if (scope.kind === 'collection') return (entry.db === scope.db && entry.coll === scope.coll) || overwrites(entry, scope);
     if (scope.kind === 'database' && entry.db !== scope.db) return false;
     if (scope.kind === 'cluster' && INTERNAL_DBS.has(entry.db)) return false;
     if (entry.coll === undefined) return true;
@@ -206,7 +206,7 @@ export class ChangeStreamCursor extends TailableCursor {
   /** True when `entry` ends the stream (after it, an invalidate). */
   private invalidates(entry: ChangeEntry): boolean {
     const scope = this.scope;
-    if (scope.kind === 'collection') return (entry.kind === 'drop' || entry.kind === 'rename') && entry.db === scope.db && entry.coll === scope.coll;
+    if (scope.kind === 'collection') return ((entry.kind === 'drop' || entry.kind === 'rename') && entry.db === scope.db && entry.coll === scope.coll) || overwrites(entry, scope);
     if (scope.kind === 'database') return entry.kind === 'dropDatabase' && entry.db === scope.db;
     return false;
   }
@@ -313,6 +313,15 @@ export class ChangeStreamCursor extends TailableCursor {
       ev.fullDocumentBeforeChange = pre;
     }
   }
+}
+
+/**
+ * True when `entry` is a rename onto the watched collection's namespace (mongod's "relevant
+ * collection was overwritten": `o.renameCollection` exists and `o.to` is the namespace): a stream
+ * on the target sees the rename, then its invalidate.
+ */
+function overwrites(entry: ChangeEntry, scope: { readonly db: string; readonly coll: string }): boolean {
+  return entry.kind === 'rename' && entry.to !== undefined && entry.to.db === scope.db && entry.to.coll === scope.coll;
 }
 
 /** True when `id` is still the event's resume token `token`. */

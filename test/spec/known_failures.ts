@@ -35,10 +35,6 @@ const SNAPSHOT_READS = reason(
   'server: readConcern snapshot (versioned reads, atClusterTime) belongs to the transactions slice (WRITE_PATH.md step 3)',
   /expected an error, got|result does not match|atClusterTime|getSnapshotTime/,
 );
-const RENAME_DROP_TARGET = reason(
-  'server: renameCollection drops an existing target before the rename (commands/admin/rename_collection.ts), so the rename event has no operationDescription.dropTarget',
-  /operationDescription\.dropTarget: expected the field to exist/,
-);
 
 // The transactions slice (WRITE_PATH.md step 3): what its spec runs do not pass yet.
 const TXN_DRIVER_WTIMEOUT = reason(
@@ -68,9 +64,6 @@ const TXN_CONVENIENT_RETRY = reason(
 
 /** Known failures, keyed by spec file then test description. */
 export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, KnownFailureReason>>>> = {
-  'change-streams/change-streams-showExpandedEvents.json': {
-    "when showExpandedEvents is true, new fields on change stream events are handled appropriately": RENAME_DROP_TARGET,
-  },
   'crud/bypassDocumentValidation.json': {
     "Aggregate with $out passes bypassDocumentValidation: false": DRIVER_BYPASS_FALSE,
     "BulkWrite passes bypassDocumentValidation: false": DRIVER_BYPASS_FALSE,
