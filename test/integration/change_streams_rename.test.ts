@@ -16,6 +16,11 @@ afterAll(async () => {
   await h.close();
 });
 
+/** Waits for the stream's aggregate to have been answered (the stream starts there). */
+async function opened(stream: unknown): Promise<void> {
+  await (stream as { cursor: { cursorInit(): Promise<void> } }).cursor.cursorInit();
+}
+
 async function uuidOf(name: string): Promise<unknown> {
   const [info] = await h.db.listCollections({ name }).toArray();
   return (info as Document).info.uuid;
@@ -30,8 +35,8 @@ it('a rename with dropTarget is one rename event naming the dropped target, and 
   const dstUuid = await uuidOf('dst');
   const dbStream = db.watch([], { showExpandedEvents: true });
   const dstStream = db.collection('dst').watch([]);
-  await dbStream.cursor.cursorInit();
-  await dstStream.cursor.cursorInit();
+  await opened(dbStream);
+  await opened(dstStream);
   await db.collection('src').insertOne({ _id: 1 });
   await db.collection('src').rename('dst', { dropTarget: true });
   await db.collection('after').insertOne({ _id: 2 });
