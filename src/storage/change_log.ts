@@ -423,13 +423,42 @@ export class ChangeLog implements OpObserver {
     return this.oplog;
   }
 
+  /** A wake of the waiting cursors is scheduled (one per turn of the event loop, however many commits). */
+  private wakeScheduled = false;
+
   /**
-   * Ends a notification: waiting cursors are woken (they resolve a promise, so they read once
-   * the whole commit has been told: a transaction's events together).
+   * Ends a notification: the waiting cursors are woken once, after the current turn of the event
+   * loop (`setImmediate`), not once per commit: the writer's reply goes out first and pays
+   * nothing per watcher, the commits of one turn (a transaction's events, pipelined writes)
+   * reach each cursor as one batch, and each event is shaped once for all of them (`shared`).
    */
   private flush(): void {
-    if (this.waiters.size === 0) return;
-    for (const wake of [...this.waiters]) wake();
+    if (this.waiters.size === 0 || this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      for (const wake of [...this.waiters]) wake();
+    });
+  }
+
+  /** Per event, what the streams reading it share (its change-event documents by shape, encoded once). */
+  private readonly sharedByEntry = new WeakMap<ChangeEntry, Map<string, unknown>>();
+
+  /**
+   * The value `make` builds for `entry` under `key`, built once and shared by every reader that
+   * asks with the same key (a change event of one shape and its BSON bytes); kept as long as the
+   * entry is.
+   */
+  shared<T>(entry: ChangeEntry, key: string, make: () => T): T {
+    let byKey = this.sharedByEntry.get(entry);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.sharedByEntry.set(entry, byKey);
+    }
+    if (byKey.has(key)) return byKey.get(key) as T;
+    const value = make();
+    byKey.set(key, value);
+    return value;
   }
 }
 

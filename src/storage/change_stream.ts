@@ -7,8 +7,8 @@
  * batch. A collection's drop or rename (a database's drop, for a database stream) ends the stream
  * with an `invalidate` event.
  */
-import { Long, Timestamp, type Document } from '../bson/library.js';
-import { bsonSize } from '../bson/encode.js';
+import { EncodedDocument, Long, Timestamp, type Document } from '../bson/library.js';
+import { bsonSize, encodeDocument } from '../bson/encode.js';
 import { CommandError } from '../errors/command_error.js';
 import {
   comparePositions,
@@ -40,7 +40,50 @@ export interface ChangeStreamPorts {
   readonly transform: (event: Document) => Iterable<Document>;
   /** `$changeStreamSplitLargeEvent` ends the pipeline. */
   readonly split: boolean;
+  /**
+   * True when no stage follows `$changeStream` (`transform` hands the event back as it is): the
+   * streams of one shape then share each event, built and encoded once (ChangeLog.shared).
+   */
+  readonly shareEvents?: boolean;
 }
+
+/**
+ * A change event built once and handed to every stream of its shape: its BSON bytes are encoded
+ * on the first reply that holds it and spliced into the others (`EncodedDocument`).
+ */
+class SharedEvent extends EncodedDocument {
+  private bytes: Buffer | undefined;
+
+  constructor(readonly doc: Document) {
+    super();
+  }
+
+  private encoded(): Buffer {
+    return (this.bytes ??= encodeDocument(this.doc));
+  }
+
+  bsonSize(): number {
+    return this.encoded().length;
+  }
+
+  writeBson(target: Buffer, offset: number): number {
+    const bytes = this.encoded();
+    target.set(bytes, offset);
+    return offset + bytes.length;
+  }
+
+  decode(): Document {
+    return this.doc;
+  }
+}
+
+/** What a stream hands out for one log entry: the documents (for their `_id`s) and what goes in the batch. */
+interface EntryOutput {
+  readonly docs: readonly Document[];
+  readonly out: readonly (Document | EncodedDocument)[];
+}
+
+const NO_OUTPUT: EntryOutput = { docs: [], out: [] };
 
 /** The classic events (those shown without `showExpandedEvents`). */
 const CLASSIC = new Set(['insert', 'update', 'replace', 'delete', 'drop', 'rename', 'dropDatabase']);
@@ -143,11 +186,12 @@ export class ChangeStreamCursor extends TailableCursor {
   override nextBatch(maxDocs: number | undefined): Document[] {
     const batch: Document[] = [];
     let bytes = 0;
-    const push = (doc: Document): boolean => {
-      const size = bsonSize(doc);
+    // An encoded event stands for its document in the batch (the reply splices its bytes).
+    const push = (doc: Document | EncodedDocument): boolean => {
+      const size = doc instanceof EncodedDocument ? doc.bsonSize() : bsonSize(doc);
       if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) return false;
       bytes += size;
-      batch.push(doc);
+      batch.push(doc as Document);
       return true;
     };
     const full = (): boolean => maxDocs !== undefined && batch.length >= maxDocs;
@@ -171,15 +215,17 @@ export class ChangeStreamCursor extends TailableCursor {
       const next = log.after(this.seq).next();
       if (next.done) break;
       const entry = next.value;
-      const docs = this.outputOf(entry);
+      const { docs, out } = this.outputOf(entry);
       this.seq = entry.seq;
       if (this.invalidates(entry)) this.invalidateAfter = entry;
-      this.pbrt = resumeToken(entry, false, entry.uuid, entry.documentKey);
+      // The resume point: the last document handed out, else the entry's own position.
+      let token: Document | undefined;
       let k = 0;
       for (; k < docs.length; k++) {
-        if (!push(docs[k]!)) break;
-        if (docs[k]!._id !== undefined) this.pbrt = docs[k]!._id as Document;
+        if (!push(out[k]!)) break;
+        if (docs[k]!._id !== undefined) token = docs[k]!._id as Document;
       }
+      this.pbrt = token ?? this.positionToken(entry);
       if (k < docs.length) {
         this.pendingDocs = docs.slice(k);
         break;
@@ -211,10 +257,38 @@ export class ChangeStreamCursor extends TailableCursor {
     return false;
   }
 
-  /** The documents the stream hands out for `entry`: none when out of scope or filtered. */
-  private outputOf(entry: ChangeEntry): Document[] {
-    if (!this.inScope(entry)) return [];
-    if (!this.spec.showExpandedEvents && !CLASSIC.has(entry.kind)) return [];
+  /** The resume token of `entry`'s position (computed once per entry, whichever stream asks). */
+  private positionToken(entry: ChangeEntry): Document {
+    return this.ports.log.shared(entry, 'token', () => resumeToken(entry, false, entry.uuid, entry.documentKey));
+  }
+
+  /**
+   * What the stream hands out for `entry`: nothing when out of scope or filtered. With no stage
+   * after `$changeStream`, the event is the same for every stream of the same shape (the
+   * expanded flag and image options), so it is built, checked and encoded once and shared; an
+   * update looked up now (`updateLookup`) is each stream's own.
+   */
+  private outputOf(entry: ChangeEntry): EntryOutput {
+    if (!this.inScope(entry)) return NO_OUTPUT;
+    if (!this.spec.showExpandedEvents && !CLASSIC.has(entry.kind)) return NO_OUTPUT;
+    if (this.ports.shareEvents !== true || (entry.kind === 'update' && this.spec.fullDocument === 'updateLookup')) {
+      const docs = this.documentsOf(entry);
+      return { docs, out: docs };
+    }
+    return this.ports.log.shared(entry, this.shape, () => {
+      const docs = this.documentsOf(entry);
+      return { docs, out: docs.map((d) => new SharedEvent(d)) };
+    });
+  }
+
+  /** The key of the events this stream shares with others (the spec's fields that shape an event). */
+  private get shape(): string {
+    const spec = this.spec;
+    return `event:${spec.showExpandedEvents ? 1 : 0}:${spec.fullDocument}:${spec.fullDocumentBeforeChange}:${this.ports.split ? 1 : 0}`;
+  }
+
+  /** The documents of `entry`'s event after the stream's stages (its fragments when split). */
+  private documentsOf(entry: ChangeEntry): Document[] {
     const event = this.eventOf(entry);
     const out: Document[] = [];
     for (const doc of this.ports.transform(event)) {
@@ -238,7 +312,7 @@ export class ChangeStreamCursor extends TailableCursor {
   private eventOf(e: ChangeEntry): Document {
     const spec = this.spec;
     const expanded = spec.showExpandedEvents;
-    const ev: Document = { _id: resumeToken(e, false, e.uuid, e.documentKey), operationType: e.kind, clusterTime: e.clusterTime, wallTime: new Date(e.wallTimeMs) };
+    const ev: Document = { _id: { ...this.positionToken(e) }, operationType: e.kind, clusterTime: e.clusterTime, wallTime: new Date(e.wallTimeMs) };
     if (expanded && e.uuid !== undefined && e.kind !== 'dropDatabase') ev.collectionUUID = e.uuid;
     const ns: Document = e.coll === undefined ? { db: e.db } : { db: e.db, coll: e.coll };
     switch (e.kind) {

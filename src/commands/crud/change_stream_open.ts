@@ -62,6 +62,7 @@ export function openChangeStream(ctx: CommandContext, cmd: Document, batchSize: 
     },
     transform: rest.length === 0 ? (event) => [event] : (event) => runStages(rest, [event]),
     split,
+    shareEvents: rest.length === 0,
   });
   ctx.server.counters.opcounters.command++;
   let firstBatch: Document[];
