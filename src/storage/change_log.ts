@@ -588,16 +588,30 @@ export function attachChangeLog(catalog: { writes: { observers: { add(o: OpObser
 }
 
 
+/** Where an oplog read starts and what it hands out (find's skip, limit and projection). */
+export interface OplogReadOptions {
+  /** The position (in the whole history) of the first entry to look at. */
+  readonly from?: number;
+  /** Matching entries passed over before the first handed out. */
+  readonly skip?: number;
+  /** The cursor ends after this many entries (0: no limit). */
+  readonly limit?: number;
+  /** The projection of each entry handed out. */
+  readonly project?: (entry: Document) => Document;
+}
+
 /**
  * A read of `local.oplog.rs`: the entries matching `predicate`, oldest first; tailable, it stays
  * open at the end for the entries later commits append (woken by the change log, awaitData).
  */
 export class OplogCursor extends TailableCursor {
   /** The position (in the whole history) of the next entry to read. */
-  private next = 0;
+  private next: number;
   private ended = false;
+  private toSkip: number;
+  private handedOut = 0;
 
-  /** A cursor over `log`'s oplog from its oldest kept entry. */
+  /** A cursor over `log`'s oplog from its oldest kept entry (or `options.from`). */
   constructor(
     ns: string,
     nowMs: number,
@@ -605,9 +619,12 @@ export class OplogCursor extends TailableCursor {
     private readonly predicate: (entry: Document) => boolean,
     private readonly tailable: boolean,
     awaitData: boolean,
+    private readonly options: OplogReadOptions = {},
   ) {
     super(ns, nowMs);
     (this as { awaitData: boolean }).awaitData = tailable && awaitData;
+    this.next = options.from ?? 0;
+    this.toSkip = options.skip ?? 0;
   }
 
   override subscribe(wake: () => void): () => void {
@@ -622,13 +639,26 @@ export class OplogCursor extends TailableCursor {
     const oplog = this.log.oplogEntries();
     const all = oplog.all;
     const batch: Document[] = [];
+    const limit = this.options.limit ?? 0;
+    const project = this.options.project;
     if (this.next < oplog.dropped) this.next = oplog.dropped;
     while (maxDocs === undefined || batch.length < maxDocs) {
+      if (limit > 0 && this.handedOut >= limit) {
+        this.ended = true;
+        break;
+      }
       const entry = all[this.next - oplog.dropped];
       if (entry === undefined) break;
       this.next++;
-      if (this.predicate(entry)) batch.push(entry);
+      if (!this.predicate(entry)) continue;
+      if (this.toSkip > 0) {
+        this.toSkip--;
+        continue;
+      }
+      batch.push(project ? project(entry) : entry);
+      this.handedOut++;
     }
+    if (limit > 0 && this.handedOut >= limit) this.ended = true;
     if (!this.tailable && this.next - oplog.dropped >= all.length) this.ended = true;
     return batch;
   }

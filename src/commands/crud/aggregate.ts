@@ -22,6 +22,7 @@ import { TimeLimit } from './time_limit.js';
 import { parseMaxTimeMS } from '../read_write_concern.js';
 import { followsRecords, runPipeline } from './pipeline_exec.js';
 import { isChangeStreamPipeline, openChangeStream } from './change_stream_open.js';
+import { aggregateOplog, aggregatesOplog } from './oplog_find.js';
 
 /** `pipeline` (`parsePipelineFromBSON`): an array of objects. */
 const pipelineRule: ArgRule = {
@@ -105,6 +106,7 @@ export const aggregate: CommandDefinition = {
     // A number, rounded as mongod reads it (`safeNumberLong`: doubles truncated, decimals half to even).
     const batchSize = batchSizeValue === undefined || batchSizeValue === null ? undefined : Number(safeNumberLong(batchSizeValue));
     if (isChangeStreamPipeline(cmd.pipeline)) return openChangeStream(ctx, cmd, batchSize);
+    if (aggregatesOplog(ctx, cmd)) return aggregateOplog(ctx, cmd, batchSize);
     const { prepared, ns, coll } = prepareAggregate(ctx, cmd, true);
     const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'aggregate');
     const timeLimit = maxTimeMS > 0 ? new TimeLimit(maxTimeMS, ctx.now) : undefined;
