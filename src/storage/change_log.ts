@@ -260,7 +260,8 @@ export class ChangeLog implements OpObserver {
       const before = e.before;
       const updateDescription = before !== undefined ? describeChange(before, after) : (e.updateDescription ?? { updatedFields: {}, removedFields: [], truncatedArrays: [] });
       this.append(e, { kind: 'update', ...target(e.collection), documentKey, after, updateDescription, ...(images && e.before ? { before: e.before } : {}) });
-      this.oplogAppend(e, { op: 'u', ns: e.ns, ui: e.collection.uuid, o: { $v: 2, diff: oplogDiff(updateDescription) }, o2: documentKey });
+      const diff = before !== undefined ? documentDiff(before, after) : oplogDiff(updateDescription);
+      this.oplogAppend(e, { op: 'u', ns: e.ns, ui: e.collection.uuid, o: { $v: 2, diff }, o2: documentKey });
     }
     this.flush();
   }
@@ -567,6 +568,69 @@ export function oplogDiff(desc: UpdateDescription): Document {
     ((d.d ??= {}) as Document)[leaf] = false;
   }
   return diff;
+}
+
+/**
+ * The oplog's `$v: 2` diff from `before` to `after` (mongod's doc_diff format): `d` the removed
+ * fields (`false`), `u` the changed ones, `i` the added ones, `s<field>` the diff inside an
+ * embedded document or array that both sides hold; an array's diff is `a: true`, `l` its new
+ * length when it shrank, `u<index>` a changed or added element, `s<index>` a diff inside one.
+ */
+export function documentDiff(before: Document, after: Document): Document {
+  const deletes: Document = {};
+  const updates: Document = {};
+  const inserts: Document = {};
+  const subs: Document = {};
+  for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) deletes[key] = false;
+  for (const key of Object.keys(after)) {
+    const now = after[key];
+    if (!Object.hasOwn(before, key)) {
+      inserts[key] = now;
+      continue;
+    }
+    const old = before[key];
+    const sub = subDiff(old, now);
+    if (sub === null) updates[key] = now;
+    else if (sub !== undefined) subs[`s${key}`] = sub;
+  }
+  const diff: Document = {};
+  if (Object.keys(deletes).length > 0) diff.d = deletes;
+  if (Object.keys(updates).length > 0) diff.u = updates;
+  if (Object.keys(inserts).length > 0) diff.i = inserts;
+  return Object.assign(diff, subs);
+}
+
+/** The diff inside `old` → `now`: undefined when unchanged, null when the value is replaced whole. */
+function subDiff(old: unknown, now: unknown): Document | null | undefined {
+  const oldDoc = isDocument(old) && !Array.isArray(old);
+  const nowDoc = isDocument(now) && !Array.isArray(now);
+  if (oldDoc && nowDoc) {
+    const d = documentDiff(old, now);
+    return Object.keys(d).length === 0 ? undefined : d;
+  }
+  if (Array.isArray(old) && Array.isArray(now)) return arrayDiff(old, now);
+  return sameValue(old, now) ? undefined : null;
+}
+
+function arrayDiff(old: unknown[], now: unknown[]): Document | undefined {
+  const diff: Document = { a: true };
+  let changed = false;
+  if (now.length < old.length) {
+    diff.l = now.length;
+    changed = true;
+  }
+  for (let i = 0; i < now.length; i++) {
+    if (i >= old.length) {
+      diff[`u${i}`] = now[i];
+      changed = true;
+      continue;
+    }
+    const sub = subDiff(old[i], now[i]);
+    if (sub === null) diff[`u${i}`] = now[i];
+    else if (sub !== undefined) diff[`s${i}`] = sub;
+    if (sub !== undefined) changed = true;
+  }
+  return changed ? diff : undefined;
 }
 
 const logs = new WeakMap<object, ChangeLog>();

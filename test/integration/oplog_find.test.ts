@@ -97,7 +97,7 @@ it('a tailer sees an insert, an update, a delete and a transaction in order, in 
   await coll.insertOne({ _id: 1, a: 1 });
   await waiting;
   waiting = more();
-  await coll.updateOne({ _id: 1 }, { $set: { a: 2 } });
+  await coll.updateOne({ _id: 1 }, { $set: { a: 2, b: [1] } });
   await waiting;
   waiting = more();
   await coll.deleteOne({ _id: 1 });
@@ -112,7 +112,7 @@ it('a tailer sees an insert, an update, a delete and a transaction in order, in 
   await session.endSession();
   expect(seen).toEqual([
     { op: 'i', ns, o: { _id: 1, a: 1 }, o2: { _id: 1 } },
-    { op: 'u', ns, o: { $v: 2, diff: { u: { a: 2 } } }, o2: { _id: 1 } },
+    { op: 'u', ns, o: { $v: 2, diff: { u: { a: 2 }, i: { b: [1] } } }, o2: { _id: 1 } },
     { op: 'd', ns, o: { _id: 1 } },
     {
       op: 'c',
