@@ -424,19 +424,20 @@ export class ChangeLog implements OpObserver {
     return this.oplog;
   }
 
-  /** A wake of the waiting cursors is scheduled (one per turn of the event loop, however many commits). */
+  /** A wake of the waiting cursors is scheduled (one per commit's notification, however many events). */
   private wakeScheduled = false;
 
   /**
-   * Ends a notification: the waiting cursors are woken once, after the current turn of the event
-   * loop (`setImmediate`), not once per commit: the writer's reply goes out first and pays
-   * nothing per watcher, the commits of one turn (a transaction's events, pipelined writes)
-   * reach each cursor as one batch, and each event is shaped once for all of them (`shared`).
+   * Ends a notification: the waiting cursors are woken once, in a microtask after the commit
+   * (a transaction's or an insert batch's events are all told by then, and reach each cursor as
+   * one batch), not once per event; each event is shaped once for all of them (`shared`). A
+   * microtask rather than a later turn of the event loop: the event's latency stays that of the
+   * commit.
    */
   private flush(): void {
     if (this.waiters.size === 0 || this.wakeScheduled) return;
     this.wakeScheduled = true;
-    setImmediate(() => {
+    queueMicrotask(() => {
       this.wakeScheduled = false;
       for (const wake of [...this.waiters]) wake();
     });
