@@ -260,7 +260,8 @@ export class ChangeLog implements OpObserver {
       const before = e.before;
       const updateDescription = before !== undefined ? describeChange(before, after) : (e.updateDescription ?? { updatedFields: {}, removedFields: [], truncatedArrays: [] });
       this.append(e, { kind: 'update', ...target(e.collection), documentKey, after, updateDescription, ...(images && e.before ? { before: e.before } : {}) });
-      this.oplogAppend(e, { op: 'u', ns: e.ns, ui: e.collection.uuid, o: { $v: 2, diff: oplogDiff(updateDescription) }, o2: documentKey });
+      const diff = before !== undefined ? documentDiff(before, after) : oplogDiff(updateDescription);
+      this.oplogAppend(e, { op: 'u', ns: e.ns, ui: e.collection.uuid, o: { $v: 2, diff }, o2: documentKey });
     }
     this.flush();
   }
@@ -423,13 +424,43 @@ export class ChangeLog implements OpObserver {
     return this.oplog;
   }
 
+  /** A wake of the waiting cursors is scheduled (one per commit's notification, however many events). */
+  private wakeScheduled = false;
+
   /**
-   * Ends a notification: waiting cursors are woken (they resolve a promise, so they read once
-   * the whole commit has been told: a transaction's events together).
+   * Ends a notification: the waiting cursors are woken once, in a microtask after the commit
+   * (a transaction's or an insert batch's events are all told by then, and reach each cursor as
+   * one batch), not once per event; each event is shaped once for all of them (`shared`). A
+   * microtask rather than a later turn of the event loop: the event's latency stays that of the
+   * commit.
    */
   private flush(): void {
-    if (this.waiters.size === 0) return;
-    for (const wake of [...this.waiters]) wake();
+    if (this.waiters.size === 0 || this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    queueMicrotask(() => {
+      this.wakeScheduled = false;
+      for (const wake of [...this.waiters]) wake();
+    });
+  }
+
+  /** Per event, what the streams reading it share (its change-event documents by shape, encoded once). */
+  private readonly sharedByEntry = new WeakMap<ChangeEntry, Map<string, unknown>>();
+
+  /**
+   * The value `make` builds for `entry` under `key`, built once and shared by every reader that
+   * asks with the same key (a change event of one shape and its BSON bytes); kept as long as the
+   * entry is.
+   */
+  shared<T>(entry: ChangeEntry, key: string, make: () => T): T {
+    let byKey = this.sharedByEntry.get(entry);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.sharedByEntry.set(entry, byKey);
+    }
+    if (byKey.has(key)) return byKey.get(key) as T;
+    const value = make();
+    byKey.set(key, value);
+    return value;
   }
 }
 
@@ -540,6 +571,69 @@ export function oplogDiff(desc: UpdateDescription): Document {
   return diff;
 }
 
+/**
+ * The oplog's `$v: 2` diff from `before` to `after` (mongod's doc_diff format): `d` the removed
+ * fields (`false`), `u` the changed ones, `i` the added ones, `s<field>` the diff inside an
+ * embedded document or array that both sides hold; an array's diff is `a: true`, `l` its new
+ * length when it shrank, `u<index>` a changed or added element, `s<index>` a diff inside one.
+ */
+export function documentDiff(before: Document, after: Document): Document {
+  const deletes: Document = {};
+  const updates: Document = {};
+  const inserts: Document = {};
+  const subs: Document = {};
+  for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) deletes[key] = false;
+  for (const key of Object.keys(after)) {
+    const now = after[key];
+    if (!Object.hasOwn(before, key)) {
+      inserts[key] = now;
+      continue;
+    }
+    const old = before[key];
+    const sub = subDiff(old, now);
+    if (sub === null) updates[key] = now;
+    else if (sub !== undefined) subs[`s${key}`] = sub;
+  }
+  const diff: Document = {};
+  if (Object.keys(deletes).length > 0) diff.d = deletes;
+  if (Object.keys(updates).length > 0) diff.u = updates;
+  if (Object.keys(inserts).length > 0) diff.i = inserts;
+  return Object.assign(diff, subs);
+}
+
+/** The diff inside `old` → `now`: undefined when unchanged, null when the value is replaced whole. */
+function subDiff(old: unknown, now: unknown): Document | null | undefined {
+  const oldDoc = isDocument(old) && !Array.isArray(old);
+  const nowDoc = isDocument(now) && !Array.isArray(now);
+  if (oldDoc && nowDoc) {
+    const d = documentDiff(old, now);
+    return Object.keys(d).length === 0 ? undefined : d;
+  }
+  if (Array.isArray(old) && Array.isArray(now)) return arrayDiff(old, now);
+  return sameValue(old, now) ? undefined : null;
+}
+
+function arrayDiff(old: unknown[], now: unknown[]): Document | undefined {
+  const diff: Document = { a: true };
+  let changed = false;
+  if (now.length < old.length) {
+    diff.l = now.length;
+    changed = true;
+  }
+  for (let i = 0; i < now.length; i++) {
+    if (i >= old.length) {
+      diff[`u${i}`] = now[i];
+      changed = true;
+      continue;
+    }
+    const sub = subDiff(old[i], now[i]);
+    if (sub === null) diff[`u${i}`] = now[i];
+    else if (sub !== undefined) diff[`s${i}`] = sub;
+    if (sub !== undefined) changed = true;
+  }
+  return changed ? diff : undefined;
+}
+
 const logs = new WeakMap<object, ChangeLog>();
 
 /** The change log attached to `catalog`'s write path, if one was attached. */
@@ -559,16 +653,30 @@ export function attachChangeLog(catalog: { writes: { observers: { add(o: OpObser
 }
 
 
+/** Where an oplog read starts and what it hands out (find's skip, limit and projection). */
+export interface OplogReadOptions {
+  /** The position (in the whole history) of the first entry to look at. */
+  readonly from?: number;
+  /** Matching entries passed over before the first handed out. */
+  readonly skip?: number;
+  /** The cursor ends after this many entries (0: no limit). */
+  readonly limit?: number;
+  /** The projection of each entry handed out. */
+  readonly project?: (entry: Document) => Document;
+}
+
 /**
  * A read of `local.oplog.rs`: the entries matching `predicate`, oldest first; tailable, it stays
  * open at the end for the entries later commits append (woken by the change log, awaitData).
  */
 export class OplogCursor extends TailableCursor {
   /** The position (in the whole history) of the next entry to read. */
-  private next = 0;
+  private next: number;
   private ended = false;
+  private toSkip: number;
+  private handedOut = 0;
 
-  /** A cursor over `log`'s oplog from its oldest kept entry. */
+  /** A cursor over `log`'s oplog from its oldest kept entry (or `options.from`). */
   constructor(
     ns: string,
     nowMs: number,
@@ -576,9 +684,12 @@ export class OplogCursor extends TailableCursor {
     private readonly predicate: (entry: Document) => boolean,
     private readonly tailable: boolean,
     awaitData: boolean,
+    private readonly options: OplogReadOptions = {},
   ) {
     super(ns, nowMs);
     (this as { awaitData: boolean }).awaitData = tailable && awaitData;
+    this.next = options.from ?? 0;
+    this.toSkip = options.skip ?? 0;
   }
 
   override subscribe(wake: () => void): () => void {
@@ -593,13 +704,26 @@ export class OplogCursor extends TailableCursor {
     const oplog = this.log.oplogEntries();
     const all = oplog.all;
     const batch: Document[] = [];
+    const limit = this.options.limit ?? 0;
+    const project = this.options.project;
     if (this.next < oplog.dropped) this.next = oplog.dropped;
     while (maxDocs === undefined || batch.length < maxDocs) {
+      if (limit > 0 && this.handedOut >= limit) {
+        this.ended = true;
+        break;
+      }
       const entry = all[this.next - oplog.dropped];
       if (entry === undefined) break;
       this.next++;
-      if (this.predicate(entry)) batch.push(entry);
+      if (!this.predicate(entry)) continue;
+      if (this.toSkip > 0) {
+        this.toSkip--;
+        continue;
+      }
+      batch.push(project ? project(entry) : entry);
+      this.handedOut++;
     }
+    if (limit > 0 && this.handedOut >= limit) this.ended = true;
     if (!this.tailable && this.next - oplog.dropped >= all.length) this.ended = true;
     return batch;
   }

@@ -7,8 +7,8 @@
  * batch. A collection's drop or rename (a database's drop, for a database stream) ends the stream
  * with an `invalidate` event.
  */
-import { Long, Timestamp, type Document } from '../bson/library.js';
-import { bsonSize } from '../bson/encode.js';
+import { EncodedDocument, Long, Timestamp, type Document } from '../bson/library.js';
+import { bsonSize, encodeDocument } from '../bson/encode.js';
 import { CommandError } from '../errors/command_error.js';
 import {
   comparePositions,
@@ -44,7 +44,50 @@ export interface ChangeStreamPorts {
   readonly shape?: (entry: ChangeEntry, event: Document) => Document | undefined;
   /** Cosmos DB mode: what a drop or rename of the watched collection answers instead of an `invalidate` event (thrown; the stream ends). */
   readonly invalidated?: (entry: ChangeEntry) => Error;
+  /**
+   * True when no stage follows `$changeStream` (`transform` hands the event back as it is): the
+   * streams of one shape then share each event, built and encoded once (ChangeLog.shared).
+   */
+  readonly shareEvents?: boolean;
 }
+
+/**
+ * A change event built once and handed to every stream of its shape: its BSON bytes are encoded
+ * on the first reply that holds it and spliced into the others (`EncodedDocument`).
+ */
+class SharedEvent extends EncodedDocument {
+  private bytes: Buffer | undefined;
+
+  constructor(readonly doc: Document) {
+    super();
+  }
+
+  private encoded(): Buffer {
+    return (this.bytes ??= encodeDocument(this.doc));
+  }
+
+  bsonSize(): number {
+    return this.encoded().length;
+  }
+
+  writeBson(target: Buffer, offset: number): number {
+    const bytes = this.encoded();
+    target.set(bytes, offset);
+    return offset + bytes.length;
+  }
+
+  decode(): Document {
+    return this.doc;
+  }
+}
+
+/** What a stream hands out for one log entry: the documents (for their `_id`s) and what goes in the batch. */
+interface EntryOutput {
+  readonly docs: readonly Document[];
+  readonly out: readonly (Document | EncodedDocument)[];
+}
+
+const NO_OUTPUT: EntryOutput = { docs: [], out: [] };
 
 /** The classic events (those shown without `showExpandedEvents`). */
 const CLASSIC = new Set(['insert', 'update', 'replace', 'delete', 'drop', 'rename', 'dropDatabase']);
@@ -147,11 +190,12 @@ export class ChangeStreamCursor extends TailableCursor {
   override nextBatch(maxDocs: number | undefined): Document[] {
     const batch: Document[] = [];
     let bytes = 0;
-    const push = (doc: Document): boolean => {
-      const size = bsonSize(doc);
+    // An encoded event stands for its document in the batch (the reply splices its bytes).
+    const push = (doc: Document | EncodedDocument): boolean => {
+      const size = doc instanceof EncodedDocument ? doc.bsonSize() : bsonSize(doc);
       if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) return false;
       bytes += size;
-      batch.push(doc);
+      batch.push(doc as Document);
       return true;
     };
     const full = (): boolean => maxDocs !== undefined && batch.length >= maxDocs;
@@ -182,15 +226,17 @@ export class ChangeStreamCursor extends TailableCursor {
       const next = log.after(this.seq).next();
       if (next.done) break;
       const entry = next.value;
-      const docs = this.outputOf(entry);
+      const { docs, out } = this.outputOf(entry);
       this.seq = entry.seq;
       if (this.invalidates(entry)) this.invalidateAfter = entry;
-      this.pbrt = resumeToken(entry, false, entry.uuid, entry.documentKey);
+      // The resume point: the last document handed out, else the entry's own position.
+      let token: Document | undefined;
       let k = 0;
       for (; k < docs.length; k++) {
-        if (!push(docs[k]!)) break;
-        if (docs[k]!._id !== undefined) this.pbrt = docs[k]!._id as Document;
+        if (!push(out[k]!)) break;
+        if (docs[k]!._id !== undefined) token = docs[k]!._id as Document;
       }
+      this.pbrt = token ?? this.positionToken(entry);
       if (k < docs.length) {
         this.pendingDocs = docs.slice(k);
         break;
@@ -207,7 +253,7 @@ export class ChangeStreamCursor extends TailableCursor {
   /** True when `entry` belongs to the stream's scope. */
   private inScope(entry: ChangeEntry): boolean {
     const scope = this.scope;
-    if (scope.kind === 'collection') return entry.db === scope.db && entry.coll === scope.coll;
+    if (scope.kind === 'collection') return (entry.db === scope.db && entry.coll === scope.coll) || overwrites(entry, scope);
     if (scope.kind === 'database' && entry.db !== scope.db) return false;
     if (scope.kind === 'cluster' && INTERNAL_DBS.has(entry.db)) return false;
     if (entry.coll === undefined) return true;
@@ -217,15 +263,43 @@ export class ChangeStreamCursor extends TailableCursor {
   /** True when `entry` ends the stream (after it, an invalidate). */
   private invalidates(entry: ChangeEntry): boolean {
     const scope = this.scope;
-    if (scope.kind === 'collection') return (entry.kind === 'drop' || entry.kind === 'rename') && entry.db === scope.db && entry.coll === scope.coll;
+    if (scope.kind === 'collection') return ((entry.kind === 'drop' || entry.kind === 'rename') && entry.db === scope.db && entry.coll === scope.coll) || overwrites(entry, scope);
     if (scope.kind === 'database') return entry.kind === 'dropDatabase' && entry.db === scope.db;
     return false;
   }
 
-  /** The documents the stream hands out for `entry`: none when out of scope or filtered. */
-  private outputOf(entry: ChangeEntry): Document[] {
-    if (!this.inScope(entry)) return [];
-    if (!this.spec.showExpandedEvents && !CLASSIC.has(entry.kind)) return [];
+  /** The resume token of `entry`'s position (computed once per entry, whichever stream asks). */
+  private positionToken(entry: ChangeEntry): Document {
+    return this.ports.log.shared(entry, 'token', () => resumeToken(entry, false, entry.uuid, entry.documentKey));
+  }
+
+  /**
+   * What the stream hands out for `entry`: nothing when out of scope or filtered. With no stage
+   * after `$changeStream`, the event is the same for every stream of the same shape (the
+   * expanded flag and image options), so it is built, checked and encoded once and shared; an
+   * update looked up now (`updateLookup`) is each stream's own.
+   */
+  private outputOf(entry: ChangeEntry): EntryOutput {
+    if (!this.inScope(entry)) return NO_OUTPUT;
+    if (!this.spec.showExpandedEvents && !CLASSIC.has(entry.kind)) return NO_OUTPUT;
+    if (this.ports.shareEvents !== true || this.ports.shape !== undefined || (entry.kind === 'update' && this.spec.fullDocument === 'updateLookup')) {
+      const docs = this.documentsOf(entry);
+      return { docs, out: docs };
+    }
+    return this.ports.log.shared(entry, this.shareKey, () => {
+      const docs = this.documentsOf(entry);
+      return { docs, out: docs.map((d) => new SharedEvent(d)) };
+    });
+  }
+
+  /** The key of the events this stream shares with others (the spec's fields that shape an event). */
+  private get shareKey(): string {
+    const spec = this.spec;
+    return `event:${spec.showExpandedEvents ? 1 : 0}:${spec.fullDocument}:${spec.fullDocumentBeforeChange}:${this.ports.split ? 1 : 0}`;
+  }
+
+  /** The documents of `entry`'s event after the stream's stages (its fragments when split). */
+  private documentsOf(entry: ChangeEntry): Document[] {
     const built = this.eventOf(entry);
     const event = this.ports.shape === undefined ? built : this.ports.shape(entry, built);
     if (event === undefined) return [];
@@ -251,7 +325,7 @@ export class ChangeStreamCursor extends TailableCursor {
   private eventOf(e: ChangeEntry): Document {
     const spec = this.spec;
     const expanded = spec.showExpandedEvents;
-    const ev: Document = { _id: resumeToken(e, false, e.uuid, e.documentKey), operationType: e.kind, clusterTime: e.clusterTime, wallTime: new Date(e.wallTimeMs) };
+    const ev: Document = { _id: { ...this.positionToken(e) }, operationType: e.kind, clusterTime: e.clusterTime, wallTime: new Date(e.wallTimeMs) };
     if (expanded && e.uuid !== undefined && e.kind !== 'dropDatabase') ev.collectionUUID = e.uuid;
     const ns: Document = e.coll === undefined ? { db: e.db } : { db: e.db, coll: e.coll };
     switch (e.kind) {
@@ -326,6 +400,15 @@ export class ChangeStreamCursor extends TailableCursor {
       ev.fullDocumentBeforeChange = pre;
     }
   }
+}
+
+/**
+ * True when `entry` is a rename onto the watched collection's namespace (mongod's "relevant
+ * collection was overwritten": `o.renameCollection` exists and `o.to` is the namespace): a stream
+ * on the target sees the rename, then its invalidate.
+ */
+function overwrites(entry: ChangeEntry, scope: { readonly db: string; readonly coll: string }): boolean {
+  return entry.kind === 'rename' && entry.to !== undefined && entry.to.db === scope.db && entry.to.coll === scope.coll;
 }
 
 /** True when `id` is still the event's resume token `token`. */

@@ -31,11 +31,6 @@ const DRIVER_NETWORK_INSERTED_IDS = reason(
   'driver: the Node.js driver 7.9 reports the insertedIds of a bulk write batch that failed with a network error',
   /expectError\.expectResult\.insertedIds: unexpected field\(s\) 0/,
 );
-const RENAME_DROP_TARGET = reason(
-  'server: renameCollection drops an existing target before the rename (commands/admin/rename_collection.ts), so the rename event has no operationDescription.dropTarget',
-  /operationDescription\.dropTarget: expected the field to exist/,
-);
-
 // The transactions slice (WRITE_PATH.md step 3): what its spec runs do not pass yet.
 const TXN_DRIVER_WTIMEOUT = reason(
   'driver: the Node.js driver 7.9 sends wtimeout: 10000 with w: majority on commitTransaction/abortTransaction, which the tests do not expect',
@@ -64,9 +59,6 @@ const TXN_CONVENIENT_RETRY = reason(
 
 /** Known failures, keyed by spec file then test description. */
 export const KNOWN_FAILURES: Readonly<Record<string, Readonly<Record<string, KnownFailureReason>>>> = {
-  'change-streams/change-streams-showExpandedEvents.json': {
-    "when showExpandedEvents is true, new fields on change stream events are handled appropriately": RENAME_DROP_TARGET,
-  },
   'crud/bypassDocumentValidation.json': {
     "Aggregate with $out passes bypassDocumentValidation: false": DRIVER_BYPASS_FALSE,
     "BulkWrite passes bypassDocumentValidation: false": DRIVER_BYPASS_FALSE,

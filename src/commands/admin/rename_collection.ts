@@ -152,10 +152,11 @@ export const renameCollection: CommandDefinition = {
     if (target) {
       if (!dropTarget) throw new CommandError('NamespaceExists', 'target namespace exists');
       ctx.server.cursors.killNamespace(target.ns);
-      catalog.drop(to.db, to.coll);
     }
     ctx.server.cursors.killNamespace(source.ns, 'collection renamed');
-    const moved = catalog.rename(source, to.db, to.coll);
+    // The target goes as part of the rename, as in mongod: one rename event (oplog entry) whose
+    // dropTarget is the replaced collection's UUID, no drop event of its own.
+    const moved = catalog.rename(source, to.db, to.coll, { dropTarget: target !== undefined });
     if (cmd.stayTemp !== true && moved.options.temp !== undefined) {
       const { temp: _temp, ...rest } = moved.options as Document;
       moved.options = rest;

@@ -23,6 +23,7 @@ import { followsRecords, runPipeline } from './pipeline_exec.js';
 import { isChangeStreamPipeline, openChangeStream } from './change_stream_open.js';
 import { aggregateShape } from '../../storage/planner/command_shape.js';
 import { checkNotRejected } from '../query_settings/_internal.js';
+import { aggregateOplog, aggregatesOplog } from './oplog_find.js';
 
 /** `pipeline` (`parsePipelineFromBSON`): an array of objects. */
 const pipelineRule: ArgRule = {
@@ -105,6 +106,7 @@ export const aggregate: CommandDefinition = {
     // A number, rounded as mongod reads it (`safeNumberLong`: doubles truncated, decimals half to even).
     const batchSize = batchSizeValue === undefined || batchSizeValue === null ? undefined : Number(safeNumberLong(batchSizeValue));
     if (isChangeStreamPipeline(cmd.pipeline)) return openChangeStream(ctx, cmd, batchSize);
+    if (aggregatesOplog(ctx, cmd)) return aggregateOplog(ctx, cmd, batchSize);
     checkNotRejected(ctx.server, () => aggregateShape({ db: ctx.db, coll: typeof target === 'string' ? target : null }, cmd));
     const { prepared, ns, coll } = prepareAggregate(ctx, cmd, true);
     const maxTimeMS = parseMaxTimeMS(cmd.maxTimeMS, 'aggregate');

@@ -70,6 +70,7 @@ export function openChangeStream(ctx: CommandContext, cmd: Document, batchSize: 
     split,
     ...(hooks.shape ? { shape: hooks.shape } : {}),
     ...(hooks.invalidated ? { invalidated: hooks.invalidated } : {}),
+    shareEvents: rest.length === 0,
   });
   ctx.server.counters.opcounters.command++;
   let firstBatch: Document[];
