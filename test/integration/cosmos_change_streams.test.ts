@@ -188,12 +188,13 @@ describe('changeStreamNamespaceNotFound', () => {
     await stream.close();
   });
 
-  test('a rename answers 26 too', async () => {
-    await fresh(cosmos, 'renamed');
-    await cosmos.db.collection('renamed_to').drop().catch(() => undefined);
-    const id = await open(cosmos, 'renamed');
-    await cosmos.db.collection('renamed').rename('renamed_to');
-    expect(await errorOf(() => next(cosmos, 'renamed', id))).toMatchObject({ code: 26, errmsg: `Collection '${cosmos.db.databaseName}.renamed' not found.` });
+  test('renameCollection is refused (115), and a rename, where the rule that refuses it is off, answers 26 too', async () => {
+    expect(await errorOf(() => cosmos.db.collection('renamed').rename('renamed_to'))).toMatchObject({ code: 115, errmsg: 'Command renameCollection not supported.' });
+    const h = await cosmosWith({ rules: { unsupportedCommands: false } });
+    await fresh(h, 'renamed');
+    const id = await open(h, 'renamed');
+    await h.db.collection('renamed').rename('renamed_to');
+    expect(await errorOf(() => next(h, 'renamed', id))).toMatchObject({ code: 26, errmsg: `Collection '${h.db.databaseName}.renamed' not found.` });
   });
 
   test('switched off, and in mongodb mode, a missing collection opens and a drop is an invalidate event', async () => {
