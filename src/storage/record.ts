@@ -5,7 +5,7 @@
  */
 import type { Document } from '../bson/library.js';
 import { bsonSize } from '../bson/encode.js';
-import { StoredBson, decodeStored, decodeStoredField, decodeStoredFields, encodeStored, storedSize, storedTime } from './record_format.js';
+import { StoredBson, decodeStored, decodeStoredField, decodeStoredFields, encodeStored, readStoredFields, storedFieldForOrder, storedSize, storedTime } from './record_format.js';
 import { storedIdKey } from './record_table.js';
 
 /** A stored document and the metadata the server keeps beside it (never returned to clients). */
@@ -84,6 +84,32 @@ export function documentFields(rec: StoredDocument, fields: readonly string[] | 
 export function documentField(rec: StoredDocument, name: string): unknown {
   const bson = rec.bson;
   if (bson !== undefined) return decodeStoredField(bson, name);
+  const doc = rec.doc;
+  return Object.hasOwn(doc, name) ? doc[name] : undefined;
+}
+
+/**
+ * Reads the top-level fields `names` (no name twice) of `rec`'s document into `out`: `out[i]` the
+ * value of `names[i]`, `absent` when it has none. From the record's bytes when it has them
+ * (`readStoredFields`: no document made), else from its document.
+ */
+export function readRecordFields(rec: StoredDocument, names: readonly string[], out: unknown[], absent: unknown): void {
+  const bson = rec.bson;
+  if (bson !== undefined) {
+    readStoredFields(bson, names, out, absent);
+    return;
+  }
+  const doc = rec.doc;
+  for (let i = 0; i < names.length; i++) out[i] = Object.hasOwn(doc, names[i]!) ? doc[names[i]!] : absent;
+}
+
+/**
+ * The value of `rec`'s top-level field `name` (ASCII) as an ordering reads it (a double may be a
+ * plain number: `storedFieldForOrder`), or undefined when it has none.
+ */
+export function documentFieldForOrder(rec: StoredDocument, name: string): unknown {
+  const bson = rec.bson;
+  if (bson !== undefined) return storedFieldForOrder(bson, name);
   const doc = rec.doc;
   return Object.hasOwn(doc, name) ? doc[name] : undefined;
 }

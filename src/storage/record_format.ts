@@ -174,6 +174,69 @@ export function decodeStoredFields(bson: string, names: readonly string[]): Docu
   }
 }
 
+/**
+ * Reads the top-level fields `names` of the stored document `bson` into `out`: `out[i]` is the
+ * value of `names[i]` (as `decodeStoredFields` reads it), or `absent` when the document has no
+ * such field. What a reader of a few fields of many documents uses (`$group` over a collection
+ * scan): no document is made, the names are matched as they are stored, and the walk stops once
+ * every name is found. `names` holds no name twice.
+ */
+export function readStoredFields(bson: string, names: readonly string[], out: unknown[], absent: unknown): void {
+  const count = names.length;
+  for (let i = 0; i < count; i++) out[i] = absent;
+  let wanted = count;
+  const end = bson.length - STORED_TIME_CHARS;
+  rebuiltSize = -1;
+  try {
+    // The `_id` element: its type at 0, its value from 1 (its name is not stored).
+    let type = bson.charCodeAt(0);
+    let p = STORED_ID_VALUE_AT;
+    if (wanted > 0) {
+      const at = names.indexOf(ID_NAME);
+      if (at >= 0) {
+        out[at] = fieldValue(bson, type, p);
+        wanted--;
+      }
+    }
+    p = storedValueEnd(bson, type, p);
+    while (wanted > 0 && p < end) {
+      type = bson.charCodeAt(p);
+      const nameStart = p + 1;
+      let nameEnd = nameStart;
+      while (bson.charCodeAt(nameEnd) !== 0) nameEnd++;
+      p = nameEnd + 1;
+      const at = wantedIndex(bson, nameStart, nameEnd, names);
+      if (at >= 0 && out[at] === absent) {
+        out[at] = fieldValue(bson, type, p);
+        wanted--;
+      }
+      p = storedValueEnd(bson, type, p);
+    }
+  } finally {
+    if (rebuiltSize >= 0) unloadStored();
+  }
+}
+
+/**
+ * The value of the top-level field `name` (ASCII) of the stored document `bson` as an ordering
+ * reads it (a sort key): `decodeStoredField`'s value, except that a double is a plain number,
+ * which orders as the Double does (its BSON type is not kept: for comparisons only); undefined
+ * when the document has no such field.
+ */
+export function storedFieldForOrder(bson: string, name: string): unknown {
+  const p = seekStoredField(bson, name);
+  if (p < 0) return undefined;
+  const type = seekType;
+  if (type === 0x10) return storedInt32(bson, p);
+  if (type === 0x01) return storedDouble(bson, p);
+  rebuiltSize = -1;
+  try {
+    return fieldValue(bson, type, p);
+  } finally {
+    if (rebuiltSize >= 0) unloadStored();
+  }
+}
+
 /** What `storedValue` answers for a value it leaves to the decoder. */
 const REBUILD: unique symbol = Symbol('record_format.rebuild');
 
@@ -308,6 +371,23 @@ function wantedName(bson: string, start: number, end: number, names: readonly st
     }
   }
   return undefined;
+}
+
+/** The index in `names` of the name spelled by `bson[start, end)`, or -1 (`wantedName`). */
+function wantedIndex(bson: string, start: number, end: number, names: readonly string[]): number {
+  const len = end - start;
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n]!;
+    if (name.length !== len) continue;
+    let i = 0;
+    while (i < len && name.charCodeAt(i) === bson.charCodeAt(start + i)) i++;
+    if (i === len) return n;
+  }
+  // A name holding non-ASCII characters is compared decoded (its UTF-8 bytes are chars here).
+  for (let i = start; i < end; i++) {
+    if (bson.charCodeAt(i) > 127) return names.indexOf(Buffer.from(bson.slice(start, end), 'latin1').toString('utf8'));
+  }
+  return -1;
 }
 
 /** The little-endian int32 at `p` of the stored document `bson`. */

@@ -13,7 +13,7 @@ import type { ParsedPipeline } from '../../storage/aggregation/stage.js';
 import type { PipelineParseContext } from '../../storage/aggregation/stage.js';
 import { documentFields, type StoredDocument } from '../../storage/record.js';
 import type { Collection } from '../../storage/collection.js';
-import { executePlan } from '../../storage/planner/execute.js';
+import { executePlan, forEachPlanRecord } from '../../storage/planner/execute.js';
 import { planQuery, type QueryPlan } from '../../storage/planner/plan.js';
 import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
 import type { Collator } from '../../storage/values/collator.js';
@@ -77,27 +77,58 @@ export function runPipeline(prep: PreparedPipeline, options: RunOptions): Iterab
   const { plan, coll } = prep;
   const { query, rest } = prep.optimized;
   let source: Iterable<Document> = [];
+  let stages = rest;
   if (plan !== null && coll !== undefined && query !== null) {
-    const records = executePlan(plan, {
+    const execution = {
       coll,
       predicate: query.predicate ?? ALWAYS_TRUE,
       now: options.now,
       explain: options.explain,
       sortMemoryLimitBytes: options.sortMemoryLimitBytes,
-    });
+    };
     // The fields the stages read of each document, when known: only those are decoded.
     const needed = pipelineFields(rest.map((s) => s.stage));
     const onRecord = options.onRecord;
-    const limited = options.timeLimit ? options.timeLimit.checked(records) : records;
-    source = (function* () {
-      for (const rec of limited) {
-        onRecord?.(rec);
-        yield documentFields(rec, needed);
-      }
-    })();
+    const timeLimit = options.timeLimit;
+    const first = rest[0]?.instance;
+    if (first?.runRecords !== undefined) {
+      // The first stage reads the plan's records itself, handed to it in one loop (the time
+      // limit checked before each, as `checked` does).
+      const forEach = (visit: (rec: StoredDocument) => void): void => {
+        const each = timeLimit === undefined && onRecord === undefined ? visit : (rec: StoredDocument) => {
+          timeLimit?.check();
+          onRecord?.(rec);
+          visit(rec);
+        };
+        forEachPlanRecord(plan, execution, each);
+      };
+      source = first.runRecords(forEach, needed);
+      const onOutput = options.onStageOutput;
+      if (onOutput !== undefined) source = countedOutput(source, () => onOutput(0));
+      stages = rest.slice(1);
+    } else {
+      const records = executePlan(plan, execution);
+      const limited = timeLimit ? timeLimit.checked(records) : records;
+      source = (function* () {
+        for (const rec of limited) {
+          onRecord?.(rec);
+          yield documentFields(rec, needed);
+        }
+      })();
+    }
   }
-  const output = runStages(rest, source, options.onStageOutput);
+  const onStageOutput = options.onStageOutput;
+  const offset = rest.length - stages.length;
+  const output = runStages(stages, source, onStageOutput && offset > 0 ? (i) => onStageOutput(i + offset) : onStageOutput);
   return withExecutorContext(options.timeLimit ? options.timeLimit.timed(output) : output);
+}
+
+/** `docs`, `onOutput` told of each. */
+function* countedOutput(docs: Iterable<Document>, onOutput: () => void): Generator<Document> {
+  for (const doc of docs) {
+    onOutput();
+    yield doc;
+  }
 }
 
 /**

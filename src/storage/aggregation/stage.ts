@@ -6,6 +6,7 @@
  */
 import type { Document } from '../../bson/library.js';
 import type { ExpressionContext } from '../expression/context.js';
+import type { StoredDocument } from '../record.js';
 import type { PipelineRuntime } from './runtime.js';
 
 /** Where a stage may stand and what it may do (mongod's `StageConstraints`, the parts Mayfly uses). */
@@ -74,6 +75,15 @@ export interface ParsedPipeline {
 /** A parsed stage: a lazy transform (one generator, so a cursor can stop after a batch). */
 export interface StageInstance {
   run(input: Iterable<Document>): Iterable<Document>;
+  /**
+   * `run`, for a stage standing first after the query layer, over the query's records rather
+   * than documents (a blocking stage that reads a few fields of each: `$group` reads them from
+   * the stored bytes, decoding no document). `forEach` hands every record to its visitor at once
+   * (the scan as one loop); `fields` are the top-level fields the rest of the pipeline reads
+   * (null: all), what the stage decodes of a record when it needs a document. Lazy as `run`: no
+   * record is read before the first document is pulled. Absent: the stage is given documents.
+   */
+  runRecords?(forEach: (visit: (rec: StoredDocument) => void) => void, fields: readonly string[] | null): Iterable<Document>;
   /**
    * Told by the parser when another stage follows this one in its pipeline: mongod 8.2 renders
    * some values of a `$group` that feeds another stage differently (see group.ts).

@@ -5,7 +5,7 @@
  * tested against the full compiled filter, and a record is handed out only while it is still
  * stored and visible (an open cursor never returns a document deleted or expired meanwhile).
  */
-import { documentField, documentFields, recordSize, type StoredDocument } from '../record.js';
+import { documentFieldForOrder, documentFields, recordSize, type StoredDocument } from '../record.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection } from '../collection.js';
 import { ALWAYS_TRUE, predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
@@ -66,6 +66,44 @@ export function executePlan(plan: QueryPlan, ctx: ExecutionContext): IterableIte
   // A lone collection scan (no filter stage above it) is handed out as it is: one generator fewer per record.
   if (plan.root.stage === 'COLLSCAN') return collScan(plan.root, ctx);
   return run(plan.root, ctx);
+}
+
+/**
+ * Visits the records `plan` produces, in plan order, at once: for a reader that takes every one
+ * before it hands anything out (`$group`, a blocking sort). A forward collection scan runs as
+ * one loop over the records (no iterator per plan layer, none per record), counting what
+ * `collScan` counts; any other plan is iterated. `visit` must not write to the collection.
+ */
+export function forEachPlanRecord(plan: QueryPlan, ctx: ExecutionContext, visit: (rec: StoredDocument) => void): void {
+  const root = plan.root;
+  if (root.stage === 'COLLSCAN' && loopable(root, ctx)) collScanLoop(root, ctx, visit);
+  else for (const rec of executePlan(plan, ctx)) visit(rec);
+}
+
+/** True when `collScanLoop` gives what `collScan` gives for `node`: a forward scan of a plain collection, no near query. */
+function loopable(node: CollScanNode, ctx: ExecutionContext): boolean {
+  return node.direction === 1 && ctx.coll.kind === null && predicateNear(ctx.predicate) === null;
+}
+
+/** `collScan` of a forward scan, each record handed to `visit` (see `forEachPlanRecord`). */
+function collScanLoop(node: CollScanNode, ctx: ExecutionContext, visit: (rec: StoredDocument) => void): void {
+  const { coll, predicate, now } = ctx;
+  const matches = predicate === ALWAYS_TRUE ? null : recordMatcher(predicate);
+  const visible = coll.visibility;
+  const indexed = node.indexed;
+  const stats = node.stats;
+  for (const rec of coll.allRecords()) {
+    if (visible !== null && !visible(rec, now())) continue;
+    node.docsExamined++;
+    scanTotals.docsExamined++;
+    if ((matches !== null && !matches(rec)) || (indexed !== undefined && !indexed(rec.doc))) {
+      stats.needTime++;
+      continue;
+    }
+    stats.advanced++;
+    visit(rec);
+  }
+  finish(stats);
 }
 
 /**
@@ -238,7 +276,14 @@ function* sort(node: SortNode, ctx: ExecutionContext): Generator<StoredDocument>
   // A sort keeping every record holds them all (a top-k sort only its k): measured when limited.
   const limitBytes = ctx.sortMemoryLimitBytes;
   const measured = ctx.explain === true || (limitBytes !== undefined && node.limitAmount === 0);
-  const all = measured ? [...run(node.input, ctx)] : run(node.input, ctx);
+  // A forward collection scan below the sort is read as one loop (`collScanLoop`), its records
+  // handed straight to the sort.
+  const input = node.input;
+  const all: Iterable<StoredDocument> | ((visit: (rec: StoredDocument) => void) => void) = measured
+    ? [...run(input, ctx)]
+    : input.stage === 'COLLSCAN' && loopable(input, ctx)
+      ? (visit) => collScanLoop(input, ctx, visit)
+      : run(input, ctx);
   if (ctx.explain) for (const rec of all as StoredDocument[]) node.totalDataSizeSorted += recordSize(rec);
   if (limitBytes !== undefined && node.limitAmount === 0) {
     let bytes = 0;
@@ -271,7 +316,7 @@ function storedSortValue(keyed: KeyedSort, fields: readonly string[]): ((rec: St
   const field = keyed.field;
   if (field === null) return undefined;
   return (rec) => {
-    const value = documentField(rec, field);
+    const value = documentFieldForOrder(rec, field);
     // Missing (or a BSON undefined, which reads alike): the document tells which.
     return value === undefined ? keyed.firstValue(documentFields(rec, fields)) : keyed.fieldKey(value);
   };

@@ -261,19 +261,31 @@ export function compileKeyedSort(spec: Document, collator?: Collator | null): Ke
  * sort by one key, `valueOf` may give an item's sort value (`sort.firstValue(docOf(item))`)
  * more cheaply, from stored bytes.
  */
-export function sortItems<T>(input: Iterable<T>, docOf: (item: T) => Document, sort: KeyedSort, limit = 0, valueOf?: (item: T) => unknown): T[] {
+export function sortItems<T>(input: SortInput<T>, docOf: (item: T) => Document, sort: KeyedSort, limit = 0, valueOf?: (item: T) => unknown): T[] {
   if (sort.directions.length === 1) return sortItemsByValue(input, valueOf ?? ((item) => sort.firstValue(docOf(item))), sort, limit);
   const cmp = sort.compareKeys;
   if (limit <= 0) {
     const decorated: Array<{ key: unknown[]; item: T }> = [];
-    for (const item of input) decorated.push({ key: sort.keyOf(docOf(item)), item });
+    forEachItem(input, (item) => decorated.push({ key: sort.keyOf(docOf(item)), item }));
     decorated.sort((a, b) => cmp(a.key, b.key));
     return decorated.map((d) => d.item);
   }
   const heap = new BoundedHeap<unknown[], T>(limit, cmp);
   let seq = 0;
-  for (const item of input) heap.offer(sort.keyOf(docOf(item)), seq++, item);
+  forEachItem(input, (item) => heap.offer(sort.keyOf(docOf(item)), seq++, item));
   return heap.sorted();
+}
+
+/**
+ * What `sortItems` sorts: an iterable, or a function that hands every item to its visitor at
+ * once, in input order (a collection scan run as one loop: no iterator step per item).
+ */
+export type SortInput<T> = Iterable<T> | ((visit: (item: T) => void) => void);
+
+/** Hands every item of `input` to `visit`, in order. */
+function forEachItem<T>(input: SortInput<T>, visit: (item: T) => void): void {
+  if (typeof input === 'function') input(visit);
+  else for (const item of input) visit(item);
 }
 
 /** The plain double of a number of the two common kinds (a JS number, a Double), NaN otherwise. */
@@ -284,7 +296,7 @@ function plainDouble(v: unknown): number {
 }
 
 /** `sortItems` for a sort by one key, each item's value given by `valueOf`. */
-function sortItemsByValue<T>(input: Iterable<T>, valueOf: (item: T) => unknown, sort: KeyedSort, limit: number): T[] {
+function sortItemsByValue<T>(input: SortInput<T>, valueOf: (item: T) => unknown, sort: KeyedSort, limit: number): T[] {
   const direction = sort.directions[0]!;
   const cmp = sort.compareFirst;
   if (limit > 0) {
@@ -293,13 +305,13 @@ function sortItemsByValue<T>(input: Iterable<T>, valueOf: (item: T) => unknown, 
       return cmp(a, b);
     });
     let seq = 0;
-    for (const item of input) heap.offer(valueOf(item), seq++, item);
+    forEachItem(input, (item) => heap.offer(valueOf(item), seq++, item));
     return heap.sorted();
   }
   const items: T[] = [];
   const values: unknown[] = [];
   let numeric = true;
-  for (const item of input) {
+  forEachItem(input, (item) => {
     const v = valueOf(item);
     items.push(item);
     values.push(v);
@@ -307,7 +319,7 @@ function sortItemsByValue<T>(input: Iterable<T>, valueOf: (item: T) => unknown, 
       const d = plainDouble(v);
       if (d !== d) numeric = false;
     }
-  }
+  });
   const n = items.length;
   if (numeric) {
     const doubles = new Float64Array(n);

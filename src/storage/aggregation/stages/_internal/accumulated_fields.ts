@@ -140,6 +140,19 @@ export class AccumulatedStates {
     }
   }
 
+  /**
+   * Feeds field `i` the value `values[slots[i]]`, or `constants[i]` where `slots[i]` is -1: the
+   * arguments read by a stage itself (`$group` over stored records, plain field paths and
+   * constants), MISSING where a document has no such field.
+   */
+  addValues(values: readonly unknown[], slots: readonly number[], constants: readonly unknown[]): void {
+    const states = this.states;
+    for (let i = 0; i < states.length; i++) {
+      const at = slots[i]!;
+      states[i]!.add(at < 0 ? constants[i] : values[at]);
+    }
+  }
+
   /** Feeds the document of `frame` to field `i` alone (`$bucketAuto` feeds some fields in another order). */
   addTo(i: number, frame: Frame): void {
     this.states[i]!.add(this.fields[i]!.arg(frame));
