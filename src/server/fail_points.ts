@@ -336,14 +336,15 @@ function injectedWriteConcernError(failPoint: FailPoint, target: FailCommandTarg
   return failPoint.check((d) => failCommandApplies(d, target) && Object.hasOwn(d, 'writeConcernError'));
 }
 
-/** `error` with `labels` (when given) as its only error labels: an empty list removes them. */
+/**
+ * `error` with `labels` (when given) as its only error labels, an empty list included (as
+ * mongod's override: the reply says `errorLabels: []`, and no label is added to it later, e.g.
+ * a transaction's RetryableWriteError).
+ */
 function withLabels(error: CommandError, labels: unknown[] | undefined, more?: Document): CommandError {
   if (labels === undefined && more === undefined) return error;
   const extra: Document = { ...error.extra, ...more };
-  if (labels !== undefined) {
-    delete extra.errorLabels;
-    if (labels.length > 0) extra.errorLabels = labels;
-  }
+  if (labels !== undefined) extra.errorLabels = labels;
   return new CommandError(error.code, error.message, extra);
 }
 

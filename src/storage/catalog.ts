@@ -23,6 +23,19 @@ export interface CatalogListener {
   collectionCreated?(coll: Collection): void;
 }
 
+/**
+ * The DDL of a transaction's statement (set as `Catalog.transactionDdl` while it runs): a
+ * collection it creates and the indexes it builds are told here instead of to the observers,
+ * who hear of them when the transaction commits (sessions/transaction.ts). Outside that
+ * statement its collections are out of the catalog (`attach`/`detach`).
+ */
+export interface TransactionDdl {
+  collectionCreated(coll: Collection, options: Document): void;
+  indexesCreated(coll: Collection, specs: readonly Document[]): void;
+  /** True for a collection this transaction created. */
+  createdHere(coll: Collection): boolean;
+}
+
 /** Options of `Catalog.rename`. */
 export interface RenameOptions {
   /** Drop an existing collection of the target name (renameCollection's `dropTarget`, `$out`). */
@@ -35,6 +48,8 @@ export class Catalog {
   private readonly listeners: CatalogListener[] = [];
   /** The one write path of this catalog's collections, with its observers. */
   readonly writes = new WritePath();
+  /** While a transaction's statement runs: where its DDL goes (see TransactionDdl). */
+  transactionDdl: TransactionDdl | null = null;
 
   /** Registers a listener for collection creation. */
   addListener(listener: CatalogListener): void {
@@ -138,13 +153,13 @@ export class Catalog {
     const colls = this.dbs.get(db);
     const coll = colls?.get(name);
     if (!colls || !coll) return false;
-    this.detach(coll);
+    this.remove(coll);
     this.writes.ddl('onDropCollection', { ns: coll.ns, collection: coll });
     return true;
   }
 
   /** Takes `coll` out of the catalog and empties it, telling no one. */
-  private detach(coll: Collection): void {
+  private remove(coll: Collection): void {
     const colls = this.dbs.get(coll.db)!;
     colls.delete(coll.name);
     if (colls.size === 0) this.dbs.delete(coll.db);
@@ -171,7 +186,7 @@ export class Catalog {
     const existing = this.get(toDb, toName);
     let droppedTarget: Collection | undefined;
     if (existing && options.dropTarget) {
-      this.detach(existing);
+      this.remove(existing);
       droppedTarget = existing;
     }
     const fromColls = this.dbs.get(from.db)!;
@@ -213,7 +228,30 @@ export class Catalog {
 
   /** Tells the observers that `specs` were built on `coll` (createIndexes, once all are built). */
   indexesCreated(coll: Collection, specs: readonly Document[]): void {
-    if (specs.length > 0) this.writes.ddl('onCreateIndexes', { ns: coll.ns, collection: coll, specs });
+    if (specs.length === 0) return;
+    if (this.transactionDdl !== null) this.transactionDdl.indexesCreated(coll, specs);
+    else this.writes.ddl('onCreateIndexes', { ns: coll.ns, collection: coll, specs });
+  }
+
+  // ---- a transaction's collections ----------------------------------------------------------
+
+  /**
+   * Puts `coll`, which a transaction created, into the catalog as it is, telling no one (its
+   * statements run, or it commits); false when the name is taken meanwhile.
+   */
+  attach(coll: Collection): boolean {
+    const existing = this.get(coll.db, coll.name);
+    if (existing !== undefined) return existing === coll;
+    this.dbSet(coll.db).set(coll.name, coll);
+    return true;
+  }
+
+  /** Takes `coll` (a transaction's) out of the catalog as it is, telling no one. */
+  detach(coll: Collection): void {
+    const colls = this.dbs.get(coll.db);
+    if (colls?.get(coll.name) !== coll) return;
+    colls.delete(coll.name);
+    if (colls.size === 0) this.dbs.delete(coll.db);
   }
 
   /** Tells the observers that `specs` were dropped from `coll` (dropIndexes). */
@@ -237,7 +275,8 @@ export class Catalog {
     this.dbSet(db).set(name, coll);
     coll.writes = this.writes;
     for (const l of this.listeners) l.collectionCreated?.(coll);
-    this.writes.ddl('onCreateCollection', { ns: coll.ns, collection: coll, options });
+    if (this.transactionDdl !== null) this.transactionDdl.collectionCreated(coll, options);
+    else this.writes.ddl('onCreateCollection', { ns: coll.ns, collection: coll, options });
     return coll;
   }
 }

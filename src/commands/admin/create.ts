@@ -11,6 +11,8 @@
  *     1…2^50 and `max` below 2^31 (0 or less: no limit, stored as 2147483647), as integers;
  *   - `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (a versioned collection, TTL.md).
  * Creating again with the same options is a no-op; other options give 48 NamespaceExists.
+ * In a transaction (4.4+) the collection is the transaction's until it commits; an existing one
+ * is always 48, and views, time-series and system collections are refused (263).
  */
 import { Long, UUID, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
@@ -154,6 +156,8 @@ export const create: CommandDefinition = {
     }
     // `changeStreamPreAndPostImages: {enabled}`: kept in the options when enabled (change streams' images).
     const images = present(cmd.changeStreamPreAndPostImages) ? parseChangeStreamImagesOption(cmd.changeStreamPreAndPostImages) : false;
+    const inTransaction = ctx.server.catalog.transactionDdl !== null;
+    if (inTransaction) checkCreateInTransaction(ctx.db, name, cmd);
     if (present(cmd.viewOn)) return createView(ctx, name, cmd);
     // `versioned: { maxVersions, timeToLive, maxTimeDeviation }` (TTL.md): validated and stored
     // with every field filled in, so listCollections shows the limits in force.
@@ -190,7 +194,8 @@ export const create: CommandDefinition = {
     const catalog = ctx.server.catalog;
     const existing = catalog.get(ctx.db, name);
     if (existing) {
-      if (valuesEqual(existing.options, options)) return {};
+      // In a transaction NamespaceExists stands (it aborts the transaction), whatever the options.
+      if (!inTransaction && valuesEqual(existing.options, options)) return {};
       throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
     }
     const created = catalog.create(ctx.db, name, options);
@@ -198,6 +203,18 @@ export const create: CommandDefinition = {
     return {};
   },
 };
+
+/**
+ * What a transaction may not create (mongod's createCollection, 263): a view, a time-series
+ * collection, a system collection. The collection it creates is part of it (Catalog.transactionDdl).
+ */
+function checkCreateInTransaction(db: string, name: string, cmd: Document): void {
+  if (present(cmd.viewOn)) throw new CommandError('OperationNotSupportedInTransaction', 'Cannot create a view in a multi-document transaction.');
+  if (present(cmd.timeseries)) {
+    throw new CommandError('OperationNotSupportedInTransaction', 'Cannot create a time-series collection in a multi-document transaction.');
+  }
+  if (name.startsWith('system.')) throw new CommandError('OperationNotSupportedInTransaction', `Cannot create system collection ${db}.${name} within a transaction.`);
+}
 
 /** `create` with `viewOn`: checks the definition as mongod does and stores it. */
 function createView(ctx: CommandContext, name: string, cmd: Document): Document {

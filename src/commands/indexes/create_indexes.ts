@@ -1,7 +1,8 @@
 /**
  * `createIndexes`: checks every spec (mongod's codes: 197, 67, 85, 86, …), then builds the new
  * indexes over the existing documents. A build that fails (a duplicate key, parallel arrays, an
- * array under a hashed field) leaves no index behind, and drops a collection it created.
+ * array under a hashed field) leaves no index behind, and drops a collection it created. In a
+ * transaction the build is part of it (see checkBuildInTransaction).
  */
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
@@ -9,7 +10,24 @@ import { clusteredSpecOf, isClusterKey } from '../../storage/clustered.js';
 import { checkIndexCapacity, matchExistingIndex, normaliseIndexSpec, removeUnknownIndexOptions } from '../../storage/indexes/index_spec.js';
 import { IdlRules, collectionArg } from '../args.js';
 import { cosmosCheckIndexBuild } from '../../cosmos/index_build.js';
+import type { TransactionDdl } from '../../storage/catalog.js';
+import type { Collection } from '../../storage/collection.js';
 import type { CommandDefinition } from '../types.js';
+
+/**
+ * mongod's rules for building indexes in a transaction (4.4+): only on a collection the
+ * transaction created (now, implicitly, or earlier) and only while it is empty (263 otherwise);
+ * indexes that all exist already are no build, and fine anywhere.
+ */
+function checkBuildInTransaction(ddl: TransactionDdl, coll: Collection, created: boolean): void {
+  if (created) return;
+  if (!ddl.createdHere(coll)) {
+    throw new CommandError('OperationNotSupportedInTransaction', `Cannot create new indexes on existing collection ${coll.ns} in a multi-document transaction.`);
+  }
+  if (coll.storedCount > 0) {
+    throw new CommandError('OperationNotSupportedInTransaction', `Cannot create new indexes on non-empty collection ${coll.ns} in a multi-document transaction.`);
+  }
+}
 
 /** The `createIndexes` command. */
 export const createIndexes: CommandDefinition = {
@@ -49,6 +67,7 @@ export const createIndexes: CommandDefinition = {
           toBuild.push(spec);
         }
       }
+      if (toBuild.length > 0 && ctx.server.catalog.transactionDdl !== null) checkBuildInTransaction(ctx.server.catalog.transactionDdl, coll, created);
       const cosmos = ctx.server.settings.cosmos;
       if (cosmos && toBuild.length > 0) cosmosCheckIndexBuild(toBuild, { hasDocuments: coll.scan(ctx.now).next().done !== true }, cosmos);
       if (toBuild.length > 0) {
@@ -59,7 +78,8 @@ export const createIndexes: CommandDefinition = {
       }
     } catch (err) {
       for (const indexName of built) coll.dropIndex(indexName);
-      if (created) ctx.server.catalog.drop(ctx.db, name);
+      // A transaction's collection goes with the transaction, which the failure aborts.
+      if (created && ctx.server.catalog.transactionDdl === null) ctx.server.catalog.drop(ctx.db, name);
       throw err;
     }
     if (toBuild.length === 0) {

@@ -107,7 +107,10 @@ function checkStages(def: CommandDefinition, body: Document): void {
   }
 }
 
-/** Writes to a capped collection, and indexes on an existing collection, are refused (263). */
+/**
+ * Writes to a capped collection are refused (263). (createIndexes checks its collection itself,
+ * with the transaction's view applied: commands/indexes/create_indexes.ts.)
+ */
 function checkTarget(ctx: CommandContext, def: CommandDefinition, body: Document): void {
   const name = body[def.name];
   if (typeof name !== 'string') return;
@@ -118,9 +121,6 @@ function checkTarget(ctx: CommandContext, def: CommandDefinition, body: Document
       'OperationNotSupportedInTransaction',
       `Collection '${coll.ns}' is a capped collection. Writes in transactions are not allowed on capped collections.`,
     );
-  }
-  if (def.name === 'createIndexes' && coll.storedCount > 0) {
-    throw new CommandError('OperationNotSupportedInTransaction', `Cannot create new indexes on existing collection ${coll.ns} in a multi-document transaction.`);
   }
 }
 
@@ -203,6 +203,13 @@ export async function runTransactionStatement(ctx: CommandContext, def: CommandD
   if (txn.state !== 'inProgress') throw txn.abortedError();
   if (txn.view === null) txn.view = openView(ctx, store, txn);
   const view = txn.view;
+  const catalog = ctx.server.catalog;
+  // A collection it created whose name another took since (outside it, or a transaction that
+  // committed first): mongod's commit would fail with 112; this statement does already.
+  if (txn.collectionNameTaken(catalog)) {
+    txn.abort();
+    throw writeConflict(true);
+  }
   try {
     store.apply(view);
   } catch (err) {
@@ -210,7 +217,13 @@ export async function runTransactionStatement(ctx: CommandContext, def: CommandD
     txn.abort();
     throw err;
   }
-  const outcome = await ctx.server.catalog.writes.capture(() => def.run(ctx, body));
+  catalog.transactionDdl = txn.ddlScope(catalog, view);
+  let outcome: Awaited<ReturnType<typeof catalog.writes.capture<Document>>>;
+  try {
+    outcome = await catalog.writes.capture(() => def.run(ctx, body));
+  } finally {
+    catalog.transactionDdl = null;
+  }
   const reply = outcome.result;
   const failed = outcome.error !== undefined || (Array.isArray(reply?.writeErrors) && reply.writeErrors.length > 0);
   const admitted = !failed && (outcome.changes.length === 0 || store.admit(view, outcome.changes));

@@ -6,6 +6,7 @@
 import { CommandError } from '../../errors/command_error.js';
 import { transactionOf } from '../sessions/transaction_statement.js';
 import type { CommandDefinition } from '../types.js';
+import { writeConcernWaitError } from './_internal/write_concern_wait.js';
 
 /** The `abortTransaction` command. */
 export const abortTransaction: CommandDefinition = {
@@ -21,6 +22,7 @@ export const abortTransaction: CommandDefinition = {
     if (txn.state === 'committed') throw txn.committedError();
     if (txn.state === 'aborted') throw txn.abortedError();
     txn.abort();
-    return {};
+    const writeConcernError = writeConcernWaitError(cmd, 'AbortTransaction');
+    return writeConcernError === undefined ? {} : { writeConcernError };
   },
 };

@@ -47,6 +47,11 @@ export class ReadView {
   readonly own: RecordChange[] = [];
   /** Keys of the records the view changed. */
   readonly ownKeys = new Set<string>();
+  /**
+   * The view's own catalog changes (the collections a transaction created): redone when the
+   * view is applied, before its records; undone when it is withdrawn, after them.
+   */
+  readonly ownCatalog: Array<{ redo(): void; undo(): void }> = [];
   /** False once closed. */
   open = true;
 
@@ -260,6 +265,7 @@ export class SnapshotStore implements ChangeTracker {
       if (this.applied !== null) this.withdraw(this.applied);
       const first = this.seq - this.history.length;
       for (let i = this.history.length - 1; i >= 0 && first + i + 1 > view.at; i--) this.undo(this.history[i]!.changes);
+      for (const change of view.ownCatalog) change.redo();
       this.redo(view.own);
       this.applied = view;
     }
@@ -291,6 +297,7 @@ export class SnapshotStore implements ChangeTracker {
     try {
       this.undo(pending);
       this.undo(view.own);
+      for (let i = view.ownCatalog.length - 1; i >= 0; i--) view.ownCatalog[i]!.undo();
       const first = this.seq - this.history.length;
       for (let i = Math.max(0, view.at - first); i < this.history.length; i++) this.redo(this.history[i]!.changes);
     } finally {
