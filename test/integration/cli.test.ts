@@ -129,7 +129,7 @@ describe('mayfly CLI', () => {
       [['--port', '0', '--set-parameter', 'ttlMonitorSleepSecs=-1'], 'mayfly: Invalid value for parameter ttlMonitorSleepSecs: -1 is not greater than 0 (given with --set-parameter)'],
       [
         ['--port', '0', '--set-parameter', 'ttlMonitorSleepSec=5'],
-        "mayfly: --set-parameter: unknown server parameter 'ttlMonitorSleepSec'; the parameters settable at startup are cursorTimeoutMillis, internalDocumentSourceGroupMaxMemoryBytes, internalQueryMaxBlockingSortMemoryUsageBytes, logComponentVerbosity, logLevel, quiet, transactionLifetimeLimitSeconds, ttlIndexDeleteTargetDocs, ttlIndexDeleteTargetTimeMS, ttlMonitorBatchDeletes, ttlMonitorEnabled, ttlMonitorSleepSecs, ttlMonitorSubPassTargetSecs",
+        "mayfly: --set-parameter: unknown server parameter 'ttlMonitorSleepSec'; the parameters settable at startup are cursorTimeoutMillis, internalDocumentSourceGroupMaxMemoryBytes, internalQueryMaxBlockingSortMemoryUsageBytes, logComponentVerbosity, logLevel, minSnapshotHistoryWindowInSeconds, quiet, transactionLifetimeLimitSeconds, ttlIndexDeleteTargetDocs, ttlIndexDeleteTargetTimeMS, ttlMonitorBatchDeletes, ttlMonitorEnabled, ttlMonitorSleepSecs, ttlMonitorSubPassTargetSecs",
       ],
     ];
     for (const [args, line] of cases) {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { MayflyOptionError, MayflyServer } from '../../src/index.js';
 
 const PARAMETERS =
-  'cursorTimeoutMillis, internalDocumentSourceGroupMaxMemoryBytes, internalQueryMaxBlockingSortMemoryUsageBytes, logComponentVerbosity, logLevel, quiet, transactionLifetimeLimitSeconds, ttlIndexDeleteTargetDocs, ttlIndexDeleteTargetTimeMS, ttlMonitorBatchDeletes, ttlMonitorEnabled, ttlMonitorSleepSecs, ttlMonitorSubPassTargetSecs';
+  'cursorTimeoutMillis, internalDocumentSourceGroupMaxMemoryBytes, internalQueryMaxBlockingSortMemoryUsageBytes, logComponentVerbosity, logLevel, minSnapshotHistoryWindowInSeconds, quiet, transactionLifetimeLimitSeconds, ttlIndexDeleteTargetDocs, ttlIndexDeleteTargetTimeMS, ttlMonitorBatchDeletes, ttlMonitorEnabled, ttlMonitorSleepSecs, ttlMonitorSubPassTargetSecs';
 
 /** What `create(options)` rejects with. */
 async function refusal(options: unknown): Promise<{ name: string; message: string; isOptionError: boolean; code?: string }> {

@@ -1,7 +1,7 @@
 /**
  * What Mayfly does not do yet, as the README's compatibility table says: each is refused with
  * an error naming it (238 NotImplemented; 20 IllegalOperation for transactions, as a standalone
- * mongod), never a silent ok; and a tailable cursor is a plain one that ends at its last document.
+ * mongod), never a silent ok.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Long, UUID, type Document } from 'mongodb';
@@ -47,12 +47,4 @@ test('transactions: 20 IllegalOperation, as on a standalone mongod', async () =>
     'IllegalOperation',
     'Transaction numbers are only allowed on a replica set member or mongos',
   ]);
-});
-
-test('a tailable cursor is accepted, and ends at its last document', async () => {
-  await h.db.createCollection('events', { capped: true, size: 4096 });
-  await h.db.collection('events').insertMany([{ _id: 1 }, { _id: 2 }]);
-  const reply = await h.db.command({ find: 'events', tailable: true, awaitData: true });
-  expect(reply.cursor.firstBatch).toEqual([{ _id: 1 }, { _id: 2 }]);
-  expect(Number(reply.cursor.id)).toBe(0);
 });

@@ -29,9 +29,11 @@ it('find honours sort $natural, skip, limit, projection and batchSize', async ()
   expect(backward.cursor.firstBatch).toEqual([{ o: { _id: 3 } }, { o: { _id: 2 } }]);
   const byField = await local().command({ find: 'oplog.rs', filter, sort: { 'o._id': -1 }, limit: 1, projection: { op: 1, _id: 0 } });
   expect(byField.cursor.firstBatch).toEqual([{ op: 'i' }]);
-  const batched = await local().command({ find: 'oplog.rs', filter, batchSize: 3, projection: { _id: 0, 'o._id': 1 } }, { promoteLongs: false });
+  const session = h.client.startSession();
+  const batched = await local().command({ find: 'oplog.rs', filter, batchSize: 3, projection: { _id: 0, 'o._id': 1 } }, { promoteLongs: false, session });
   expect(batched.cursor.firstBatch).toEqual([{ o: { _id: 1 } }, { o: { _id: 2 } }, { o: { _id: 3 } }]);
-  const rest = await local().command({ getMore: batched.cursor.id, collection: 'oplog.rs' });
+  const rest = await local().command({ getMore: batched.cursor.id, collection: 'oplog.rs' }, { session });
+  await session.endSession();
   expect(rest.cursor.nextBatch).toEqual([{ o: { _id: 4 } }]);
   expect(rest.cursor.id.toString()).toBe('0');
   // The driver's find, as a tailer would write it: entries after a time.
@@ -57,9 +59,11 @@ it('aggregate reads the oplog as a collection', async () => {
     { _id: 'i', n: 2 },
     { _id: 'u', n: 1 },
   ]);
-  const batched = await local().command({ aggregate: 'oplog.rs', pipeline: [{ $match: { ns } }, { $project: { _id: 0, op: 1 } }], cursor: { batchSize: 1 } }, { promoteLongs: false });
+  const session = h.client.startSession();
+  const batched = await local().command({ aggregate: 'oplog.rs', pipeline: [{ $match: { ns } }, { $project: { _id: 0, op: 1 } }], cursor: { batchSize: 1 } }, { promoteLongs: false, session });
   expect(batched.cursor.firstBatch).toEqual([{ op: 'i' }]);
-  const rest = await local().command({ getMore: batched.cursor.id, collection: 'oplog.rs' });
+  const rest = await local().command({ getMore: batched.cursor.id, collection: 'oplog.rs' }, { session });
+  await session.endSession();
   expect(rest.cursor.nextBatch).toEqual([{ op: 'i' }, { op: 'u' }, { op: 'd' }]);
 });
 
@@ -86,11 +90,13 @@ it('a tailer sees an insert, an update, a delete and a transaction in order, in 
   const ns = `${h.db.databaseName}.tailer`;
   await coll.insertOne({ _id: 0 });
   const [last] = await local().collection('oplog.rs').find({}).sort({ $natural: -1 }).limit(1).toArray();
-  const tail = await local().command({ find: 'oplog.rs', filter: { ts: { $gt: last!.ts } }, tailable: true, awaitData: true, projection: { _id: 0, op: 1, ns: 1, o: 1, o2: 1 } }, { promoteLongs: false });
+  // The cursor's getMores come from the session that opened it (mongod refuses another: 50738).
+  const tailSession = h.client.startSession();
+  const tail = await local().command({ find: 'oplog.rs', filter: { ts: { $gt: last!.ts } }, tailable: true, awaitData: true, projection: { _id: 0, op: 1, ns: 1, o: 1, o2: 1 } }, { promoteLongs: false, session: tailSession });
   expect(tail.cursor.firstBatch).toEqual([]);
   const seen: Document[] = [];
   const more = async (): Promise<void> => {
-    const reply = await local().command({ getMore: tail.cursor.id, collection: 'oplog.rs', maxTimeMS: 60_000 });
+    const reply = await local().command({ getMore: tail.cursor.id, collection: 'oplog.rs', maxTimeMS: 60_000 }, { session: tailSession });
     seen.push(...(reply.cursor.nextBatch as Document[]));
   };
   let waiting = more();

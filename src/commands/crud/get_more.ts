@@ -76,11 +76,12 @@ export const getMore: CommandDefinition = {
       cursors.kill(cursor.id);
       throw cursor.killedBy;
     }
-    checkSession(cursorId, cursor.session, cmd.lsid);
+    // A user can only continue their own cursor (13), checked before its session (mongod's order).
     const user = ctx.connection.auth.user;
     if (cursor.owner !== null && (user === null || cursor.owner !== `${user.user}@${user.db}`)) {
       throw new CommandError('Unauthorized', `cursor id ${cursorId.toString()} was not created by the authenticated user`);
     }
+    checkSession(cursorId, cursor.session, cmd.lsid);
     if (!sameCursorNamespace(ns, cursor.ns)) {
       throw new CommandError('Unauthorized', `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
     }
