@@ -355,25 +355,11 @@ export function storedElements(bson: string, names: readonly string[], visit: (n
 
 /** The name of `names` spelled by `bson[start, end)`, or undefined. */
 function wantedName(bson: string, start: number, end: number, names: readonly string[]): string | undefined {
-  const len = end - start;
-  for (let n = 0; n < names.length; n++) {
-    const name = names[n]!;
-    if (name.length !== len) continue;
-    let i = 0;
-    while (i < len && name.charCodeAt(i) === bson.charCodeAt(start + i)) i++;
-    if (i === len) return name;
-  }
-  // A name holding non-ASCII characters is compared decoded (its UTF-8 bytes are chars here).
-  for (let i = start; i < end; i++) {
-    if (bson.charCodeAt(i) > 127) {
-      const decoded = Buffer.from(bson.slice(start, end), 'latin1').toString('utf8');
-      return names.includes(decoded) ? decoded : undefined;
-    }
-  }
-  return undefined;
+  const at = wantedIndex(bson, start, end, names);
+  return at < 0 ? undefined : names[at];
 }
 
-/** The index in `names` of the name spelled by `bson[start, end)`, or -1 (`wantedName`). */
+/** The index in `names` of the name spelled by `bson[start, end)`, or -1. */
 function wantedIndex(bson: string, start: number, end: number, names: readonly string[]): number {
   const len = end - start;
   for (let n = 0; n < names.length; n++) {

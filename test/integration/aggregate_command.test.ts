@@ -6,7 +6,7 @@
  */
 import { Decimal128, Long, type Document } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { errorOf, seed, startHarness, type Harness } from './harness.js';
+import { errorOf, seed, startHarness, withClockStep, type Harness } from './harness.js';
 
 let h: Harness;
 
@@ -27,37 +27,24 @@ function command(doc: Document): Promise<Document> {
   return h.db.command(doc, { promoteLongs: false });
 }
 
-/** Makes every reading of the server clock take `stepMs` of (manual) time while `fn` runs. */
-async function withClockStep<T>(stepMs: number, fn: () => Promise<T>): Promise<T> {
-  const clock = h.server.clock;
-  const original = clock.now.bind(clock);
-  let extra = 0;
-  clock.now = () => original() + (extra += stepMs);
-  try {
-    return await fn();
-  } finally {
-    clock.now = original;
-  }
-}
-
 describe('maxTimeMS', () => {
   it('a pipeline that works past its budget fails with 50 between documents', async () => {
-    const err = await withClockStep(10, () => errorOf(() => command({ aggregate: 'c', pipeline: [{ $sort: { g: 1 } }], cursor: {}, maxTimeMS: 25 })));
+    const err = await withClockStep(h, 10, () => errorOf(() => command({ aggregate: 'c', pipeline: [{ $sort: { g: 1 } }], cursor: {}, maxTimeMS: 25 })));
     expect([err.code, err.codeName, err.errmsg]).toEqual([50, 'MaxTimeMSExpired', 'PlanExecutor error during aggregation :: caused by :: operation exceeded time limit']);
   });
 
   it('count and distinct check it between the documents they read', async () => {
-    const count = await withClockStep(10, () => errorOf(() => command({ count: 'c', maxTimeMS: 30 })));
+    const count = await withClockStep(h, 10, () => errorOf(() => command({ count: 'c', maxTimeMS: 30 })));
     expect([count.code, count.errmsg]).toEqual([50, 'operation exceeded time limit']);
-    const distinct = await withClockStep(10, () => errorOf(() => command({ distinct: 'c', key: 'g', maxTimeMS: 30 })));
+    const distinct = await withClockStep(h, 10, () => errorOf(() => command({ distinct: 'c', key: 'g', maxTimeMS: 30 })));
     expect(distinct.code).toBe(50);
-    expect((await withClockStep(1, () => command({ count: 'c', maxTimeMS: 1000 }))).n).toBe(10);
+    expect((await withClockStep(h, 1, () => command({ count: 'c', maxTimeMS: 1000 }))).n).toBe(10);
   });
 
   it('a budget the work stays within returns everything; 0 is no limit', async () => {
-    const within = await withClockStep(1, () => command({ aggregate: 'c', pipeline: [{ $match: { g: 0 } }], cursor: {}, maxTimeMS: 1000 }));
+    const within = await withClockStep(h, 1, () => command({ aggregate: 'c', pipeline: [{ $match: { g: 0 } }], cursor: {}, maxTimeMS: 1000 }));
     expect(within.cursor.firstBatch.map((d: { _id: number }) => d._id)).toEqual([0, 3, 6, 9]);
-    const unlimited = await withClockStep(1000, () => command({ aggregate: 'c', pipeline: [], cursor: {}, maxTimeMS: 0 }));
+    const unlimited = await withClockStep(h, 1000, () => command({ aggregate: 'c', pipeline: [], cursor: {}, maxTimeMS: 0 }));
     expect(unlimited.cursor.firstBatch).toHaveLength(10);
   });
 
@@ -67,7 +54,7 @@ describe('maxTimeMS', () => {
     h.server.clock.advance(10_000); // idle: not counted
     const more = await command({ getMore: first.cursor.id, collection: 'c', batchSize: 2 });
     expect(more.cursor.nextBatch.map((d: { _id: number }) => d._id)).toEqual([2, 3]);
-    const err = await withClockStep(60, () => errorOf(() => command({ getMore: first.cursor.id, collection: 'c' })));
+    const err = await withClockStep(h, 60, () => errorOf(() => command({ getMore: first.cursor.id, collection: 'c' })));
     expect([err.code, err.errmsg]).toEqual([50, 'PlanExecutor error during aggregation :: caused by :: operation exceeded time limit']);
     const gone = await errorOf(() => command({ getMore: first.cursor.id, collection: 'c' }));
     expect(gone.code).toBe(43);

@@ -7,7 +7,7 @@
  */
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorOf, seed, startHarness, type Harness } from './harness.js';
+import { errorOf, seed, startHarness, withClockStep, type Harness } from './harness.js';
 
 const TIMEOUT = 'The request has exceeded the timeout of 60 seconds of execution.';
 
@@ -23,19 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const h of [cosmos, mongodb, off]) await h.close();
 });
-
-/** Makes every reading of `h`'s server clock take `stepMs` of manual time while `fn` runs. */
-async function withClockStep<T>(h: Harness, stepMs: number, fn: () => Promise<T>): Promise<T> {
-  const clock = h.server.clock;
-  const original = clock.now.bind(clock);
-  let extra = 0;
-  clock.now = () => original() + (extra += stepMs);
-  try {
-    return await fn();
-  } finally {
-    clock.now = original;
-  }
-}
 
 function command(h: Harness, doc: Document): Promise<Document> {
   return h.db.command(doc, { promoteLongs: false });

@@ -10,7 +10,7 @@
  */
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorOf, startHarness, type Harness } from './harness.js';
+import { errorOf, startHarness, withClockStep, type Harness } from './harness.js';
 import type { CosmosRule } from '../../src/index.js';
 
 /** What a probe sees: the Cosmos DB answer (`cosmos`) or mongod's (`mongod`). */
@@ -19,19 +19,6 @@ type Outcome = 'cosmos' | 'mongod';
 async function fresh(h: Harness, name: string, docs: Document[] = []): Promise<void> {
   await h.db.collection(name).drop().catch(() => undefined);
   if (docs.length > 0) await h.db.collection(name).insertMany(docs);
-}
-
-/** Makes every reading of `h`'s server clock take `stepMs` while `fn` runs. */
-async function withClockStep<T>(h: Harness, stepMs: number, fn: () => Promise<T>): Promise<T> {
-  const clock = h.server.clock;
-  const original = clock.now.bind(clock);
-  let extra = 0;
-  clock.now = () => original() + (extra += stepMs);
-  try {
-    return await fn();
-  } finally {
-    clock.now = original;
-  }
 }
 
 /** Runs `fn`: the error's code when it fails, 'ok' when it succeeds. */

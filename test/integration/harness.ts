@@ -96,3 +96,16 @@ export async function seed(db: Db, name: string, docs: Array<Record<string, unkn
   await db.collection(name).drop().catch(() => undefined);
   if (docs.length > 0) await db.collection(name).insertMany(docs);
 }
+
+/** Makes every reading of `h`'s server clock take `stepMs` of (manual) time while `fn` runs. */
+export async function withClockStep<T>(h: Harness, stepMs: number, fn: () => Promise<T>): Promise<T> {
+  const clock = h.server.clock;
+  const original = clock.now.bind(clock);
+  let extra = 0;
+  clock.now = () => original() + (extra += stepMs);
+  try {
+    return await fn();
+  } finally {
+    clock.now = original;
+  }
+}

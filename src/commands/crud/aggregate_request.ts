@@ -139,3 +139,19 @@ export function prepareAggregate(ctx: CommandContext, cmd: Document, writes: boo
   const readNs = collectionless ? ns : `${ctx.db}.${view ? view.source : (target as string)}`;
   return { prepared, ns, readNs, coll, stages };
 }
+
+/**
+ * The parse context of an aggregate whose documents the server makes rather than a collection's
+ * records (`local.oplog.rs`, a change stream): the command's `let` variables with its $$NOW (`nowMs`), and
+ * no collation (`collation` is checked, then the simple one used, as mongod does there).
+ */
+export function serverSourceContext(ctx: CommandContext, cmd: Document, collection: string | null, writes: boolean, nowMs: number): ReturnType<typeof newPipelineContext> {
+  checkCollation(cmd.collation);
+  return newPipelineContext({
+    now: new Date(nowMs),
+    variables: commandVariables(cmd, nowMs),
+    collator: null,
+    runtime: commandPipelineRuntime(ctx, { writes, command: cmd }),
+    collection,
+  });
+}

@@ -9,7 +9,6 @@ import { Long, type Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { cosmosChangeStreamHooks } from '../../cosmos/change_streams/events.js';
 import { cosmosCheckChangeStreamOpen } from '../../cosmos/change_streams/open_rules.js';
-import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
 import { parsePipeline, runStages } from '../../storage/aggregation/pipeline.js';
 import { CHANGE_STREAM_FOLLOWERS, parseChangeStreamSpec } from '../../storage/aggregation/stages/change_stream.js';
 import { changeLogOf } from '../../storage/change_log.js';
@@ -17,8 +16,7 @@ import { ChangeStreamCursor, checkChangeStreamNamespace } from '../../storage/ch
 import { documentFields } from '../../storage/record.js';
 import { keyString } from '../../storage/values/key_string.js';
 import type { CommandContext } from '../types.js';
-import { commandPipelineRuntime } from './pipeline_runtime.js';
-import { checkCollation, commandVariables } from './query_exec.js';
+import { serverSourceContext } from './aggregate_request.js';
 
 /** True when `pipeline`'s first stage is `$changeStream`. */
 export function isChangeStreamPipeline(pipeline: unknown): boolean {
@@ -47,14 +45,7 @@ export function openChangeStream(ctx: CommandContext, cmd: Document, batchSize: 
   };
   const hooks = cosmos ? cosmosChangeStreamHooks(cosmos, lookup) : {};
   const nowMs = ctx.now();
-  checkCollation(cmd.collation);
-  const pctx = newPipelineContext({
-    now: new Date(nowMs),
-    variables: commandVariables(cmd, nowMs),
-    collator: null,
-    runtime: commandPipelineRuntime(ctx, { writes: false, command: cmd }),
-    collection: coll,
-  });
+  const pctx = serverSourceContext(ctx, cmd, coll, false, nowMs);
   const parsed = parsePipeline(stages, pctx, 'aggregate');
   for (const stage of parsed.stages.slice(1)) {
     if (!CHANGE_STREAM_FOLLOWERS.has(stage.name)) throw new CommandError('IllegalOperation', `${stage.name} is not permitted in a $changeStream pipeline`);

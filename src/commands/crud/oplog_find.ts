@@ -16,13 +16,11 @@ import { compileFilter } from '../../storage/query/compile_filter.js';
 import { compileProjection, isIdentityProjection } from '../../storage/projection/compile_projection.js';
 import { compileSort } from '../../storage/query/sort.js';
 import { isDocument } from '../../storage/values/paths.js';
-import { newPipelineContext } from '../../storage/aggregation/pipeline_context.js';
 import { parsePipeline, runStages } from '../../storage/aggregation/pipeline.js';
 import type { CommandContext } from '../types.js';
 import { intArg } from '../args.js';
 import { firstBatchReply } from '../cursor_reply.js';
-import { commandPipelineRuntime } from './pipeline_runtime.js';
-import { checkCollation, commandVariables } from './query_exec.js';
+import { serverSourceContext } from './aggregate_request.js';
 
 /** The namespace read. */
 const OPLOG_NS = 'local.oplog.rs';
@@ -45,14 +43,7 @@ export function aggregatesOplog(ctx: CommandContext, cmd: Document): boolean {
 export function aggregateOplog(ctx: CommandContext, cmd: Document, batchSize: number | undefined): Document {
   const log = changeLogOf(ctx.server.catalog)!;
   const nowMs = ctx.now();
-  checkCollation(cmd.collation);
-  const pctx = newPipelineContext({
-    now: new Date(nowMs),
-    variables: commandVariables(cmd, nowMs),
-    collator: null,
-    runtime: commandPipelineRuntime(ctx, { writes: true, command: cmd }),
-    collection: 'oplog.rs',
-  });
+  const pctx = serverSourceContext(ctx, cmd, 'oplog.rs', true, nowMs);
   const parsed = parsePipeline((cmd.pipeline as Document[] | undefined) ?? [], pctx, 'aggregate');
   ctx.server.counters.opcounters.command++;
   const entries = [...log.oplogEntries().all];
