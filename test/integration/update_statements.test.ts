@@ -227,3 +227,22 @@ describe('sort, counts and upserts', () => {
     ]);
   });
 });
+
+describe("top-level '$' fields made by an operator update", () => {
+  beforeEach(async () => seed('dollar', [{ _id: 1 }]));
+
+  it("an upsert's new document may hold them (mongod validates it whole, allowing them)", async () => {
+    const res = await h.db.collection('dollar').updateOne({ _id: 2 }, { $set: { $myKey: 'x', 'nested.$each': 1 } }, { upsert: true });
+    expect(res.upsertedId).toBe(2);
+    expect(await all('dollar')).toEqual([{ _id: 1 }, { _id: 2, $myKey: 'x', nested: { $each: 1 } }]);
+  });
+
+  it('an update of an existing document may not add one (52), and changes nothing', async () => {
+    const err = await errorOf(() => h.db.collection('dollar').updateOne({ _id: 1 }, { $set: { $other: 'y' } }));
+    expect([err.code, err.errmsg]).toEqual([
+      52,
+      "Plan executor error during update :: caused by :: The dollar ($) prefixed field '$other' in '$other' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.",
+    ]);
+    expect(await all('dollar')).toEqual([{ _id: 1 }]);
+  });
+});

@@ -397,7 +397,8 @@ function applyModifier(cur: Cursor, modifier: Modifier, st: ApplyState): boolean
     if (!modifier.allowNonViablePath) checkViability(nav);
     return false;
   }
-  if (nav.pathTaken.length === 0) assertStorableTopLevel(nav.pathToCreate[0]!);
+  // An upsert's new document may hold top-level `$` fields (mongod validates it whole, allowing them).
+  if (nav.pathTaken.length === 0 && !ctx.isUpsertInsert) assertStorableTopLevel(nav.pathToCreate[0]!);
   createPath(nav, modifier.createValue(mc));
   assertCreatedNotImmutable(nav);
   return true;
