@@ -714,7 +714,6 @@ export class OplogCursor extends TailableCursor {
 
   override nextBatch(maxDocs: number | undefined): Document[] {
     const oplog = this.log.oplogEntries();
-    const all = oplog.all;
     const batch: Document[] = [];
     const limit = this.options.limit ?? 0;
     const project = this.options.project;
@@ -724,7 +723,7 @@ export class OplogCursor extends TailableCursor {
         this.ended = true;
         break;
       }
-      const entry = all[this.next - oplog.dropped];
+      const entry = oplog.at(this.next);
       if (entry === undefined) break;
       this.next++;
       if (!this.predicate(entry)) continue;
@@ -736,7 +735,7 @@ export class OplogCursor extends TailableCursor {
       this.handedOut++;
     }
     if (limit > 0 && this.handedOut >= limit) this.ended = true;
-    if (!this.tailable && this.next - oplog.dropped >= all.length) this.ended = true;
+    if (!this.tailable && this.next >= oplog.end) this.ended = true;
     return batch;
   }
 }
