@@ -6,7 +6,9 @@
 // The 10 watchers are measured twice: in the writer's own process (the driver's work on each
 // watcher's events, about 0.15 ms per event, is then paid by the writer's process too, so that
 // figure is bound by the client) and in a process of their own (what the server's work for the
-// watchers costs the writer); beside each, the server's CPU time per write (Linux /proc).
+// watchers costs the writer); beside each, the CPU time per write of the server (Linux /proc), of
+// this process (the writer, and the watchers when they are in it) and of the watchers' own
+// process: where the time of a watched write goes.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -92,13 +94,21 @@ async function main() {
   }
   await stream.close();
 
-  /** Writes/s of N sequential inserts into `coll`, and the server's CPU µs per write. */
-  async function writeRate(coll) {
+  /** Writes/s of N sequential inserts into `coll`; the CPU µs per write of the server, this process and `other` (a pid). */
+  async function writeRate(coll, other) {
     const cpu0 = cpuMsOf(server.child.pid);
+    const other0 = other === undefined ? NaN : cpuMsOf(other);
+    const own0 = process.cpuUsage();
     const t0 = performance.now();
     for (let i = 0; i < N; i++) await db.collection(coll).insertOne({ i });
     const ms = performance.now() - t0;
-    return { rate: N / (ms / 1000), serverUs: (1000 * (cpuMsOf(server.child.pid) - cpu0)) / N };
+    const own = process.cpuUsage(own0);
+    return {
+      rate: N / (ms / 1000),
+      serverUs: (1000 * (cpuMsOf(server.child.pid) - cpu0)) / N,
+      clientUs: (own.user + own.system) / N,
+      otherUs: (1000 * (cpuMsOf(other) - other0)) / N,
+    };
   }
   await writeRate('warm');
   const alone = await writeRate('w0');
@@ -107,12 +117,14 @@ async function main() {
   for (const s of watchers) await s.close();
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--watchers', uri], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout.once('data', resolve));
-  const apart = await writeRate('w10');
+  const apart = await writeRate('w10', child.pid);
   child.stdin.write('stop\n');
   await new Promise((resolve) => child.on('exit', resolve));
   const aloneAgain = await writeRate('w0');
-  const base = { rate: (alone.rate + aloneAgain.rate) / 2, serverUs: (alone.serverUs + aloneAgain.serverUs) / 2 };
-  const vs = (w) => `${w.rate.toFixed(0)} vs ${base.rate.toFixed(0)} (cost ${(base.rate / w.rate).toFixed(2)}x); server CPU ${w.serverUs.toFixed(0)} vs ${base.serverUs.toFixed(0)} us/write`;
+  const base = { rate: (alone.rate + aloneAgain.rate) / 2, serverUs: (alone.serverUs + aloneAgain.serverUs) / 2, clientUs: (alone.clientUs + aloneAgain.clientUs) / 2 };
+  const vs = (w) =>
+    `${w.rate.toFixed(0)} vs ${base.rate.toFixed(0)} (cost ${(base.rate / w.rate).toFixed(2)}x); CPU us/write: server ${w.serverUs.toFixed(0)} vs ${base.serverUs.toFixed(0)}, ` +
+    `this process ${w.clientUs.toFixed(0)} vs ${base.clientUs.toFixed(0)}${Number.isNaN(w.otherUs) ? '' : `, the watchers' process ${w.otherUs.toFixed(0)}`}`;
 
   const figures = {
     'change streams: insert round trip (driver)': `p50 ${pct(rtt, 0.5).toFixed(3)} ms, p99 ${pct(rtt, 0.99).toFixed(3)} ms`,

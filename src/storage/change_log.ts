@@ -29,6 +29,7 @@ import { bsonTypeOf as typeName } from './values/bson_type.js';
 import { valuesEqual } from './values/compare.js';
 import { Oplog, oplogEntry, type OplogWrite } from './oplog.js';
 import { TailableCursor } from './cursors.js';
+import { Waitable } from './waitable.js';
 import type {
   CollModEvent,
   CommitSession,
@@ -47,6 +48,9 @@ import type {
 
 /** The default number of events kept (about the last 100k writes; older resume points are lost). */
 export const CHANGE_LOG_MAX_EVENTS = 100_000;
+
+/** Dropped events kept at the front before they are cut off (one cut per this many appends at least). */
+const COMPACT_AT = 1024;
 
 /** The kinds of event the log records (change streams' `operationType`s, but `invalidate`). */
 export type ChangeKind = 'insert' | 'update' | 'replace' | 'delete' | 'drop' | 'rename' | 'dropDatabase' | 'create' | 'createIndexes' | 'dropIndexes' | 'modify';
@@ -164,11 +168,14 @@ export function comparePositions(a: ChangePosition, b: ChangePosition): number {
 
 /** The change log of one catalog: an `OpObserver` keeping the committed events. */
 export class ChangeLog implements OpObserver {
-  private entries: ChangeEntry[] = [];
+  /** The kept events are `entries[head..]` (the dropped ones are cut off the front in chunks: O(1) per append). */
+  private readonly entries: ChangeEntry[] = [];
+  private head = 0;
   private nextSeq = 1;
   /** The newest position dropped from the log (events at or before it are lost). */
   private lostUpTo: ChangePosition | undefined;
-  private readonly waiters = new Set<() => void>();
+  /** The waiting cursors: raised by every notification that appends events. */
+  private readonly commits = new Waitable();
   /** The options of each collection as its last create or collMod left them (a modify event's before and after). */
   private readonly optionsByUuid = new Map<string, Document>();
   /** The same events in `local.oplog.rs`'s shape. */
@@ -184,30 +191,37 @@ export class ChangeLog implements OpObserver {
     this.oplog = new Oplog(Math.max(maxEvents, 1));
   }
 
-  /** Calls `wake` after every commit that appends events; returns the unsubscribe. */
+  /** Calls `wake` after the commits that append events (once per turn, after it: waitable.ts); returns the unsubscribe. */
   onCommit(wake: () => void): () => void {
-    this.waiters.add(wake);
-    return () => this.waiters.delete(wake);
+    return this.commits.subscribe(wake);
   }
 
   /** The number of cursors waiting. */
   get waiting(): number {
-    return this.waiters.size;
+    return this.commits.waiting;
   }
 
   /** The events after `seq` (seq 0: all kept), oldest first. */
   *after(seq: number): IterableIterator<ChangeEntry> {
     const entries = this.entries;
-    if (entries.length === 0) return;
-    const first = entries[0]!.seq;
-    for (let k = Math.max(0, seq - first + 1); k < entries.length; k++) yield entries[k]!;
+    const first = entries[this.head];
+    if (first === undefined) return;
+    for (let k = this.head + Math.max(0, seq - first.seq + 1); k < entries.length; k++) yield entries[k]!;
+  }
+
+  /** The event just after `seq` (the next one a reader at `seq` reads), if kept. */
+  entryAfter(seq: number): ChangeEntry | undefined {
+    const first = this.entries[this.head];
+    return first === undefined ? undefined : this.entries[this.head + Math.max(0, seq - first.seq + 1)];
   }
 
   /** The seq of the last event at or before `pos` (0: none kept before it); `lost` when the log no longer reaches back to it. */
   seqAt(pos: ChangePosition): { seq: number; lost: boolean } {
     const lost = this.lostUpTo !== undefined && comparePositions(pos, this.lostUpTo) < 0;
-    let seq = this.entries.length === 0 ? this.nextSeq - 1 : this.entries[0]!.seq - 1;
-    for (const e of this.entries) {
+    const first = this.entries[this.head];
+    let seq = first === undefined ? this.nextSeq - 1 : first.seq - 1;
+    for (let k = this.head; k < this.entries.length; k++) {
+      const e = this.entries[k]!;
       if (comparePositions(e, pos) > 0) break;
       seq = e.seq;
     }
@@ -216,12 +230,13 @@ export class ChangeLog implements OpObserver {
 
   /** The event of `pos` if kept. */
   entryAt(pos: ChangePosition): ChangeEntry | undefined {
-    return this.entries.find((e) => comparePositions(e, pos) === 0);
+    for (let k = this.head; k < this.entries.length; k++) if (comparePositions(this.entries[k]!, pos) === 0) return this.entries[k];
+    return undefined;
   }
 
   /** True when events after `seq` were dropped before being read (the reader lost history). */
   lostAfter(seq: number): boolean {
-    const first = this.entries[0];
+    const first = this.entries[this.head];
     return first !== undefined && first.seq > seq + 1;
   }
 
@@ -232,7 +247,7 @@ export class ChangeLog implements OpObserver {
 
   /** The newest event, if any. */
   get last(): ChangeEntry | undefined {
-    return this.entries[this.entries.length - 1];
+    return this.entries.length > this.head ? this.entries[this.entries.length - 1] : undefined;
   }
 
   // ---- OpObserver ------------------------------------------------------------------------
@@ -371,10 +386,16 @@ export class ChangeLog implements OpObserver {
       ...(time.session?.inTransaction ? { session: time.session } : {}),
     };
     this.entries.push(entry);
-    const excess = this.entries.length - Math.max(1, this.maxEvents);
+    const excess = this.entries.length - this.head - Math.max(1, this.maxEvents);
     if (excess > 0) {
-      this.lostUpTo = this.entries[excess - 1]!;
-      this.entries = this.entries.slice(excess);
+      this.head += excess;
+      this.lostUpTo = this.entries[this.head - 1]!;
+      // The dropped front is cut off in chunks: every COMPACT_AT events, or once it is as long as
+      // what is kept (a small log). O(1) per event amortised; few dropped events stay referenced.
+      if (this.head >= COMPACT_AT || this.head * 2 >= this.entries.length) {
+        this.entries.splice(0, this.head);
+        this.head = 0;
+      }
     }
   }
 
@@ -424,23 +445,14 @@ export class ChangeLog implements OpObserver {
     return this.oplog;
   }
 
-  /** A wake of the waiting cursors is scheduled (one per commit's notification, however many events). */
-  private wakeScheduled = false;
-
   /**
-   * Ends a notification: the waiting cursors are woken once, in a microtask after the commit
-   * (a transaction's or an insert batch's events are all told by then, and reach each cursor as
-   * one batch), not once per event; each event is shaped once for all of them (`shared`). A
-   * microtask rather than a later turn of the event loop: the event's latency stays that of the
-   * commit.
+   * Ends a notification: the waiting cursors are woken once after the turn (`Waitable`), not once
+   * per event, so that a transaction's or an insert batch's events (and those of the other commits
+   * of the turn) reach each cursor as one batch; each event is shaped once for all of them
+   * (`shared`).
    */
   private flush(): void {
-    if (this.waiters.size === 0 || this.wakeScheduled) return;
-    this.wakeScheduled = true;
-    queueMicrotask(() => {
-      this.wakeScheduled = false;
-      for (const wake of [...this.waiters]) wake();
-    });
+    this.commits.signal();
   }
 
   /** Per event, what the streams reading it share (its change-event documents by shape, encoded once). */
@@ -702,7 +714,6 @@ export class OplogCursor extends TailableCursor {
 
   override nextBatch(maxDocs: number | undefined): Document[] {
     const oplog = this.log.oplogEntries();
-    const all = oplog.all;
     const batch: Document[] = [];
     const limit = this.options.limit ?? 0;
     const project = this.options.project;
@@ -712,7 +723,7 @@ export class OplogCursor extends TailableCursor {
         this.ended = true;
         break;
       }
-      const entry = all[this.next - oplog.dropped];
+      const entry = oplog.at(this.next);
       if (entry === undefined) break;
       this.next++;
       if (!this.predicate(entry)) continue;
@@ -724,7 +735,7 @@ export class OplogCursor extends TailableCursor {
       this.handedOut++;
     }
     if (limit > 0 && this.handedOut >= limit) this.ended = true;
-    if (!this.tailable && this.next - oplog.dropped >= all.length) this.ended = true;
+    if (!this.tailable && this.next >= oplog.end) this.ended = true;
     return batch;
   }
 }

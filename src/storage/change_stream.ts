@@ -223,9 +223,8 @@ export class ChangeStreamCursor extends TailableCursor {
         this.invalidateAfter = undefined;
         break;
       }
-      const next = log.after(this.seq).next();
-      if (next.done) break;
-      const entry = next.value;
+      const entry = log.entryAfter(this.seq);
+      if (entry === undefined) break;
       const { docs, out } = this.outputOf(entry);
       this.seq = entry.seq;
       if (this.invalidates(entry)) this.invalidateAfter = entry;

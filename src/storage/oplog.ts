@@ -55,9 +55,14 @@ export function oplogEntry(write: OplogWrite, ts: Timestamp, term: number, wallM
 /** The default bound on entries kept (mongod bounds its oplog by size; the oldest go first). */
 export const OPLOG_MAX_ENTRIES = 100_000;
 
+/** Dropped entries kept at the front before they are cut off. */
+const COMPACT_AT = 1024;
+
 /** The committed entries, oldest first. */
 export class Oplog {
+  /** The kept entries are `entries[head..]`; the dropped front is cut off in chunks (O(1) per append). */
   private readonly entries: Document[] = [];
+  private head = 0;
   private droppedCount = 0;
 
   constructor(private readonly maxEntries = OPLOG_MAX_ENTRIES) {}
@@ -67,25 +72,45 @@ export class Oplog {
    * write unit, an insert batch, share its commit time).
    */
   append(entry: Document): void {
-    const last = this.entries[this.entries.length - 1];
+    const last = this.entries.length > this.head ? this.entries[this.entries.length - 1] : undefined;
     if (last !== undefined && (entry.ts as Timestamp).compare(last.ts as Timestamp) < 0) {
       throw new Error(`oplog entries must be appended in commit order: ${String(entry.ts)} after ${String(last.ts)}`);
     }
     this.entries.push(entry);
-    if (this.entries.length > this.maxEntries) {
-      const excess = this.entries.length - this.maxEntries;
-      this.entries.splice(0, excess);
+    const excess = this.entries.length - this.head - this.maxEntries;
+    if (excess > 0) {
+      this.head += excess;
       this.droppedCount += excess;
+      // Every COMPACT_AT drops, or once the dropped front is as long as what is kept (a small oplog).
+      if (this.head >= COMPACT_AT || this.head * 2 >= this.entries.length) this.compact();
     }
+  }
+
+  /** Cuts the dropped entries off the front. */
+  private compact(): void {
+    if (this.head === 0) return;
+    this.entries.splice(0, this.head);
+    this.head = 0;
+  }
+
+  /** The entry at `position` in the whole history, if kept. */
+  at(position: number): Document | undefined {
+    return position < this.droppedCount ? undefined : this.entries[this.head + position - this.droppedCount];
+  }
+
+  /** The position after the newest entry (the whole history's length). */
+  get end(): number {
+    return this.droppedCount + this.entries.length - this.head;
   }
 
   /** The entries committed after `ts` (all of them when undefined), oldest first. */
   *after(ts: Timestamp | undefined): IterableIterator<Document> {
-    for (const entry of this.entries) if (ts === undefined || (entry.ts as Timestamp).compare(ts) > 0) yield entry;
+    for (const entry of this.all) if (ts === undefined || (entry.ts as Timestamp).compare(ts) > 0) yield entry;
   }
 
-  /** The entries kept, oldest first (a tailable cursor reads them by position). */
+  /** The entries kept, oldest first (a tailable cursor reads them by position: `at`). */
   get all(): readonly Document[] {
+    this.compact();
     return this.entries;
   }
 
@@ -96,7 +121,7 @@ export class Oplog {
 
   /** Number of entries kept. */
   get size(): number {
-    return this.entries.length;
+    return this.entries.length - this.head;
   }
 }
 

@@ -10,21 +10,39 @@
  */
 import type { OpObserver, WriteEvent, WriteTarget } from './write/observers.js';
 
-/** A signal: `signal()` calls every subscriber once; a subscriber stays until it unsubscribes. */
+/**
+ * A signal: `signal()` wakes every subscriber once, after the current turn of the event loop
+ * (`setImmediate`), however many times it was raised in that turn; a subscriber stays until it
+ * unsubscribes.
+ *
+ * After the turn, not inside the commit that raises it: the replies of the turn (the writer's own,
+ * which on the retryable-write path goes out in a microtask) are written first, and the commits
+ * of one turn (a transaction's events, several writers' inserts read in one poll) reach each
+ * reader as one batch. Not a timer: the wake runs in the same loop iteration, the readers'
+ * replies follow the writer's at once.
+ */
 export class Waitable {
   private readonly waiters = new Set<() => void>();
+  private scheduled = false;
 
-  /** Calls `wake` at every later `signal()`; returns the unsubscribe. */
+  /** Calls `wake` after every later `signal()` (once per turn); returns the unsubscribe. */
   subscribe(wake: () => void): () => void {
     this.waiters.add(wake);
     return () => this.waiters.delete(wake);
   }
 
-  /** Wakes every subscriber (a copy of the set: a subscriber may unsubscribe while woken). */
+  /** Schedules the wake of every subscriber (nothing when none waits). */
   signal(): void {
-    if (this.waiters.size === 0) return;
-    for (const wake of [...this.waiters]) wake();
+    if (this.waiters.size === 0 || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.wakeAll);
   }
+
+  /** Wakes the subscribers of the moment (a copy: a subscriber may unsubscribe while woken). */
+  private readonly wakeAll = (): void => {
+    this.scheduled = false;
+    for (const wake of [...this.waiters]) wake();
+  };
 
   /** Number of subscribers (for tests and diagnostics). */
   get waiting(): number {

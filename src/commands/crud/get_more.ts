@@ -235,23 +235,21 @@ function tailableGetMore(ctx: CommandContext, cursor: TailableCursor, batchSize:
         reject(err);
       }
     };
-    // Woken inside the commit: read once it is over (a transaction's events together).
+    // Woken after the turn of the commit (waitable.ts): the commit is over, its events are all there.
     stops.push(
-      cursor.subscribe(() =>
-        queueMicrotask(() => {
-          if (settled) return;
-          let batch: Document[];
-          try {
-            batch = read();
-          } catch (err) {
-            settled = true;
-            for (const stop of stops) stop();
-            reject(err);
-            return;
-          }
-          if (batch.length > 0 || cursor.exhausted) settle(() => reply(batch));
-        }),
-      ),
+      cursor.subscribe(() => {
+        if (settled) return;
+        let batch: Document[];
+        try {
+          batch = read();
+        } catch (err) {
+          settled = true;
+          for (const stop of stops) stop();
+          reject(err);
+          return;
+        }
+        if (batch.length > 0 || cursor.exhausted) settle(() => reply(batch));
+      }),
     );
     // Closed while waiting: by killCursors (237), or by a drop or rename of its collection
     // (`killedBy`, 175: the cursor is then removed by this getMore).

@@ -90,6 +90,51 @@ describe('resume tokens and the bound', () => {
     for (let i = 0; i < 5; i++) coll.insert({ _id: i }, 0);
     expect(() => cursor.nextBatch(undefined)).toThrow('Resume of change stream was not possible, as the resume point may no longer be in the oplog.');
   });
+
+  it('the bound keeps exactly the newest events across the cuts of the dropped front (a small log and past 1,024 dropped)', () => {
+    for (const maxEvents of [3, 1500]) {
+      const { catalog, log } = setup(maxEvents);
+      const coll = catalog.create('db', 'c');
+      const reader = stream(catalog, log, { startAtOperationTime: new Timestamp({ t: 0, i: 0 }) });
+      reader.nextBatch(undefined);
+      const total = 5000;
+      for (let i = 0; i < total; i++) coll.insert({ _id: i }, 0);
+      // The create event and `total` inserts: the kept ones are the last `maxEvents` inserts.
+      const kept = [...log.after(0)];
+      expect(kept.map((e) => e.documentKey?._id)).toEqual(Array.from({ length: maxEvents }, (_, k) => total - maxEvents + k));
+      expect(log.lastSeq).toBe(total + 1);
+      expect(log.last?.documentKey).toEqual({ _id: total - 1 });
+      expect(log.entryAfter(log.lastSeq - 2)?.documentKey).toEqual({ _id: total - 2 });
+      expect(log.lostAfter(log.lastSeq - maxEvents)).toBe(false);
+      expect(log.lostAfter(log.lastSeq - maxEvents - 1)).toBe(true);
+      const newest = log.last!;
+      expect(log.seqAt(newest)).toEqual({ seq: newest.seq, lost: false });
+      expect(log.entryAt(kept[0]!)).toBe(kept[0]);
+      // A reader that fell behind has lost its history; one that starts at the oldest kept event reads them all.
+      expect(() => reader.nextBatch(undefined)).toThrow('Resume of change stream was not possible');
+      const resumed = stream(catalog, log, { resumeAfter: resumeToken(kept[0]!, false, kept[0]!.uuid, kept[0]!.documentKey) });
+      expect(resumed.nextBatch(undefined).map((e) => (e.documentKey as Document)._id)).toEqual(kept.slice(1).map((e) => e.documentKey?._id));
+    }
+  });
+
+  it('waiting readers are woken once, after the turn of the commits (not inside them), however many events', async () => {
+    const { catalog, log } = setup();
+    const coll = catalog.create('db', 'c');
+    const woken: number[] = [];
+    const stop = log.onCommit(() => woken.push(log.lastSeq));
+    coll.insert({ _id: 1 }, 0);
+    coll.insert({ _id: 2 }, 0);
+    await Promise.resolve();
+    // Not in the commit, nor in the microtasks after it (a retryable write's reply goes out there).
+    expect(woken).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(woken).toEqual([log.lastSeq]);
+    stop();
+    coll.insert({ _id: 3 }, 0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(woken).toHaveLength(1);
+    expect(log.waiting).toBe(0);
+  });
 });
 
 describe('update descriptions', () => {

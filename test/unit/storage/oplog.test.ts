@@ -36,4 +36,19 @@ describe('the log', () => {
     log.append(oplogEntry({ op: 'n', ns: '', o: { msg: 4 } }, ts(3), 1, 0));
     expect([...log.after(ts(2))].map((e) => e.o)).toEqual([{ msg: 3 }, { msg: 4 }]);
   });
+
+  it('keeps exactly the newest entries, by position in the whole history, across the cuts of the dropped front', () => {
+    for (const bound of [3, 1500]) {
+      const log = new Oplog(bound);
+      const total = 5000;
+      for (let i = 1; i <= total; i++) log.append(oplogEntry({ op: 'n', ns: '', o: { msg: i } }, ts(i), 1, 0));
+      expect([log.size, log.dropped, log.end]).toEqual([bound, total - bound, total]);
+      expect(log.at(log.dropped - 1)).toBeUndefined();
+      expect(log.at(log.dropped)?.o).toEqual({ msg: total - bound + 1 });
+      expect(log.at(total - 1)?.o).toEqual({ msg: total });
+      expect(log.at(total)).toBeUndefined();
+      expect(log.all.map((e) => (e.o as { msg: number }).msg)).toEqual(Array.from({ length: bound }, (_, k) => total - bound + 1 + k));
+      expect(() => log.append(oplogEntry({ op: 'n', ns: '', o: {} }, ts(total - 1), 1, 0))).toThrow('oplog entries must be appended in commit order');
+    }
+  });
 });
