@@ -13,6 +13,8 @@ export interface DocumentMetadata {
   readonly geoNearDistance?: unknown;
   /** `{$meta: "geoNearPoint"}`. */
   readonly geoNearPoint?: unknown;
+  /** `{$meta: "textScore"}`: a `$text` match's score. */
+  readonly textScore?: number;
   /** `{$meta: "score"}`. */
   readonly score?: unknown;
   /** `{$meta: "scoreDetails"}`. */
