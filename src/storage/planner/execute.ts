@@ -159,7 +159,9 @@ function* runText(root: PlanNode, ctx: ExecutionContext, text: TextQuery): Gener
   }
   const scored = function* (): Generator<StoredDocument> {
     for (const rec of run(node, ctx)) {
-      if (scoreRecord(rec, text)) yield rec;
+      // Every record here matches the filter; one matched by a $text query's sibling $or branch has no score.
+      scoreRecord(rec, text);
+      yield rec;
     }
   };
   let ordered: Iterable<StoredDocument> = scored();

@@ -29,7 +29,20 @@ export function bindTextQuery(coll: Collection, query: TextQuery): void {
       'error processing query: planner returned error :: caused by :: failed to use text index to satisfy $text query (if text index is compound, are equality predicates given for all prefix fields?)',
     );
   }
+  const unindexed = query.orSiblings?.some((branch) => !answeredByIndex(coll, branch)) ?? false;
+  if (unindexed) {
+    throw new CommandError(
+      'NoQueryExecutionPlans',
+      'error processing query: planner returned error :: caused by :: Failed to produce a solution for TEXT under OR - other non-TEXT clauses under OR have to be indexed as well.',
+    );
+  }
   query.bind(spec);
+}
+
+/** True when a visible B-tree index has a field of `branch` (an `$or` branch beside `$text`) first. */
+function answeredByIndex(coll: Collection, branch: Document): boolean {
+  const fields = Object.keys(branch).filter((f) => !f.startsWith('$'));
+  return coll.allIndexes().some((index) => !index.hidden && index.kind === IndexKinds.btree && fields.includes(index.fields[0]!));
 }
 
 /** True when `filter` (or its top-level `$and`) pins `field` to one value. */

@@ -261,20 +261,45 @@ export function compileFilter(filter: Document, options: FilterOptions = {}): Pr
   }
   const texts = parser.texts;
   if (texts.length > 0) {
-    // CanonicalQuery::isValid: one text query, not under $nor; under $or it needs every other
-    // branch indexed (Mayfly does not plan that: 291, as mongod for an unindexed branch).
+    // CanonicalQuery::isValid: one text query, not under $nor; under $or every other branch must
+    // be answered by an index (checked once bound to the collection: planner/text.ts).
     if (texts.length > 1) throw new CommandError('BadValue', 'Too many text expressions');
     if (texts[0]!.under === 'nor') throw new CommandError('BadValue', 'text expression not allowed in nor');
-    if (texts[0]!.under === 'or') {
-      throw new CommandError(
-        'NoQueryExecutionPlans',
-        'error processing query: planner returned error :: caused by :: Failed to produce a solution for TEXT under OR - other non-TEXT clauses under OR have to be indexed as well.',
-      );
-    }
+    if (texts[0]!.under === 'or') texts[0]!.query.orSiblings = orSiblingsOfText(filter);
     texts[0]!.query.filter = filter;
     (predicate as NotedPredicate).text = texts[0]!.query;
   }
   return predicate;
+}
+
+/**
+ * The branches beside the one holding `$text` of every `$or` on the way to it (its siblings
+ * under the `$or`s that enclose it); empty when it stands alone in its `$or`s.
+ */
+function orSiblingsOfText(filter: Document): Document[] {
+  const holds = (value: unknown): boolean => {
+    if (!isDocument(value)) return false;
+    if (Object.hasOwn(value, '$text')) return true;
+    for (const op of ['$and', '$or'] as const) {
+      const list = value[op];
+      if (Array.isArray(list) && list.some(holds)) return true;
+    }
+    return false;
+  };
+  const out: Document[] = [];
+  const walk = (doc: Document): void => {
+    for (const op of ['$and', '$or'] as const) {
+      const list = doc[op];
+      if (!Array.isArray(list)) continue;
+      for (const branch of list) {
+        if (!isDocument(branch)) continue;
+        if (holds(branch)) walk(branch);
+        else if (op === '$or' && list.some(holds)) out.push(branch);
+      }
+    }
+  };
+  walk(filter);
+  return out;
 }
 
 /** True when a field of `filter` (or of its top-level `$and`) is a near query. */

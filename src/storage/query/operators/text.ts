@@ -28,6 +28,11 @@ export class TextQuery {
   private parsed: TextSearch | null = null;
   /** The filter the query stands in (its prefix-field equalities pick a compound text index's part). */
   filter: Document | undefined;
+  /**
+   * The other branches of the `$or` the query stands in (each must be answered by an index,
+   * `../../planner/text.ts`); null at the top level.
+   */
+  orSiblings: readonly Document[] | null = null;
   /** The score of each record matched so far (`../../planner/text.ts`). */
   readonly scores = new WeakMap<StoredDocument, number>();
 
@@ -88,7 +93,8 @@ export function parseTextArgument(arg: unknown): TextQuery {
   const diacriticSensitive = extractBoolean(arg, '$diacriticSensitive');
   if (diacriticSensitive !== undefined) expected++;
   if (Object.keys(arg).length !== expected) throw new CommandError('BadValue', 'extra fields in $text');
-  return new TextQuery(search, language === undefined ? null : textLanguage(language), {
+  // An empty $language is the index's default.
+  return new TextQuery(search, language === undefined || language === '' ? null : textLanguage(language), {
     caseSensitive: caseSensitive ?? false,
     diacriticSensitive: diacriticSensitive ?? false,
   });
