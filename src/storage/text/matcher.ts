@@ -16,7 +16,8 @@ export function textMatchScore(spec: TextIndexSpec, search: TextSearch, fold: Fo
   const scores = scoreDocument(spec, doc);
   let score = 0;
   let found = false;
-  for (const term of search.termsForBounds) {
+  // The terms in index order, as mongod's TEXT_OR adds up the scores of the keys it reads.
+  for (const term of [...search.termsForBounds].sort()) {
     const s = scores.get(term);
     if (s !== undefined) {
       score += s;

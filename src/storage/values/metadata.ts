@@ -29,6 +29,18 @@ export function setMetadata(doc: object, metadata: DocumentMetadata): void {
   table.set(doc, had === undefined ? metadata : { ...had, ...metadata });
 }
 
+/**
+ * `out`, the document a stage made of `doc` (`$project`, `$addFields`), given `doc`'s metadata:
+ * metadata travels with a document through the stages that reshape it, as mongod's does.
+ */
+export function withMetadataOf<T extends object>(doc: object, out: T): T {
+  if (out !== doc) {
+    const had = table.get(doc);
+    if (had !== undefined) table.set(out, had);
+  }
+  return out;
+}
+
 /** The metadata of `doc`, if it has any. */
 export function metadataOf(doc: unknown): DocumentMetadata | undefined {
   return typeof doc === 'object' && doc !== null ? table.get(doc) : undefined;
