@@ -1,7 +1,8 @@
 /**
  * The parsed `$search` string of a `$text` query (mongod's `FTSQueryImpl::parse`): words
  * separated by whitespace; a double-quoted run is a phrase (its words are also positive terms);
- * a `-` right after whitespace (or at the start) negates the next word or phrase. Terms are
+ * a `-` right after whitespace (or at the start) negates the next word (up to whitespace or
+ * punctuation) or phrase. Terms are
  * folded and stemmed in the query's language, stop words dropped; phrases are kept as written.
  */
 import type { TextLanguage } from './language.js';
@@ -22,6 +23,8 @@ export interface TextSearch {
 }
 
 const WHITESPACE = /\s/u;
+/** ASCII punctuation but the apostrophe (which English words hold), '-' and '"' (handled apart). */
+const PUNCTUATION = /[!#-&(-,./:-@[-`{-~]/;
 
 /** Parses `search` in `language` with the query's case and diacritic sensitivity. */
 export function parseTextSearch(search: string, language: TextLanguage, fold: FoldOptions): TextSearch {
@@ -74,9 +77,15 @@ export function parseTextSearch(search: string, language: TextLanguage, fold: Fo
       i++;
       continue;
     }
-    // A run of text up to the next whitespace, '-' or '"'.
+    // Other punctuation delimits the text runs (it neither negates nor quotes, but ends a negation).
+    if (PUNCTUATION.test(c)) {
+      previousWhitespace = false;
+      i++;
+      continue;
+    }
+    // A run of text up to the next whitespace or punctuation.
     let end = i + 1;
-    while (end < search.length && !WHITESPACE.test(search[end]!) && search[end] !== '-' && search[end] !== '"') end++;
+    while (end < search.length && !WHITESPACE.test(search[end]!) && !PUNCTUATION.test(search[end]!) && search[end] !== '-' && search[end] !== '"') end++;
     const text = search.slice(i, end);
     if (!(inPhrase && inNegation)) addTerms(text, inNegation);
     if (inNegation && !inPhrase) inNegation = false;
