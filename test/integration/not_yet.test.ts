@@ -32,12 +32,6 @@ describe('answered with 238 NotImplemented', () => {
   ])('aggregation: %s', async (_what, pipeline, errmsg) => {
     expect(await refusal({ aggregate: 'c', pipeline, cursor: {} })).toEqual([238, 'NotImplemented', errmsg]);
   });
-
-  test.each([
-    ['$text', { $text: { $search: 'x' } }, '$text is not supported by Mayfly yet'],
-  ])('queries: %s', async (_what, filter, errmsg) => {
-    expect(await refusal({ find: 'c', filter })).toEqual([238, 'NotImplemented', errmsg]);
-  });
 });
 
 test('transactions: 20 IllegalOperation, as on a standalone mongod', async () => {

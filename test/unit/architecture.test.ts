@@ -22,6 +22,8 @@ const LAYERS: ReadonlyArray<readonly [string, number, readonly string[]]> = [
   ['storage/record', 3, ['storage/record_format.ts', 'storage/record_table.ts', 'storage/record.ts']],
   ['storage/accumulators', 3, ['storage/accumulators/']],
   ['storage/geo', 3, ['storage/geo/']],
+  // Text search (tokenizer, stemmer, stop words, scoring): values only, read by $text and the planner.
+  ['storage/text', 3, ['storage/text/']],
   // The time-series option rules (values only), read by `$out`'s parser as well as by create and collMod.
   ['storage/timeseries/options', 3, ['storage/timeseries/options.ts']],
   ['storage/expression', 4, ['storage/expression/']],

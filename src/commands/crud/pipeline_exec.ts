@@ -15,7 +15,8 @@ import { documentFields, type StoredDocument } from '../../storage/record.js';
 import type { Collection } from '../../storage/collection.js';
 import { executePlan, forEachPlanRecord } from '../../storage/planner/execute.js';
 import { planQuery, type QueryPlan } from '../../storage/planner/plan.js';
-import { ALWAYS_TRUE } from '../../storage/query/compile_filter.js';
+import { ALWAYS_TRUE, predicateText } from '../../storage/query/compile_filter.js';
+import { scoredDocument } from '../../storage/planner/text.js';
 import type { Collator } from '../../storage/values/collator.js';
 import type { TimeLimit } from './time_limit.js';
 import { CosmosRequestTimeout } from '../../cosmos/rules/request_time_limit.js';
@@ -91,7 +92,9 @@ export function runPipeline(prep: PreparedPipeline, options: RunOptions): Iterab
     const onRecord = options.onRecord;
     const timeLimit = options.timeLimit;
     const first = rest[0]?.instance;
-    if (first?.runRecords !== undefined) {
+    // A $text query's matches carry their text scores: the stages read documents (`scoredDocument`).
+    const text = predicateText(execution.predicate);
+    if (first?.runRecords !== undefined && text === null) {
       // The first stage reads the plan's records itself, handed to it in one loop (the time
       // limit checked before each, as `checked` does).
       const forEach = (visit: (rec: StoredDocument) => void): void => {
@@ -112,7 +115,7 @@ export function runPipeline(prep: PreparedPipeline, options: RunOptions): Iterab
       source = (function* () {
         for (const rec of limited) {
           onRecord?.(rec);
-          yield documentFields(rec, needed);
+          yield text === null ? documentFields(rec, needed) : scoredDocument(rec, text);
         }
       })();
     }

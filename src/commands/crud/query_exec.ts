@@ -11,12 +11,13 @@ import type { Collection } from '../../storage/collection.js';
 import type { StoredDocument } from '../../storage/record.js';
 import { normaliseCollation } from '../../storage/indexes/collation.js';
 import { Collator } from '../../storage/values/collator.js';
-import type { Predicate } from '../../storage/query/compile_filter.js';
+import { predicateText, type Predicate } from '../../storage/query/compile_filter.js';
 import { compileQuery } from '../../storage/query/compile_query.js';
 import { evaluateCommandLet, NO_VARIABLES, type CommandVariables } from '../../storage/expression/let.js';
-import { compileSort } from '../../storage/query/sort.js';
+import { compileSort, noTextScore, wantsTextScore } from '../../storage/query/sort.js';
+import { scoredDocument } from '../../storage/planner/text.js';
 import { compileProjection } from '../../storage/projection/compile_projection.js';
-import { recordSource } from '../../storage/cursors.js';
+import { recordSource, RevalidatingSource } from '../../storage/cursors.js';
 import { candidateRecords } from '../../storage/planner/read_plan.js';
 import { executePlan, recordMatcher } from '../../storage/planner/execute.js';
 import { naturalDirection, planQuery, resolveHint } from '../../storage/planner/plan.js';
@@ -71,8 +72,14 @@ export function readDocuments(coll: Collection | undefined, spec: ReadSpec, now:
   const predicate = spec.predicate ?? compileQuery(spec.filter ?? {}, now(), spec.variables, spec.collator);
   if (spec.sort && naturalDirection(spec.sort) === null) compileSort(spec.sort);
   const project = spec.projection && Object.keys(spec.projection).length > 0 ? compileProjection(spec.projection, { now: new Date(now()), query: spec.filter, collator: spec.collator }) : null;
+  const text = predicateText(predicate);
+  if (text === null && (wantsTextScore(spec.sort) || wantsTextScore(spec.projection))) throw noTextScore();
   if (!coll) return [][Symbol.iterator]();
-  return recordSource(plannedRecords(coll, spec, predicate, now), project, (rec) => coll.isLive(rec, now()));
+  const records = plannedRecords(coll, spec, predicate, now);
+  const isLive = (rec: StoredDocument): boolean => coll.isLive(rec, now());
+  // A text query's projection reads the document with its text score (`{$meta: "textScore"}`).
+  if (text !== null && project !== null) return new RevalidatingSource(records, (rec) => project(scoredDocument(rec, text)), (rec) => rec, isLive);
+  return recordSource(records, project, isLive);
 }
 
 /** Throws mongod's error when `hint` names no (visible) index of `coll`; a missing collection has no error. */

@@ -10,6 +10,8 @@
 import type { Document } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
 import { isDocument } from '../values/paths.js';
+import { predicateText } from '../query/compile_filter.js';
+import type { MatchInstance } from './stages/match.js';
 import { stageFacts, stageNamed, UNSUPPORTED_STAGES } from './registry.js';
 import { MAX_PIPELINE_LENGTH } from './stages/_internal/sub_pipeline.js';
 import type { ParsedPipeline, ParsedStage, PipelineParseContext, StageDefinition, StageInstance, SubPipelinePlace } from './stage.js';
@@ -99,6 +101,13 @@ export function parsePipeline(stages: readonly unknown[], ctx: PipelineParseCont
   };
   if (place === 'facet') checkAllowed();
   checkPositions();
+  // A $text query is answered by the collection's text index: only in the first stage's $match.
+  for (let i = 1; i < parsed.length; i++) {
+    const predicate = (parsed[i]!.instance as Partial<MatchInstance>).predicate;
+    if (parsed[i]!.name === '$match' && predicate !== undefined && predicateText(predicate) !== null) {
+      throw new CommandError(17313, '$match with $text is only allowed as the first pipeline stage');
+    }
+  }
   for (let i = 0; i < parsed.length - 1; i++) parsed[i]!.instance.followed?.();
   if (place === 'lookup' || place === 'unionWith') checkAllowed();
   if (!collectionless && facts[0]?.target === 'database') throw new CommandError('InvalidNamespace', `'${names[0]}' can only be run with {aggregate: 1}`);

@@ -6,6 +6,7 @@
  * text mongod quotes specs with in its errors. TTL options are validated by the TTL engine.
  */
 import type { Document } from '../../bson/library.js';
+import { fixTextSpec } from './text_index.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { ErrorCodeName } from '../../errors/codes.js';
 import { formatValue } from '../values/format.js';
@@ -153,7 +154,7 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
         }
         break;
       case 'weights':
-        if (bsonTypeOf(value) !== 'object' && typeof value !== 'string') {
+        if (bsonTypeOf(value) !== 'object' && typeof value !== 'string' && !Array.isArray(value)) {
           throw specError('TypeMismatch', spec, `The field 'weights' must be an object, but got ${bsonTypeOf(value)}`);
         }
         break;
@@ -275,45 +276,6 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
   // mongod keeps a 2d index's range as doubles.
   if (plugin === '2d') for (const bound of ['min', 'max']) if (out[bound] !== undefined) out[bound] = doubleOf(toDouble(out[bound]));
   if (plugin === '2dsphere' && out['2dsphereIndexVersion'] === undefined) out['2dsphereIndexVersion'] = 3;
-  return out;
-}
-
-/** fts::FTSSpec::fixSpec: the key as `{ ..., _fts: 'text', _ftsx: 1, ... }`, the text options appended. */
-function fixTextSpec(spec: Document): Document {
-  const key = spec.key as Document;
-  const weights: Document = {};
-  const fixedKey: Document = {};
-  let textDone = false;
-  for (const [field, value] of Object.entries(key)) {
-    if (value === 'text') {
-      weights[field] = 1;
-      if (!textDone) {
-        fixedKey._fts = 'text';
-        fixedKey._ftsx = 1;
-        textDone = true;
-      }
-      continue;
-    }
-    if (field === '_fts' || field === '_ftsx') continue;
-    fixedKey[field] = value;
-  }
-  if (bsonTypeOf(spec.weights) === 'object') {
-    for (const [field, w] of Object.entries(spec.weights as Document)) weights[field] = w;
-  } else if (spec.weights === '$**') {
-    weights['$**'] = 1;
-  }
-  const out: Document = {};
-  for (const [k, v] of Object.entries(spec)) {
-    if (k === 'key') out.key = fixedKey;
-    else if (k === 'weights' || k === 'default_language' || k === 'language_override' || k === 'textIndexVersion') continue;
-    else out[k] = v;
-  }
-  const sortedWeights: Document = {};
-  for (const field of Object.keys(weights).sort()) sortedWeights[field] = weights[field];
-  out.weights = sortedWeights;
-  out.default_language = spec.default_language ?? 'english';
-  out.language_override = spec.language_override ?? 'language';
-  out.textIndexVersion = spec.textIndexVersion ?? 3;
   return out;
 }
 

@@ -8,7 +8,9 @@
 import { documentFieldForOrder, documentFields, recordSize, type StoredDocument } from '../record.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection } from '../collection.js';
-import { ALWAYS_TRUE, predicateFields, predicateNear, predicateStoredTest, type Predicate } from '../query/compile_filter.js';
+import { ALWAYS_TRUE, predicateFields, predicateNear, predicateStoredTest, predicateText, type Predicate } from '../query/compile_filter.js';
+import type { TextQuery } from '../query/operators/text.js';
+import { bindTextQuery, scoredDocument, scoreRecord } from './text.js';
 import type { NearQuery } from '../query/operators/geo.js';
 import { recordsByDistance, requireNearIndex } from './near.js';
 import { compileKeyedSort, sortFields, sortItems, type KeyedSort } from '../query/sort.js';
@@ -63,6 +65,11 @@ export function executePlan(plan: QueryPlan, ctx: ExecutionContext): IterableIte
     requireNearIndex(ctx.coll, near);
     return runNear(plan.root, ctx, near);
   }
+  const text = predicateText(ctx.predicate);
+  if (text !== null) {
+    bindTextQuery(ctx.coll, text);
+    return runText(plan.root, ctx, text);
+  }
   // A lone collection scan (no filter stage above it) is handed out as it is: one generator fewer per record.
   if (plan.root.stage === 'COLLSCAN') return collScan(plan.root, ctx);
   return run(plan.root, ctx);
@@ -82,7 +89,7 @@ export function forEachPlanRecord(plan: QueryPlan, ctx: ExecutionContext, visit:
 
 /** True when `collScanLoop` gives what `collScan` gives for `node`: a forward scan of a plain collection, no near query. */
 function loopable(node: CollScanNode, ctx: ExecutionContext): boolean {
-  return node.direction === 1 && ctx.coll.kind === null && predicateNear(ctx.predicate) === null;
+  return node.direction === 1 && ctx.coll.kind === null && predicateNear(ctx.predicate) === null && predicateText(ctx.predicate) === null;
 }
 
 /** `collScan` of a forward scan, each record handed to `visit` (see `forEachPlanRecord`). */
@@ -130,6 +137,45 @@ function* runNear(root: PlanNode, ctx: ExecutionContext, near: NearQuery): Gener
   for (const rec of ordered.slice(skip)) {
     if (limit > 0 && handed >= limit) return;
     if (!ctx.coll.isLive(rec, ctx.now())) continue;
+    handed++;
+    yield rec;
+  }
+}
+
+/**
+ * A plan whose filter has a `$text` query: its matches, their text scores noted (`./text.ts`), then the plan's sort (which may order by the score), skip and limit.
+ */
+function* runText(root: PlanNode, ctx: ExecutionContext, text: TextQuery): Generator<StoredDocument> {
+  let node = root;
+  let skip = 0;
+  let limit = 0;
+  let sortNode: SortNode | null = null;
+  for (;;) {
+    if (node.stage === 'LIMIT') limit = limit === 0 ? node.amount : Math.min(limit, node.amount);
+    else if (node.stage === 'SKIP') skip += node.amount;
+    else if (node.stage === 'SORT') sortNode = node;
+    else if (node.stage !== 'PROJECTION_SIMPLE' && node.stage !== 'PROJECTION_DEFAULT') break;
+    node = node.input;
+  }
+  const scored = function* (): Generator<StoredDocument> {
+    for (const rec of run(node, ctx)) {
+      // Every record here matches the filter; one matched by a $text query's sibling $or branch has no score.
+      scoreRecord(rec, text);
+      yield rec;
+    }
+  };
+  let ordered: Iterable<StoredDocument> = scored();
+  if (sortNode !== null) {
+    ordered = sortItems(ordered, (rec) => scoredDocument(rec, text), compileKeyedSort(sortNode.pattern, sortNode.collator));
+  }
+  let handed = 0;
+  for (const rec of ordered) {
+    if (!ctx.coll.isLive(rec, ctx.now())) continue;
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    if (limit > 0 && handed >= limit) return;
     handed++;
     yield rec;
   }

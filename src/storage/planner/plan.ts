@@ -10,6 +10,7 @@
  * collation. A hinted index is scanned whatever its collation, with the bounds it may take.
  */
 import type { Document } from '../../bson/library.js';
+import { checkTextRequest, filterHasText } from './text.js';
 import { CommandError } from '../../errors/command_error.js';
 import type { Collection } from '../collection.js';
 import { sameCollation } from '../indexes/collation.js';
@@ -235,6 +236,7 @@ export function resolveHint(coll: Collection | undefined, hint: unknown): Index 
 /** Plans a query on `coll` (undefined: the collection does not exist). */
 export function planQuery(coll: Collection | undefined, request: PlanRequest): QueryPlan {
   const filter = request.filter;
+  if (filterHasText(filter ?? undefined)) checkTextRequest(request.sort ?? undefined, request.hint);
   // What explain shows is computed only when explain asks for it.
   let parsedMemo: Document | undefined;
   const collator = request.collator ?? null;

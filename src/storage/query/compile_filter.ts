@@ -24,11 +24,11 @@ import {
   parseRegexDocument,
   parseRegexValue,
   parseSampleRate,
-  parseText,
   parseWhere,
 } from './operators/evaluation.js';
 import { nearClause, nearNotAllowed, NEAR_OPERATORS, parseGeo, parseNear, type NearQuery } from './operators/geo.js';
 import { parseJsonSchema } from './operators/json_schema.js';
+import { parseTextArgument, type TextQuery } from './operators/text.js';
 import { parseNot, parseTree } from './operators/logical.js';
 import { allOf, clausePredicate } from './path_predicate.js';
 import { and, ParseLevel, type Clause, type FilterOptions, type ParseContext, type Predicate } from './types.js';
@@ -119,6 +119,12 @@ interface NotedPredicate extends Predicate {
   fields?: readonly string[] | null;
   storedTest?: StoredTest;
   near?: NearQuery;
+  text?: TextQuery;
+}
+
+/** The `$text` query of a compiled filter, or null: its matches are read from the text index. */
+export function predicateText(predicate: Predicate): TextQuery | null {
+  return (predicate as NotedPredicate).text ?? null;
 }
 
 /**
@@ -253,7 +259,47 @@ export function compileFilter(filter: Document, options: FilterOptions = {}): Pr
     if (!nears[0]!.topLevel) throw new CommandError('BadValue', 'geoNear must be top-level expr');
     (predicate as NotedPredicate).near = nears[0]!.query;
   }
+  const texts = parser.texts;
+  if (texts.length > 0) {
+    // CanonicalQuery::isValid: one text query, not under $nor; under $or every other branch must
+    // be answered by an index (checked once bound to the collection: planner/text.ts).
+    if (texts.length > 1) throw new CommandError('BadValue', 'Too many text expressions');
+    if (texts[0]!.under === 'nor') throw new CommandError('BadValue', 'text expression not allowed in nor');
+    if (texts[0]!.under === 'or') texts[0]!.query.orSiblings = orSiblingsOfText(filter);
+    texts[0]!.query.filter = filter;
+    (predicate as NotedPredicate).text = texts[0]!.query;
+  }
   return predicate;
+}
+
+/**
+ * The branches beside the one holding `$text` of every `$or` on the way to it (its siblings
+ * under the `$or`s that enclose it); empty when it stands alone in its `$or`s.
+ */
+function orSiblingsOfText(filter: Document): Document[] {
+  const holds = (value: unknown): boolean => {
+    if (!isDocument(value)) return false;
+    if (Object.hasOwn(value, '$text')) return true;
+    for (const op of ['$and', '$or'] as const) {
+      const list = value[op];
+      if (Array.isArray(list) && list.some(holds)) return true;
+    }
+    return false;
+  };
+  const out: Document[] = [];
+  const walk = (doc: Document): void => {
+    for (const op of ['$and', '$or'] as const) {
+      const list = doc[op];
+      if (!Array.isArray(list)) continue;
+      for (const branch of list) {
+        if (!isDocument(branch)) continue;
+        if (holds(branch)) walk(branch);
+        else if (op === '$or' && list.some(holds)) out.push(branch);
+      }
+    }
+  };
+  walk(filter);
+  return out;
 }
 
 /** True when a field of `filter` (or of its top-level `$and`) is a near query. */
@@ -282,8 +328,12 @@ class FilterParser implements SubParser {
   readonly collator;
   /** The near queries met, and whether each stood at the top level (or in the top-level $and). */
   readonly nears: Array<{ query: NearQuery; topLevel: boolean }> = [];
+  /** The `$text` queries met, and what encloses each. */
+  readonly texts: Array<{ query: TextQuery; under: 'top' | 'or' | 'nor' }> = [];
   /** How many $or, $nor, $not and $elemMatch enclose what is being parsed. */
   private nested = 0;
+  /** How many of them are $nor. */
+  private norNested = 0;
 
   constructor(
     private readonly ctx: ParseContext,
@@ -300,6 +350,16 @@ class FilterParser implements SubParser {
     } finally {
       this.nested--;
     }
+  }
+
+  /** `$text`: top level only; its query noted, the predicate matching by it (bound later to the text index). */
+  private parseText(value: unknown, level: ParseLevel): Predicate {
+    if (level === ParseLevel.subDocument) {
+      throw new CommandError('BadValue', '$text can only be applied to the top-level document');
+    }
+    const query = parseTextArgument(value);
+    this.texts.push({ query, under: this.norNested > 0 ? 'nor' : this.nested > 0 ? 'or' : 'top' });
+    return (doc) => query.score(doc) !== null;
   }
 
   isPathlessOperator(name: string): boolean {
@@ -338,8 +398,14 @@ class FilterParser implements SubParser {
       case '$and':
         return parseTree(key, value, level, this);
       case '$or':
-      case '$nor':
         return this.inside(() => parseTree(key, value, level, this));
+      case '$nor':
+        this.norNested++;
+        try {
+          return this.inside(() => parseTree(key, value, level, this));
+        } finally {
+          this.norNested--;
+        }
       case '$comment':
         return null;
       case '$where':
@@ -349,7 +415,7 @@ class FilterParser implements SubParser {
       case '$jsonSchema':
         return parseJsonSchema(value);
       case '$text':
-        return parseText(level);
+        return this.parseText(value, level);
       case '$sampleRate':
         return parseSampleRate(value, level, Math.random);
       case '$alwaysTrue':

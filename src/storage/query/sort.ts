@@ -27,8 +27,8 @@ export interface SortKey {
   readonly meta?: SortMeta;
 }
 
-/** The metadata a sort may order by (sort_pattern.cpp; `textScore` needs `$text`, which Mayfly lacks). */
-export type SortMeta = 'randVal' | 'searchScore' | 'vectorSearchScore' | 'score' | 'geoNearDistance';
+/** The metadata a sort may order by (sort_pattern.cpp; `textScore` is a `$text` match's score). */
+export type SortMeta = 'randVal' | 'searchScore' | 'vectorSearchScore' | 'score' | 'geoNearDistance' | 'textScore';
 const SORT_METAS: ReadonlySet<string> = new Set(['randVal', 'searchScore', 'vectorSearchScore', 'score', 'geoNearDistance', 'textScore']);
 
 const MAX_SORT_KEYS = 32;
@@ -49,7 +49,6 @@ export function parseSortSpec(spec: Document): SortKey[] {
       }
       const meta = value.$meta;
       if (typeof meta !== 'string' || !SORT_METAS.has(meta)) throw new CommandError(31138, `Illegal $meta sort: ${formatElement('$meta', meta)}`);
-      if (meta === 'textScore') throw new CommandError(40218, 'query requires text score metadata, but it is not available');
       // Scores sort highest first; a random value either way.
       keys.push({ path, parts: [path], offsets: [-1], direction: meta === 'randVal' ? 1 : -1, meta: meta as SortMeta });
       continue;
@@ -461,5 +460,24 @@ function metaSortValue(doc: Document, meta: SortMeta): unknown {
     if (metadata?.geoNearDistance === undefined) throw new CommandError(40218, 'query requires geoNearDistance metadata, but it is not available');
     return metadata.geoNearDistance;
   }
+  if (meta === 'textScore') {
+    if (metadata?.textScore === undefined) throw noTextScore();
+    return metadata.textScore;
+  }
   return meta === 'score' ? (metadata?.score ?? null) : null;
+}
+
+/** mongod's 40218 for a text score asked of a query (or pipeline) without `$text`. */
+export function noTextScore(): CommandError {
+  return new CommandError(40218, 'query requires text score metadata, but it is not available');
+}
+
+/** True when `spec` (a sort or a projection) asks for `{$meta: "textScore"}` at its top level. */
+export function wantsTextScore(spec: Document | undefined): boolean {
+  if (spec === undefined) return false;
+  for (const key in spec) {
+    const value = spec[key];
+    if (isDocument(value) && value.$meta === 'textScore') return true;
+  }
+  return false;
 }

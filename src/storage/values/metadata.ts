@@ -13,6 +13,8 @@ export interface DocumentMetadata {
   readonly geoNearDistance?: unknown;
   /** `{$meta: "geoNearPoint"}`. */
   readonly geoNearPoint?: unknown;
+  /** `{$meta: "textScore"}`: a `$text` match's score. */
+  readonly textScore?: number;
   /** `{$meta: "score"}`. */
   readonly score?: unknown;
   /** `{$meta: "scoreDetails"}`. */
@@ -25,6 +27,18 @@ const table = new WeakMap<object, DocumentMetadata>();
 export function setMetadata(doc: object, metadata: DocumentMetadata): void {
   const had = table.get(doc);
   table.set(doc, had === undefined ? metadata : { ...had, ...metadata });
+}
+
+/**
+ * `out`, the document a stage made of `doc` (`$project`, `$addFields`), given `doc`'s metadata:
+ * metadata travels with a document through the stages that reshape it, as mongod's does.
+ */
+export function withMetadataOf<T extends object>(doc: object, out: T): T {
+  if (out !== doc) {
+    const had = table.get(doc);
+    if (had !== undefined) table.set(out, had);
+  }
+  return out;
 }
 
 /** The metadata of `doc`, if it has any. */

@@ -125,7 +125,6 @@ describe('find projection: errors', () => {
     ['positional with a sub-object', { 'a.$': { b: 1 } }, 31271, 'positional projection cannot be used with an expression or sub object'],
     ['positional with a literal', { 'a.$': 'x' }, 31308, 'positional projection cannot be used with a literal'],
     ['positional with exclusion', { 'a.$': 0 }, 31395, 'positional projection cannot be used with exclusion'],
-    ['$meta textScore without text search', { s: { $meta: 'textScore' } }, 40218, 'query requires text score metadata, but it is not available'],
     ['known but unsupported expression', { a: { $toUpper: '$h' }, b: { $encStrStartsWith: { input: '$h', prefix: 'a' } } }, 238, 'Expression $encStrStartsWith is not supported by Mayfly yet'],
   ];
   for (const [name, spec, code, message] of cases) {

@@ -102,7 +102,6 @@ describe('compileSort', () => {
     [{ a: Long.MAX_VALUE }, 15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)'],
     [{ a: { x: 1 } }, 17312, '$meta is the only expression supported by $sort right now'],
     [{ a: { $meta: 'textScore', x: 1 } }, 9, 'Cannot have additional keys in a $meta sort specification'],
-    [{ a: { $meta: 'textScore' } }, 40218, 'query requires text score metadata, but it is not available'],
     [{ a: { $meta: 'sortKey' } }, 31138, 'Illegal $meta sort: $meta: "sortKey"'],
     [{ '': 1 }, 40352, 'FieldPath cannot be constructed with empty string'],
     [{ 'a.': 1 }, 40353, "FieldPath must not end with a '.'."],

@@ -24,10 +24,9 @@ describe('parseSortSpec', () => {
     expect(errorOf(() => parseSortSpec({ v: value }))).toEqual([15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)']);
   });
 
-  it('takes the $meta sorts mongod knows; textScore needs $text (40218), others are illegal (31138)', () => {
-    const keys = parseSortSpec({ v: 1, r: { $meta: 'randVal' }, s: { $meta: 'searchScore' } });
-    expect(keys.map((k) => [k.path, k.meta, k.direction])).toEqual([['v', undefined, 1], ['r', 'randVal', 1], ['s', 'searchScore', -1]]);
-    expect(errorOf(() => parseSortSpec({ t: { $meta: 'textScore' } }))).toEqual([40218, 'query requires text score metadata, but it is not available']);
+  it('takes the $meta sorts mongod knows (scores highest first), others are illegal (31138)', () => {
+    const keys = parseSortSpec({ v: 1, r: { $meta: 'randVal' }, s: { $meta: 'searchScore' }, t: { $meta: 'textScore' } });
+    expect(keys.map((k) => [k.path, k.meta, k.direction])).toEqual([['v', undefined, 1], ['r', 'randVal', 1], ['s', 'searchScore', -1], ['t', 'textScore', -1]]);
     expect(errorOf(() => parseSortSpec({ t: { $meta: 'indexKey' } }))).toEqual([31138, 'Illegal $meta sort: $meta: "indexKey"']);
     expect(errorOf(() => parseSortSpec({ t: { $meta: 1 } }))[0]).toBe(31138);
   });

@@ -13,6 +13,7 @@ import { bsonTypeOf } from '../../values/bson_type.js';
 import { docValueToString } from '../../values/format.js';
 import { validateCollectionName, validateDbName } from '../../values/namespace.js';
 import { isDocument } from '../../values/paths.js';
+import { withMetadataOf } from '../../values/metadata.js';
 import type { StageInstance } from '../stage.js';
 
 /**
@@ -40,7 +41,7 @@ export function replaceRootStage(newRoot: Evaluator, context: string, expression
 export function projectionStage(apply: ProjectionFn, expressions: ExpressionContext): StageInstance {
   return {
     *run(input) {
-      for (const doc of input) yield apply(doc, expressions.frame(doc));
+      for (const doc of input) yield withMetadataOf(doc, apply(doc, expressions.frame(doc)));
     },
   };
 }

@@ -14,6 +14,7 @@ import type { Frame } from '../../expression/types.js';
 import { parseFieldPath, withContext } from '../../expression/field_path.js';
 import { formatValue } from '../../values/format.js';
 import { isDocument } from '../../values/paths.js';
+import { withMetadataOf } from '../../values/metadata.js';
 import { TRANSFORM, type StageDefinition } from '../stage.js';
 
 function isPathPrefixOf(prefix: string, path: string): boolean {
@@ -124,7 +125,7 @@ export function addFieldsStage(name: '$addFields' | '$set'): StageDefinition {
       const expressions = ctx.expressions;
       return {
         *run(input) {
-          for (const doc of input) yield apply(doc, expressions.frame(doc));
+          for (const doc of input) yield withMetadataOf(doc, apply(doc, expressions.frame(doc)));
         },
       };
     },

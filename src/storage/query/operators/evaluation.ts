@@ -1,7 +1,7 @@
 /**
  * Evaluation operators: $regex/$options (and regex values), $mod, and the top-level ones that
  * need an engine Mayfly does not have: $where (answered as a mongod without a script engine),
- * $expr (pluggable), $text (NotImplemented), plus $sampleRate,
+ * $expr (pluggable), plus $sampleRate,
  * $alwaysTrue/$alwaysFalse.
  */
 import { CommandError } from '../../../errors/command_error.js';
@@ -99,14 +99,6 @@ export function parseExpr(rhs: unknown, level: ParseLevel, ctx: ParseContext): P
     throw new CommandError('NotImplemented', '$expr is not supported by Mayfly yet');
   }
   return ctx.compileExpr(rhs);
-}
-
-/** `$text`: needs a text index, which Mayfly does not have. */
-export function parseText(level: ParseLevel): never {
-  if (level === ParseLevel.subDocument) {
-    throw new CommandError('BadValue', '$text can only be applied to the top-level document');
-  }
-  throw new CommandError('NotImplemented', '$text is not supported by Mayfly yet');
 }
 
 /** `$sampleRate: x`: each document matches with probability x. */

@@ -1,4 +1,4 @@
-/** `$meta`: the argument checked when parsed; no Mayfly stage produces metadata, so it reads as missing. */
+/** `$meta`: the argument checked when parsed; metadata no stage produced reads as missing (textScore: test/integration/text_search.test.ts). */
 import { describe } from 'vitest';
 import { parseErrorRows, valueRows } from '../helpers.js';
 
@@ -13,6 +13,5 @@ describe('$meta', () => {
     ['an expression', { $meta: { $concat: ['text', 'Score'] } }, 17307, '$meta only supports string arguments'],
     ['an unknown name', { $meta: 'bogus' }, 17308, 'Unsupported argument to $meta: bogus'],
     ['a field path is a name like any other', { $meta: '$a' }, 17308, 'Unsupported argument to $meta: $a'],
-    ['textScore without text search', { $meta: 'textScore' }, 40218, 'query requires text score metadata, but it is not available'],
   ]);
 });

@@ -1,7 +1,7 @@
 /**
  * `$meta` (ExpressionMeta): a document's metadata by name. The argument must be a string
- * (17307) naming a metadata field mongod 8.2 knows (17308), checked when parsed. Mayfly has no
- * text search, so `textScore` is never available: mongod's 40218 when the pipeline is parsed.
+ * (17307) naming a metadata field mongod 8.2 knows (17308), checked when parsed. `textScore` is
+ * the score a `$text` query gave the document (a document without one: mongod's 40218).
  * `geoNearDistance` and `geoNearPoint` are what `$geoNear` attached to the document; `score`
  * and `scoreDetails` are what `$rankFusion` and `$scoreFusion` set (values/metadata.ts); a
  * document without `scoreDetails` is mongod's 40218 (no stage before produced it), one without
@@ -41,7 +41,13 @@ export const meta: ExpressionOperator = {
   parse(arg) {
     if (typeof arg !== 'string') throw new CommandError(17307, '$meta only supports string arguments');
     if (!META_NAMES.has(arg)) throw new CommandError(17308, `Unsupported argument to $meta: ${arg}`);
-    if (arg === 'textScore') throw new CommandError(40218, 'query requires text score metadata, but it is not available');
+    if (arg === 'textScore') {
+      return (frame) => {
+        const score = metadataOf(frame.root)?.textScore;
+        if (score === undefined) throw new CommandError(40218, 'query requires text score metadata, but it is not available');
+        return score;
+      };
+    }
     if (arg === 'geoNearDistance' || arg === 'geoNearPoint') {
       // Set by $geoNear on the documents it yields (values/metadata.ts).
       return (frame) => metadataOf(frame.root)?.[arg] ?? MISSING;
