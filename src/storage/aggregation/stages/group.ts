@@ -10,6 +10,7 @@
 import type { Document } from '../../../bson/library.js';
 import { CommandError } from '../../../errors/command_error.js';
 import type { Evaluator, Frame } from '../../expression/types.js';
+import { asSbeError } from '../../expression/engine_error.js';
 import { MISSING } from '../../values/missing.js';
 import { isNumber } from '../../values/numeric.js';
 import { isDocument } from '../../values/paths.js';
@@ -148,12 +149,17 @@ function compileGroup(spec: unknown, pctx: PipelineParseContext): StageInstance 
       for (const g of table.groups()) yield g.states.writeTo({ _id: g.id }, followed);
     },
     // Over the query's records: the fields read from their bytes when `direct` applies, else the
-    // documents decoded as far as the pipeline reads them.
+    // documents decoded as far as the pipeline reads them. mongod 8.2 runs this `$group` (the
+    // first stage over the collection) in SBE: its evaluation errors carry SBE's codes.
     *runRecords(forEach, fields) {
       const table = new GroupTable<Group>(collator);
       if (direct === null) {
         const add = grouper(table);
-        forEach((rec) => add(documentFields(rec, fields)));
+        try {
+          forEach((rec) => add(documentFields(rec, fields)));
+        } catch (err) {
+          throw asSbeError(err);
+        }
       } else {
         const { names, keySlot, keyConstant, argSlots, argConstants } = direct;
         const values: unknown[] = new Array<unknown>(names.length).fill(MISSING);

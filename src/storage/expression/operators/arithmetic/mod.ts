@@ -1,11 +1,16 @@
 /**
  * `$mod` (ExpressionMod): the remainder, with the sign of the dividend, in the widest numeric
- * type of the two; a zero divisor is 16610 (5733415 for a Decimal128); null or missing makes null.
+ * type of the two; a zero divisor is 16610 (5733415 for a Decimal128; 4848403 for any type in SBE:
+ * `EngineDependentError`); null or missing makes null.
  */
 import { CommandError } from '../../../../errors/command_error.js';
+import { EngineDependentError } from '../../engine_error.js';
 import { doubleOf, longOf, modDecimal, numKind, toBigInt, toDouble, widest } from '../../../values/numeric.js';
 import type { Evaluator, ExpressionOperator } from '../../types.js';
 import { isNullish, typeName } from '../../value.js';
+
+/** The error of a zero divisor: `code` (16610, 5733415 for a Decimal128), 4848403 in SBE. */
+const modByZero = (code: number): Error => new EngineDependentError(code, 4848403, "can't $mod by zero");
 
 /** `$mod` of two evaluated operands. */
 export function modValues(lhs: unknown, rhs: unknown): unknown {
@@ -15,22 +20,22 @@ export function modValues(lhs: unknown, rhs: unknown): unknown {
     switch (widest(kl, kr)) {
       case 'decimal': {
         const r = modDecimal(lhs, rhs);
-        if (r === null) throw new CommandError(5733415, "can't $mod by zero");
+        if (r === null) throw modByZero(5733415);
         return r;
       }
       case 'double': {
         const d = toDouble(rhs);
-        if (d === 0) throw new CommandError(16610, "can't $mod by zero");
+        if (d === 0) throw modByZero(16610);
         return doubleOf(toDouble(lhs) % d);
       }
       case 'long': {
         const d = toBigInt(rhs);
-        if (d === 0n) throw new CommandError(16610, "can't $mod by zero");
+        if (d === 0n) throw modByZero(16610);
         return longOf(d === -1n ? 0n : toBigInt(lhs) % d);
       }
       default: {
         const d = rhs as number;
-        if (d === 0) throw new CommandError(16610, "can't $mod by zero");
+        if (d === 0) throw modByZero(16610);
         const r = (lhs as number) % d;
         return r === 0 ? 0 : r;
       }
