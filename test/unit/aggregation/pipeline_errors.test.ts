@@ -55,8 +55,6 @@ describe('pipeline and stage parse errors', () => {
     ['$project positional', [{ $project: { 'a.$': 1 } }], 31324, 'Invalid $project :: caused by :: Cannot use positional projection in aggregation projection'],
     ['$addFields of a string', [{ $addFields: 'x' }], 40272, '$addFields specification stage must be an object, got string'],
     ['$set of a number names $set', [{ $set: 1 }], 40272, '$set specification stage must be an object, got int'],
-    ['$addFields empty', [{ $addFields: {} }], 40177, 'Invalid $addFields :: caused by :: specification must have at least one field'],
-    ['$set empty object value', [{ $set: { a: {} } }], 40180, 'Invalid $set :: caused by :: an empty object is not a valid value. Found empty object at path a'],
     [
       '$addFields conflicting paths',
       [{ $addFields: { a: 1, 'a.b': 2 } }],

@@ -2,7 +2,8 @@
  * `$addFields` and its alias `$set` (mongo/src/mongo/db/pipeline/parsed_add_fields.cpp): every
  * field is an expression (a literal `1` is the number 1); a sub-object without a leading
  * `$`-field is a nested specification; existing fields are replaced in place, new ones
- * appended in specification order. Validation (40176/40177/40180/40181/40183) as mongod's
+ * appended in specification order; an empty specification passes documents through, an empty
+ * sub-object sets the value `{}`. Validation (40176/40181/40183) as mongod's
  * ProjectionSpecValidator; errors carry "Invalid $addFields :: caused by ::" (or `$set`).
  */
 import type { Document } from '../../../bson/library.js';
@@ -23,9 +24,6 @@ function isPathPrefixOf(prefix: string, path: string): boolean {
 
 /** mongod's ProjectionSpecValidator (neighbour checks over the sorted set of seen paths). */
 function validateSpec(spec: Document): void {
-  if (Object.keys(spec).length === 0) {
-    throw new CommandError(40177, 'specification must have at least one field');
-  }
   const seen: string[] = [];
   const ensureNoConflict = (path: string): void => {
     let lo = 0;
@@ -51,8 +49,10 @@ function validateSpec(spec: Document): void {
   };
   const parseNested = (obj: Document, prefix: string): void => {
     const keys = Object.keys(obj);
+    // mongod 8.2 takes an empty sub-object as the value `{}`, replacing what was there.
     if (keys.length === 0) {
-      throw new CommandError(40180, `an empty object is not a valid value. Found empty object at path ${prefix}`);
+      ensureNoConflict(prefix);
+      return;
     }
     for (const key of keys) {
       if (key.charCodeAt(0) === 36) {
@@ -86,8 +86,8 @@ function addSubObject(root: ExecNode, obj: Document, prefix: string[], scope: Sc
     const value = obj[key];
     const parts = [...prefix, ...parseFieldPath(key)];
     if (isDocument(value)) {
-      const first = Object.keys(value)[0]!;
-      if (first.charCodeAt(0) === 36) root.addExpression(parts, scope.parse(value));
+      const first = Object.keys(value)[0];
+      if (first === undefined || first.charCodeAt(0) === 36) root.addExpression(parts, scope.parse(value));
       else addSubObject(root, value, parts, scope);
     } else {
       root.addExpression(parts, scope.parse(value));

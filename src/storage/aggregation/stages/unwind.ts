@@ -29,13 +29,22 @@ function setNested(doc: Document, parts: readonly string[], value: unknown, remo
   const name = parts[0]!;
   if (parts.length === 1) {
     if (remove) delete out[name];
-    else out[name] = value;
+    else setOwn(out, name, value);
     return out;
   }
   const child = out[name];
-  out[name] = setNested(isDocument(child) ? child : {}, parts.slice(1), value, remove);
+  setOwn(out, name, setNested(isDocument(child) ? child : {}, parts.slice(1), value, remove));
   return out;
 }
+
+/** Sets an own data property, so that a field named `__proto__` stays a field. */
+function setOwn(doc: Document, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(doc, name, { value, writable: true, enumerable: true, configurable: true });
+  else doc[name] = value;
+}
+
+/** mongod's maximum number of components in a field path (`BSONDepth::getMaxAllowableDepth()`). */
+const MAX_PATH_PARTS = 200;
 
 /** Compiles an `$unwind` specification into its transform. */
 function compileUnwind(spec: unknown): (input: Iterable<Document>) => Iterable<Document> {
@@ -87,7 +96,10 @@ function compileUnwind(spec: unknown): (input: Iterable<Document>) => Iterable<D
   if (path.charCodeAt(0) !== 36) {
     throw new CommandError(28818, `path option to $unwind stage should be prefixed with a '$': ${path}`);
   }
+  // The path is parsed as an expression field path: its null-byte check comes first (16419).
+  if (path.includes('\0')) throw new CommandError(16419, 'field path must not contain embedded null characters');
   const parts = parseFieldPath(path.slice(1));
+  if (parts.length > MAX_PATH_PARTS) throw new CommandError('Overflow', 'FieldPath is too long');
   const indexParts = indexField === null ? null : parseFieldPath(indexField);
   const withIndex = (doc: Document, index: unknown): Document =>
     indexParts === null ? doc : setNested(doc, indexParts, index);
