@@ -6,12 +6,22 @@
  *
  * While a view is open, the write path tells this store of each committed unit's net record
  * changes (`RecordChange`: a record's stored bytes before and after), kept in order as the
- * history; a view's reads run with the view *applied* (`apply`): the history after the view is
- * undone, newest first, and the view's own changes redone, on the real records and indexes,
- * then everything is put back (`withdraw`). So every read path (scans, index bounds, FETCH, the
- * `_id` lookup) sees the view's state with no visibility check of its own, and the plain path
- * (no view open) pays nothing: no history is kept, the tracker is unset. A view is applied only
- * for the statement that reads in it; no other command runs meanwhile (`busy`).
+ * history (for `atClusterTime` positions and conflict checks). Each position views read at is a
+ * `Pin`, kept up to date as commits come (O(open positions) per changed record): the bytes at the
+ * position of every record that existed then and changed since, and the collections that got new
+ * records after it. A view's reads run with the view *applied* (`apply`): those records are put
+ * back to their bytes at the position, once each, on the real records and indexes; the records
+ * inserted after it stay where they are, stored and indexed, and the collections' visibility
+ * check hides them (`Collection.hideWhile`, composed with the TTL engine's check; `births` says
+ * which commit inserted each), so hiding them costs nothing per statement; then the view's own
+ * changes are redone. A newer record holding a key that a restored one needs (an `_id` deleted
+ * and inserted again, a unique key given up and taken) is set aside while the view is applied.
+ * `withdraw` puts the head back the same way. So every read path (scans, index bounds, FETCH, the
+ * `_id` lookup) sees the view's state through the one visibility check, a statement costs what it
+ * reads plus what changed per record since its position (never a walk of the history), and a
+ * writer's commit costs its own changes. The plain path (no view open) pays nothing: no history
+ * is kept, the tracker is unset. A view is applied only for the statement that reads in it; no
+ * other command runs meanwhile (`busy`).
  *
  * Write-write conflicts (first writer wins, at write time as mongod decides them): a
  * transaction's statement that changes a record another open transaction changed, or that was
@@ -26,7 +36,9 @@
  * an open view still needs them. Once the window has passed since the last such request and no
  * view is open, the tracker is unset again and the plain path pays nothing. A read at a time older
  * than what is kept is 239 SnapshotTooOld (`oldestReadable`). Without retention, history is kept
- * only while a view is open, and dropped as views close.
+ * only while a view is open, and dropped as views close. While retained, the positions of the
+ * last few snapshot reads stay (idle pins, `MAX_IDLE_PINS`), so that a snapshot session's next
+ * read at the same time finds its records ready; a pin goes with the history before it.
  */
 import type { Timestamp } from '../../bson/library.js';
 import { CommandError } from '../../errors/command_error.js';
