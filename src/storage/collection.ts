@@ -20,9 +20,8 @@ import type { Collator } from './values/collator.js';
 import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
 import { addTopLevelField, assign } from './values/paths.js';
-import { DETACHED_WRITES, type WritePath } from './write/write_unit.js';
+import { DETACHED_WRITES, writeConflict, type Displaced, type WritePath } from './write/write_unit.js';
 import type { DeleteCause } from './write/observers.js';
-import { writeConflict, type Displaced } from './write/snapshots.js';
 
 /** How the record table reads a record's key: a `BsonRecord` reads it from its bytes. */
 const RECORD_KEYING: Keying<StoredDocument> = {

@@ -41,19 +41,11 @@
  * read at the same time finds its records ready; a pin goes with the history before it.
  */
 import type { Timestamp } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
 import type { StoredDocument } from '../record.js';
 import type { WriteTarget } from './observers.js';
-import type { ChangeTracker, RecordChange, WritePath, WriteUnit } from './write_unit.js';
+import { writeConflict, type ChangeTracker, type Displaced, type RecordChange, type WritePath, type WriteUnit } from './write_unit.js';
 
-/** mongod's message for a write-write conflict (8.x). */
-export const WRITE_CONFLICT_MESSAGE =
-  'Caused by :: Write conflict during plan execution and yielding is disabled. :: Please retry your write operation or multi-document transaction.';
-
-/** A 112 WriteConflict with the TransientTransactionError label when `inTransaction`. */
-export function writeConflict(inTransaction: boolean): CommandError {
-  return new CommandError('WriteConflict', WRITE_CONFLICT_MESSAGE, inTransaction ? { errorLabels: ['TransientTransactionError'] } : undefined);
-}
+export { WRITE_CONFLICT_MESSAGE, writeConflict } from './write_unit.js';
 
 /** A snapshot: what its reads see (see module comment). */
 export class ReadView {
@@ -80,9 +72,6 @@ export class ReadView {
     readonly writes: boolean,
   ) {}
 }
-
-/** Told of a record hidden by the applied view that a restored record took a key of, once taken out of `from`. */
-export type Displaced = (holder: StoredDocument, from: WriteTarget) => void;
 
 /** A collection as a view restores it (`Collection`). */
 interface ViewTarget extends WriteTarget {
