@@ -2,100 +2,176 @@
 // snapshot reads through the official driver against a one-node replica set in its own process.
 // 1. A transaction of one insert and one update by _id, committed, against the same two writes
 //    without a transaction (target: >= 0.5x the rate).
-// 2. The same transactions while a snapshot session reads again and again at the time of its
-//    first read (it pins that time's history for the whole run), against none (target: writers
-//    slowed by <= 10 %); the server's RSS before, during and after (the pinned history freed).
+// 2. The same transactions while a snapshot session, opened before them and held for the whole
+//    measurement, reads every ~10 ms at the time of its first read (it pins that time's history),
+//    against none (target: writers slowed by <= 10 %).
+// 3. The same transactions while a reader reads continuously in a snapshot session, against the
+//    same continuous reads without snapshot (what the snapshot itself costs the writer; target
+//    <= 10 %).
+// 4. The server's RSS before, during and after the pinned reader (after: the reader ended and
+//    minSnapshotHistoryWindowInSeconds shortened, so that the pinned history is freed).
+//
+// Fairness: the readers run in a process of their own (this script again, `--reader`), so that
+// the driver's work for them does not take the writer's CPU; the measured runs alternate with
+// their controls, and between runs the history window is shortened so that every control starts
+// with no history kept. Each figure is the median of three runs; the spread is printed beside it.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { startMayfly, stop } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
-const N = quick ? 1500 : 6000;
+const N = quick ? 1500 : 4000;
+const RUNS = 3;
 
-const server = await startMayfly(['--replSet', 'rs0', '--compat', 'mongodb']);
-const uri = `${server.uri.replace(/\/?(\?.*)?$/, '')}/?directConnection=true`;
-const client = new MongoClient(uri, { maxPoolSize: 4 });
-const readerClient = new MongoClient(uri, { maxPoolSize: 2 });
-await client.connect();
-await readerClient.connect();
-const db = client.db('bench_txn');
-const rssMiB = () => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8'));
-  return m ? `${(Number(m[1]) / 1024).toFixed(0)} MiB` : '?';
-};
+const readerAt = process.argv.indexOf('--reader');
+if (readerAt >= 0) await reader(process.argv[readerAt + 1], process.argv[readerAt + 2]);
+else await main();
 
-let next = 0;
-async function plainRate(coll) {
-  const c = db.collection(coll);
-  const t0 = performance.now();
-  for (let i = 0; i < N; i++) {
-    const _id = ++next;
-    await c.insertOne({ _id, n: 0 });
-    await c.updateOne({ _id }, { $inc: { n: 1 } });
-  }
-  return N / ((performance.now() - t0) / 1000);
-}
-async function txnRate(coll) {
-  const c = db.collection(coll);
-  const session = client.startSession();
-  const t0 = performance.now();
-  for (let i = 0; i < N; i++) {
-    const _id = ++next;
-    session.startTransaction();
-    await c.insertOne({ _id, n: 0 }, { session });
-    await c.updateOne({ _id }, { $inc: { n: 1 } }, { session });
-    await session.commitTransaction();
-  }
-  const rate = N / ((performance.now() - t0) / 1000);
-  await session.endSession();
-  return rate;
-}
-
-await db.collection('t').insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: -1 - i, n: 0 })));
-// Warm-up, then alternate the two so that neither gets the warmer half.
-await plainRate('p');
-await txnRate('t');
-const plain = [];
-const txn = [];
-for (let k = 0; k < 3; k++) {
-  plain.push(await plainRate('p'));
-  txn.push(await txnRate('t'));
-}
-const best = (xs) => Math.max(...xs);
-
-const rssBefore = rssMiB();
-let reading = true;
-let reads = 0;
-let rssDuring = '?';
-const reader = (async () => {
-  const session = readerClient.startSession({ snapshot: true });
-  const c = readerClient.db('bench_txn').collection('t');
+/**
+ * A child of this script: reads bench_txn.t until told to stop, then prints how many reads it
+ * made. `mode`: `pinned` (a snapshot session, a read every ~10 ms), `snapshot` (a snapshot
+ * session, reads back to back), `plain` (the same reads back to back, no snapshot).
+ */
+async function reader(uri, mode) {
+  const client = new MongoClient(uri, { maxPoolSize: 2 });
+  await client.connect();
+  const session = mode === 'plain' ? undefined : client.startSession({ snapshot: true });
+  const c = client.db('bench_txn').collection('t');
+  let reading = true;
+  let reads = 0;
+  const read = () => c.find({ _id: { $lt: 0 } }, session === undefined ? {} : { session }).limit(10).toArray();
+  await read(); // the snapshot session's time is fixed here
+  reads++;
+  process.stdout.write('ready\n');
+  process.stdin.once('data', () => (reading = false));
   while (reading) {
-    await c.find({ _id: { $lt: 0 } }, { session }).limit(10).toArray();
+    await read();
     reads++;
-    await new Promise((r) => setImmediate(r));
+    if (mode === 'pinned') await new Promise((r) => setTimeout(r, 10));
+    else await new Promise((r) => setImmediate(r));
   }
-  await session.endSession();
-})();
-const pinned = [];
-for (let k = 0; k < 3; k++) pinned.push(await txnRate('t'));
-rssDuring = rssMiB();
-reading = false;
-await reader;
-// The pinned history is freed as it leaves minSnapshotHistoryWindowInSeconds (300 s): shorten the window.
-await client.db('admin').command({ setParameter: 1, minSnapshotHistoryWindowInSeconds: 0 });
-await db.collection('t').insertOne({ _id: 'after' });
-await client.db('admin').command({ setParameter: 1, minSnapshotHistoryWindowInSeconds: 300 });
-await new Promise((r) => setTimeout(r, 200));
-const rssAfter = rssMiB();
+  await session?.endSession();
+  await client.close();
+  process.stdout.write(`${reads}\n`);
+  process.exit(0);
+}
 
-const figures = {
-  'transactions: insert + update by _id, txns/s vs the same two writes without a transaction (target >= 0.5x)': `${best(txn).toFixed(0)} vs ${best(plain).toFixed(0)} (${(best(txn) / best(plain)).toFixed(2)}x)`,
-  'transactions: txns/s with a snapshot session reading throughout vs none (target slowdown <= 10 %)': `${best(pinned).toFixed(0)} vs ${best(txn).toFixed(0)} (${((1 - best(pinned) / best(txn)) * 100).toFixed(1)} % slower, ${reads} snapshot reads)`,
-  'transactions: server RSS before / during / after the snapshot reader': `${rssBefore} / ${rssDuring} / ${rssAfter}`,
-};
-await client.close();
-await readerClient.close();
-await stop(server);
-if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(figures));
-else for (const [k, v] of Object.entries(figures)) console.log(`${k}: ${v}`);
+async function main() {
+  const server = await startMayfly(['--replSet', 'rs0', '--compat', 'mongodb']);
+  const uri = `${server.uri.replace(/\/?(\?.*)?$/, '')}/?directConnection=true`;
+  const client = new MongoClient(uri, { maxPoolSize: 4 });
+  await client.connect();
+  const db = client.db('bench_txn');
+  const admin = client.db('admin');
+  const rssMiB = () => {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  };
+
+  let next = 0;
+  async function plainRate(coll) {
+    const c = db.collection(coll);
+    const t0 = performance.now();
+    for (let i = 0; i < N; i++) {
+      const _id = ++next;
+      await c.insertOne({ _id, n: 0 });
+      await c.updateOne({ _id }, { $inc: { n: 1 } });
+    }
+    return N / ((performance.now() - t0) / 1000);
+  }
+  async function txnRate(coll) {
+    const c = db.collection(coll);
+    const session = client.startSession();
+    const t0 = performance.now();
+    for (let i = 0; i < N; i++) {
+      const _id = ++next;
+      session.startTransaction();
+      await c.insertOne({ _id, n: 0 }, { session });
+      await c.updateOne({ _id }, { $inc: { n: 1 } }, { session });
+      await session.commitTransaction();
+    }
+    const rate = N / ((performance.now() - t0) / 1000);
+    await session.endSession();
+    return rate;
+  }
+
+  /** Starts a reader process in `mode`; resolves once it has made its first read. */
+  async function startReader(mode) {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--reader', uri, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = readline.createInterface({ input: child.stdout });
+    const it = lines[Symbol.asyncIterator]();
+    await it.next();
+    return {
+      async stop() {
+        child.stdin.write('stop\n');
+        const reads = Number((await it.next()).value);
+        await new Promise((resolve) => (child.exitCode === null ? child.on('exit', resolve) : resolve()));
+        return reads;
+      },
+    };
+  }
+
+  /** Frees the history a snapshot reader left (the window shortened for one commit). */
+  async function freeHistory() {
+    await admin.command({ setParameter: 1, minSnapshotHistoryWindowInSeconds: 0 });
+    await db.collection('t').insertOne({ _id: `free${++next}` });
+    await admin.command({ setParameter: 1, minSnapshotHistoryWindowInSeconds: 300 });
+  }
+
+  /** The transaction rate with a reader in `mode` throughout (the reader's reads too). */
+  async function withReader(mode) {
+    const r = await startReader(mode);
+    const rate = await txnRate('t');
+    const rss = rssMiB();
+    const reads = await r.stop();
+    await freeHistory();
+    return { rate, reads, rss };
+  }
+
+  await db.collection('t').insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: -1 - i, n: 0 })));
+  // Warm-up, then alternate each measured run with its control.
+  await plainRate('p');
+  await txnRate('t');
+  const plain = [];
+  const txn = [];
+  for (let k = 0; k < RUNS; k++) {
+    plain.push(await plainRate('p'));
+    txn.push(await txnRate('t'));
+  }
+
+  await new Promise((r) => setTimeout(r, 200));
+  const rssBefore = rssMiB();
+  const alone = [];
+  const pinned = [];
+  for (let k = 0; k < RUNS; k++) {
+    alone.push(await txnRate('t'));
+    pinned.push(await withReader('pinned'));
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  const rssAfter = rssMiB();
+
+  const plainReads = [];
+  const snapshotReads = [];
+  for (let k = 0; k < RUNS; k++) {
+    plainReads.push(await withReader('plain'));
+    snapshotReads.push(await withReader('snapshot'));
+  }
+
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const spread = (xs) => `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`;
+  const slower = (measured, control) => ((1 - measured / control) * 100).toFixed(1);
+  const rates = (runs) => runs.map((r) => r.rate);
+  const figures = {
+    'transactions: insert + update by _id, txns/s vs the same two writes without a transaction (target >= 0.5x)': `${median(txn).toFixed(0)} vs ${median(plain).toFixed(0)} (${(median(txn) / median(plain)).toFixed(2)}x; runs ${spread(txn)} vs ${spread(plain)})`,
+    'transactions: txns/s with a snapshot session held open reading every ~10 ms (own process) vs none (target slowdown <= 10 %)': `${median(rates(pinned)).toFixed(0)} vs ${median(alone).toFixed(0)} (${slower(median(rates(pinned)), median(alone))} % slower; runs ${spread(rates(pinned))} vs ${spread(alone)}; ${median(pinned.map((r) => r.reads))} snapshot reads per run)`,
+    'transactions: txns/s with continuous snapshot reads vs the same reads without snapshot (own process; target slowdown <= 10 %)': `${median(rates(snapshotReads)).toFixed(0)} vs ${median(rates(plainReads)).toFixed(0)} (${slower(median(rates(snapshotReads)), median(rates(plainReads)))} % slower; runs ${spread(rates(snapshotReads))} vs ${spread(rates(plainReads))}; reads per run ${median(snapshotReads.map((r) => r.reads))} vs ${median(plainReads.map((r) => r.reads))})`,
+    'transactions: server RSS before / during / after the pinned snapshot reader': `${rssBefore.toFixed(0)} / ${Math.max(...pinned.map((r) => r.rss)).toFixed(0)} / ${rssAfter.toFixed(0)} MiB`,
+  };
+  await client.close();
+  await stop(server);
+  if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(figures));
+  else for (const [k, v] of Object.entries(figures)) console.log(`${k}: ${v}`);
+}

@@ -20,7 +20,7 @@ import type { Collator } from './values/collator.js';
 import { keyString } from './values/key_string.js';
 import { bsonTypeOf } from './values/bson_type.js';
 import { addTopLevelField, assign } from './values/paths.js';
-import { DETACHED_WRITES, type WritePath } from './write/write_unit.js';
+import { DETACHED_WRITES, writeConflict, type Displaced, type WritePath } from './write/write_unit.js';
 import type { DeleteCause } from './write/observers.js';
 
 /** How the record table reads a record's key: a `BsonRecord` reads it from its bytes. */
@@ -85,8 +85,17 @@ export class Collection {
   readonly idIndex: Index;
   /** The next record sequence number. */
   private nextSeq = 1;
-  /** The visibility check the TTL engine installs (null: every stored record is visible). */
-  visibility: VisibilityCheck | null = null;
+  /** The TTL engine's check (`visibility`'s setter); null: nothing expires. */
+  private expiryCheck: VisibilityCheck | null = null;
+  /** While a snapshot view is applied: false for the records committed after it (write/snapshots.ts); null otherwise. */
+  private viewCheck: ((rec: StoredDocument) => boolean) | null = null;
+  /** The two composed (null: every stored record is visible). */
+  private visibleCheck: VisibilityCheck | null = null;
+  /**
+   * While a snapshot view's records are put back (`restoreRecord`): told of each record hidden
+   * by the view that held a key a restored record needs, after taking it out of the collection.
+   */
+  private displacer: Displaced | null = null;
   /** Where every change is recorded: the catalog's write path (none outside a catalog). */
   writes: WritePath = DETACHED_WRITES;
   /** The row model of a versioned collection (installed by the TTL engine); null otherwise. */
@@ -141,9 +150,54 @@ export class Collection {
     return this.records.hasRecord(rec) && this.isVisible(rec, nowMs);
   }
 
+  /**
+   * The visibility check every read asks (null: every stored record is visible): the one the TTL
+   * engine installs (the setter), composed with the snapshot view applied now, if any (`hideWhile`).
+   */
+  get visibility(): VisibilityCheck | null {
+    return this.visibleCheck;
+  }
+
+  set visibility(check: VisibilityCheck | null) {
+    this.expiryCheck = check;
+    this.composeVisibility();
+  }
+
+  /**
+   * While a snapshot view is applied (write/snapshots.ts): `hidden` answers false for the records
+   * the view must not see (committed after it), which stay stored and indexed; null ends it.
+   */
+  hideWhile(hidden: ((rec: StoredDocument) => boolean) | null): void {
+    this.viewCheck = hidden;
+    this.composeVisibility();
+  }
+
+  private composeVisibility(): void {
+    const expiry = this.expiryCheck;
+    const view = this.viewCheck;
+    this.visibleCheck = view === null ? expiry : expiry === null ? (rec) => view(rec) : (rec, nowMs) => view(rec) && expiry(rec, nowMs);
+  }
+
   /** True when `rec` is readable at `nowMs`. */
   isVisible(rec: StoredDocument, nowMs: number): boolean {
-    return this.visibility ? this.visibility(rec, nowMs) : true;
+    return this.visibleCheck ? this.visibleCheck(rec, nowMs) : true;
+  }
+
+  /**
+   * What a write does with a holder of a key it needs that no read sees (`isVisible` false): one
+   * hidden by the snapshot view applied now is a newer commit, a write-write conflict (112), or,
+   * while the view's records are put back, taken out for the time the view is applied
+   * (`displacer`); an expired one is removed.
+   */
+  private clearHiddenHolder(holder: StoredDocument): void {
+    if (this.viewCheck !== null && !this.viewCheck(holder)) {
+      const displacer = this.displacer;
+      if (displacer === null) throw writeConflict(false);
+      if (this.records.deleteRecord(holder)) this.removedSilently(holder);
+      displacer(holder, this);
+      return;
+    }
+    this.remove(holder, 'expiredHolder');
   }
 
   /** Visible documents in natural order, read lazily (a live view, as a cursor needs). */
@@ -245,7 +299,7 @@ export class Collection {
       const existing = this.records.get(id);
       if (existing) {
         if (this.isVisible(existing, nowMs)) throw this.kind?.duplicateIdError?.(prepared._id) ?? this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: prepared._id }, '_id_');
-        this.remove(existing, 'expiredHolder');
+        this.clearHiddenHolder(existing);
       }
       if (this.idIndex.collator) this.checkCollatedId(prepared._id, nowMs);
     }
@@ -377,22 +431,22 @@ export class Collection {
 
   /**
    * Puts `rec` into the stored state `bson` (null: absent) with its index entries, telling no
-   * one: a transaction's changes applied for its statement and withdrawn after, or the changes
-   * committed after a snapshot undone for its reader (write/snapshots.ts). Only records with
-   * stored bytes (no row model) are tracked.
+   * one: a transaction's changes applied for its statement and withdrawn after, or a snapshot
+   * view's records put back for its reader (write/snapshots.ts). A record hidden by the view
+   * applied now that holds a key `rec` needs is taken out and handed to `displaced` (without it:
+   * 112). Only records with stored bytes (no row model) are tracked.
    */
-  restoreRecord(rec: StoredDocument, bson: string | null): void {
+  restoreRecord(rec: StoredDocument, bson: string | null, displaced?: Displaced): void {
     if (!(rec instanceof BsonRecord)) return;
     const held = this.records.hasRecord(rec);
-    this.writes.silently(() => {
+    this.restoring(displaced, () => {
       if (bson === null) {
         if (held && this.records.deleteRecord(rec)) this.removedSilently(rec);
         return;
       }
       if (!held) {
         rec.bson = bson;
-        const doc = rec.doc;
-        this.enter(rec, this.indexKeysFor(doc, null, rec.modifiedAtMs), rec.id, doc._id);
+        this.reenter(rec);
         return;
       }
       if (rec.bson === bson) return;
@@ -402,7 +456,56 @@ export class Collection {
     });
   }
 
-  /** The index entries of `rec`, just taken out of the table, removed (no write path, no cap). */
+  /**
+   * `restoreRecord` of many records at once (a snapshot view's records put back, or the head
+   * after it): every entry they leave is removed before any they take is added, so that keys
+   * the records trade among themselves never conflict. Records stay where they are in natural
+   * order while they stay stored.
+   */
+  restoreRecords(states: ReadonlyMap<StoredDocument, string | null>, displaced: Displaced): void {
+    this.restoring(displaced, () => {
+      const moved: BsonRecord[] = [];
+      for (const [rec, bson] of states) {
+        if (!(rec instanceof BsonRecord) || !this.records.hasRecord(rec) || rec.bson === bson) continue;
+        this.removedSilently(rec);
+        if (bson === null) this.records.deleteRecord(rec);
+        else moved.push(rec);
+      }
+      for (const rec of moved) {
+        rec.bson = states.get(rec)!;
+        const doc = rec.doc;
+        const keys = this.indexKeysFor(doc, rec, rec.modifiedAtMs);
+        if (this.idIndex.maintained) this.idIndex.tree.insert(doc._id, rec);
+        for (let i = 0; i < this.secondary.length; i++) this.secondary[i]!.add(keys[i]!, rec);
+      }
+      for (const [rec, bson] of states) {
+        if (bson === null || !(rec instanceof BsonRecord) || this.records.hasRecord(rec)) continue;
+        rec.bson = bson;
+        this.reenter(rec);
+      }
+    });
+  }
+
+  /** Runs `work` silently, with `displaced` told of hidden holders taken out. */
+  private restoring(displaced: Displaced | undefined, work: () => void): void {
+    const outer = this.displacer;
+    if (displaced !== undefined) this.displacer = displaced;
+    try {
+      this.writes.silently(work);
+    } finally {
+      this.displacer = outer;
+    }
+  }
+
+  /** Stores `rec` again (its bytes set) under its `_id`, a holder hidden by the view taken out first. */
+  private reenter(rec: BsonRecord): void {
+    const holder = this.records.get(rec.id);
+    if (holder !== undefined && holder !== rec && this.viewCheck !== null && !this.viewCheck(holder)) this.clearHiddenHolder(holder);
+    const doc = rec.doc;
+    this.enter(rec, this.indexKeysFor(doc, null, rec.modifiedAtMs), rec.id, doc._id);
+  }
+
+  /** The index entries of `rec` (just taken out of the table, or about to be given others) removed (no write path, no cap). */
   private removedSilently(rec: StoredDocument): void {
     const doc = rec.doc;
     for (const index of this.secondary) index.remove(index.keysOf(doc), rec);
@@ -479,8 +582,9 @@ export class Collection {
   addIndex(spec: Document, nowMs: number): Index {
     this.rowModel?.checkIndex(spec); // versioned collections refuse secondary indexes
     const index = new Index(spec);
-    for (const rec of [...this.records.values()]) {
-      if (!this.isVisible(rec, nowMs)) this.remove(rec, 'expiredHolder');
+    const expired = this.expiryCheck;
+    if (expired !== null) {
+      for (const rec of [...this.records.values()]) if (!expired(rec, nowMs)) this.remove(rec, 'expiredHolder');
     }
     this.build(index);
     index.accesses.sinceMs = nowMs;
@@ -555,7 +659,7 @@ export class Collection {
     let conflict = this.idIndex.findConflict(single, null);
     while (conflict) {
       if (this.isVisible(conflict.holder, nowMs)) throw this.duplicateKeyError(ID_INDEX_SPEC.key as Document, { _id: id }, '_id_');
-      this.remove(conflict.holder, 'expiredHolder');
+      this.clearHiddenHolder(conflict.holder);
       conflict = this.idIndex.findConflict(single, null);
     }
   }
@@ -583,7 +687,7 @@ export class Collection {
         if (this.isVisible(holder, nowMs)) {
           throw this.duplicateKeyError(index.keyPattern, index.keyValueDoc(conflict.key), index.name);
         }
-        this.remove(holder, 'expiredHolder');
+        this.clearHiddenHolder(holder);
         conflict = index.findConflict(keys[i]!, self);
       }
     });

@@ -232,6 +232,9 @@ export async function runTransactionStatement(ctx: CommandContext, def: CommandD
   if (failed) {
     // A failed statement aborts its transaction, as in mongod.
     txn.abort();
+    // A key held by a record committed after the snapshot (hidden from it): a write-write
+    // conflict, which mongod answers as the command's error, not a write error.
+    if (Array.isArray(reply?.writeErrors) && reply.writeErrors.some((e: Document) => e.code === 112)) throw writeConflict(true);
     if (outcome.error !== undefined) throw outcome.error;
     return reply!;
   }

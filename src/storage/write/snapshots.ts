@@ -6,12 +6,22 @@
  *
  * While a view is open, the write path tells this store of each committed unit's net record
  * changes (`RecordChange`: a record's stored bytes before and after), kept in order as the
- * history; a view's reads run with the view *applied* (`apply`): the history after the view is
- * undone, newest first, and the view's own changes redone, on the real records and indexes,
- * then everything is put back (`withdraw`). So every read path (scans, index bounds, FETCH, the
- * `_id` lookup) sees the view's state with no visibility check of its own, and the plain path
- * (no view open) pays nothing: no history is kept, the tracker is unset. A view is applied only
- * for the statement that reads in it; no other command runs meanwhile (`busy`).
+ * history (for `atClusterTime` positions and conflict checks). Each position views read at is a
+ * `Pin`, kept up to date as commits come (O(open positions) per changed record): the bytes at the
+ * position of every record that existed then and changed since, and the collections that got new
+ * records after it. A view's reads run with the view *applied* (`apply`): those records are put
+ * back to their bytes at the position, once each, on the real records and indexes; the records
+ * inserted after it stay where they are, stored and indexed, and the collections' visibility
+ * check hides them (`Collection.hideWhile`, composed with the TTL engine's check; `births` says
+ * which commit inserted each), so hiding them costs nothing per statement; then the view's own
+ * changes are redone. A newer record holding a key that a restored one needs (an `_id` deleted
+ * and inserted again, a unique key given up and taken) is set aside while the view is applied.
+ * `withdraw` puts the head back the same way. So every read path (scans, index bounds, FETCH, the
+ * `_id` lookup) sees the view's state through the one visibility check, a statement costs what it
+ * reads plus what changed per record since its position (never a walk of the history), and a
+ * writer's commit costs its own changes. The plain path (no view open) pays nothing: no history
+ * is kept, the tracker is unset. A view is applied only for the statement that reads in it; no
+ * other command runs meanwhile (`busy`).
  *
  * Write-write conflicts (first writer wins, at write time as mongod decides them): a
  * transaction's statement that changes a record another open transaction changed, or that was
@@ -26,20 +36,16 @@
  * an open view still needs them. Once the window has passed since the last such request and no
  * view is open, the tracker is unset again and the plain path pays nothing. A read at a time older
  * than what is kept is 239 SnapshotTooOld (`oldestReadable`). Without retention, history is kept
- * only while a view is open, and dropped as views close.
+ * only while a view is open, and dropped as views close. While retained, the positions of the
+ * last few snapshot reads stay (idle pins, `MAX_IDLE_PINS`), so that a snapshot session's next
+ * read at the same time finds its records ready; a pin goes with the history before it.
  */
 import type { Timestamp } from '../../bson/library.js';
-import { CommandError } from '../../errors/command_error.js';
-import type { ChangeTracker, RecordChange, WritePath, WriteUnit } from './write_unit.js';
+import type { StoredDocument } from '../record.js';
+import type { WriteTarget } from './observers.js';
+import { writeConflict, type ChangeTracker, type Displaced, type RecordChange, type WritePath, type WriteUnit } from './write_unit.js';
 
-/** mongod's message for a write-write conflict (8.x). */
-export const WRITE_CONFLICT_MESSAGE =
-  'Caused by :: Write conflict during plan execution and yielding is disabled. :: Please retry your write operation or multi-document transaction.';
-
-/** A 112 WriteConflict with the TransientTransactionError label when `inTransaction`. */
-export function writeConflict(inTransaction: boolean): CommandError {
-  return new CommandError('WriteConflict', WRITE_CONFLICT_MESSAGE, inTransaction ? { errorLabels: ['TransientTransactionError'] } : undefined);
-}
+export { WRITE_CONFLICT_MESSAGE, writeConflict } from './write_unit.js';
 
 /** A snapshot: what its reads see (see module comment). */
 export class ReadView {
@@ -58,12 +64,43 @@ export class ReadView {
   constructor(
     /** The history position the view sees: commits numbered up to this one. */
     readonly at: number,
+    /** What changed since `at`, record by record (shared by the views of one position). */
+    readonly pin: Pin,
     /** The cluster time of the snapshot. */
     readonly ts: Timestamp,
     /** True for a transaction's view (its changes are conflicts for others). */
     readonly writes: boolean,
   ) {}
 }
+
+/** A collection as a view restores it (`Collection`). */
+interface ViewTarget extends WriteTarget {
+  restoreRecord(rec: StoredDocument, bson: string | null, displaced?: Displaced): void;
+  restoreRecords(states: ReadonlyMap<StoredDocument, string | null>, displaced: Displaced): void;
+  hideWhile(hidden: ((rec: StoredDocument) => boolean) | null): void;
+}
+
+/**
+ * A history position that views read at, and what its readers need, kept up to date at each
+ * commit (O(open positions) per changed record): the bytes at the position of each record that
+ * existed then and changed since, by collection, and the collections that got records after it
+ * (those records are hidden by the visibility check while a view of the position is applied,
+ * never moved). Applying a view thus costs what changed per record since its position, once each.
+ */
+export class Pin {
+  /** Per collection, the records that existed at `at` and changed since: their bytes at `at` (first `before` after it). */
+  readonly changed = new Map<ViewTarget, Map<StoredDocument, string>>();
+  /** The collections into which records were inserted after `at`. */
+  readonly grown = new Set<ViewTarget>();
+  /** Open views reading at it. */
+  views = 0;
+  /** The wall time (ms) of its last use (an idle one is kept for a snapshot session's next read). */
+  usedAtMs = 0;
+  constructor(readonly at: number) {}
+}
+
+/** Idle positions kept for snapshot sessions reading again at the time of their first read. */
+const MAX_IDLE_PINS = 8;
 
 /** One committed unit in the history. */
 interface HistoryEntry {
@@ -95,6 +132,15 @@ export class SnapshotStore implements ChangeTracker {
   private keptSince: Timestamp | null = null;
   /** The view applied now, if any; others wait for `idle`. */
   private applied: ReadView | null = null;
+  /** While a view is applied: the head bytes of the records it put back, by collection, and the records it took out (`displaced`). */
+  private head: Array<[ViewTarget, Map<StoredDocument, string | null>]> = [];
+  private displaced: Array<{ collection: ViewTarget; record: StoredDocument; bson: string | null }> = [];
+  /** While a view is applied: the collections whose newer records it hides. */
+  private hiding: ViewTarget[] = [];
+  /** The positions views read at (see `Pin`), by position. */
+  private readonly pins = new Map<number, Pin>();
+  /** The commit that inserted each record, for records inserted since the oldest kept commit. */
+  private readonly births = new Map<StoredDocument, number>();
   private idleWaiters: Array<() => void> = [];
   /** `minSnapshotHistoryWindowInSeconds`: how long retained history is kept. */
   windowSecs = DEFAULT_SNAPSHOT_HISTORY_WINDOW_SECONDS;
@@ -166,11 +212,27 @@ export class SnapshotStore implements ChangeTracker {
       for (const c of entry.changes) {
         const key = keyOf(c);
         if (this.lastWrite.get(key) === entry.seq) this.lastWrite.delete(key);
+        if (c.before === null && this.births.get(c.record) === entry.seq) this.births.delete(c.record);
       }
       this.keptSince = entry.ts;
       drop++;
     }
     if (drop > 0) this.history = drop === this.history.length ? [] : this.history.slice(drop);
+    this.dropIdlePins();
+  }
+
+  /** Frees the idle positions no longer readable (history freed before them), and the least recently used past the limit. */
+  private dropIdlePins(): void {
+    const first = this.seq - this.history.length;
+    let idle: Pin[] | null = null;
+    for (const pin of this.pins.values()) {
+      if (pin.views > 0) continue;
+      if (pin.at < first || this.retainedAtMs === null) this.pins.delete(pin.at);
+      else (idle ??= []).push(pin);
+    }
+    if (idle === null || idle.length <= MAX_IDLE_PINS) return;
+    idle.sort((a, b) => a.usedAtMs - b.usedAtMs);
+    for (let i = 0; i < idle.length - MAX_IDLE_PINS; i++) this.pins.delete(idle[i]!.at);
   }
 
   /** Stops recording commits: no history kept, none readable but the head. */
@@ -178,6 +240,8 @@ export class SnapshotStore implements ChangeTracker {
     this.writes.tracker = null;
     this.history = [];
     this.lastWrite.clear();
+    this.births.clear();
+    this.pins.clear();
     this.keptSince = null;
     this.retainedAtMs = null;
   }
@@ -211,15 +275,48 @@ export class SnapshotStore implements ChangeTracker {
     this.startTracking();
     let at = this.seq;
     if (atClusterTime !== undefined) {
-      while (at > 0) {
-        const entry = this.history[at - 1 - (this.seq - this.history.length)];
-        if (entry === undefined || entry.ts.lessThanOrEqual(atClusterTime)) break;
-        at--;
+      // The kept commits are in cluster-time order: the first one after the time, by halving.
+      let lo = 0;
+      let hi = this.history.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.history[mid]!.ts.lessThanOrEqual(atClusterTime)) lo = mid + 1;
+        else hi = mid;
       }
+      at = this.seq - this.history.length + lo;
     }
-    const view = new ReadView(at, atClusterTime ?? this.clusterTime(), writes);
+    const pin = this.pinAt(at);
+    pin.views++;
+    pin.usedAtMs = this.wallMs();
+    const view = new ReadView(at, pin, atClusterTime ?? this.clusterTime(), writes);
     this.views.add(view);
     return view;
+  }
+
+  /** The position `at` (kept in the history), made from the commits after it when no view reads there yet. */
+  private pinAt(at: number): Pin {
+    let pin = this.pins.get(at);
+    if (pin !== undefined) return pin;
+    pin = new Pin(at);
+    const first = this.seq - this.history.length;
+    for (let i = Math.max(0, at - first); i < this.history.length; i++) this.note(pin, this.history[i]!.changes);
+    this.pins.set(at, pin);
+    return pin;
+  }
+
+  /** Takes changes committed after `pin`'s position into it (see `Pin`). */
+  private note(pin: Pin, changes: readonly RecordChange[]): void {
+    for (const c of changes) {
+      const coll = c.collection as ViewTarget;
+      if (c.before === null || (this.births.get(c.record) ?? 0) > pin.at) {
+        // Inserted after the position (a re-insert is a new record): hidden while applied.
+        pin.grown.add(coll);
+        continue;
+      }
+      let records = pin.changed.get(coll);
+      if (records === undefined) pin.changed.set(coll, (records = new Map()));
+      if (!records.has(c.record)) records.set(c.record, c.before);
+    }
   }
 
   /** Closes `view` (its own changes, never committed, are forgotten); drops history no view needs. */
@@ -228,6 +325,11 @@ export class SnapshotStore implements ChangeTracker {
     if (this.applied === view) this.withdraw(view);
     view.open = false;
     this.views.delete(view);
+    const pin = view.pin;
+    pin.views--;
+    pin.usedAtMs = this.wallMs();
+    // A transaction's position serves only it; a snapshot read's may be read at again.
+    if (pin.views === 0 && (view.writes || !this.retaining)) this.pins.delete(pin.at);
     for (const key of view.ownKeys) if (this.owners.get(key) === view) this.owners.delete(key);
     this.prune();
   }
@@ -249,7 +351,11 @@ export class SnapshotStore implements ChangeTracker {
     const seq = ++this.seq;
     const wallMs = this.wallMs();
     this.history.push({ seq, ts: clusterTime, wallMs, changes });
-    for (const c of changes) this.lastWrite.set(keyOf(c), seq);
+    for (const c of changes) {
+      this.lastWrite.set(keyOf(c), seq);
+      if (c.before === null) this.births.set(c.record, seq);
+    }
+    for (const pin of this.pins.values()) this.note(pin, changes);
     const windowMs = this.windowSecs * 1000;
     if (this.retainedAtMs !== null && (wallMs - this.history[0]!.wallMs >= windowMs || wallMs - this.retainedAtMs >= windowMs)) this.prune(wallMs);
   }
@@ -263,20 +369,36 @@ export class SnapshotStore implements ChangeTracker {
   apply(view: ReadView): void {
     if (this.applied !== view) {
       if (this.applied !== null) this.withdraw(this.applied);
-      const first = this.seq - this.history.length;
-      for (let i = this.history.length - 1; i >= 0 && first + i + 1 > view.at; i--) this.undo(this.history[i]!.changes);
-      for (const change of view.ownCatalog) change.redo();
-      this.redo(view.own);
       this.applied = view;
+      const pin = view.pin;
+      const displaced = this.displace;
+      for (const [coll, records] of pin.changed) {
+        const head = new Map<StoredDocument, string | null>();
+        for (const rec of records.keys()) head.set(rec, coll.holds(rec) ? (rec.bson ?? null) : null);
+        this.head.push([coll, head]);
+      }
+      const births = this.births;
+      const at = pin.at;
+      const hidden = (rec: StoredDocument): boolean => (births.get(rec) ?? 0) <= at;
+      this.hiding = [...pin.grown];
+      for (const coll of this.hiding) coll.hideWhile(hidden);
+      for (const [coll, records] of pin.changed) coll.restoreRecords(records, displaced);
+      for (const change of view.ownCatalog) change.redo();
+      this.redo(view.own, displaced);
     }
     this.running = true;
   }
+
+  /** Notes a record hidden by the applied view that a restored one took the key of (put back by `withdraw`). */
+  private readonly displace = (record: StoredDocument, from: WriteTarget): void => {
+    this.displaced.push({ collection: from as ViewTarget, record, bson: record.bson ?? null });
+  };
 
   /** The end of a statement run with `view` applied: `pending` (changes not admitted) undone; the view stays applied. */
   release(view: ReadView, pending: readonly RecordChange[] = []): void {
     this.running = false;
     try {
-      if (this.applied === view) this.undo(pending);
+      if (this.applied === view) this.undo(pending, this.displace);
     } finally {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
@@ -295,13 +417,22 @@ export class SnapshotStore implements ChangeTracker {
   /** Puts the head back after `apply`; `pending`: changes the statement made that were not admitted. */
   withdraw(view: ReadView, pending: readonly RecordChange[] = []): void {
     try {
-      this.undo(pending);
-      this.undo(view.own);
+      this.undo(pending, this.displace);
+      this.undo(view.own, this.displace);
       for (let i = view.ownCatalog.length - 1; i >= 0; i--) view.ownCatalog[i]!.undo();
-      const first = this.seq - this.history.length;
-      for (let i = Math.max(0, view.at - first); i < this.history.length; i++) this.redo(this.history[i]!.changes);
+      for (const coll of this.hiding) coll.hideWhile(null);
+      this.hiding = [];
+      for (const [coll, head] of this.head) coll.restoreRecords(head, this.displace);
+      this.head = [];
+      const displaced = this.displaced;
+      this.displaced = [];
+      for (const { collection, record, bson } of displaced) collection.restoreRecord(record, bson);
     } finally {
       // Waiting commands run again whatever happened (a stuck gate would stall every client).
+      for (const coll of this.hiding) coll.hideWhile(null);
+      this.hiding = [];
+      this.head = [];
+      this.displaced = [];
       this.applied = null;
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
@@ -349,12 +480,12 @@ export class SnapshotStore implements ChangeTracker {
     return own;
   }
 
-  private undo(changes: readonly RecordChange[]): void {
-    for (let i = changes.length - 1; i >= 0; i--) changes[i]!.collection.restoreRecord(changes[i]!.record, changes[i]!.before);
+  private undo(changes: readonly RecordChange[], displaced?: Displaced): void {
+    for (let i = changes.length - 1; i >= 0; i--) (changes[i]!.collection as ViewTarget).restoreRecord(changes[i]!.record, changes[i]!.before, displaced);
   }
 
-  private redo(changes: readonly RecordChange[]): void {
-    for (let i = 0; i < changes.length; i++) changes[i]!.collection.restoreRecord(changes[i]!.record, changes[i]!.after);
+  private redo(changes: readonly RecordChange[], displaced?: Displaced): void {
+    for (let i = 0; i < changes.length; i++) (changes[i]!.collection as ViewTarget).restoreRecord(changes[i]!.record, changes[i]!.after, displaced);
   }
 }
 

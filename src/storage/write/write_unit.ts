@@ -10,6 +10,7 @@
  * synchronously is atomic.
  */
 import { Timestamp, type Document } from '../../bson/library.js';
+import { CommandError } from '../../errors/command_error.js';
 import { decodeStored } from '../record_format.js';
 import { documentFields, type StoredDocument } from '../record.js';
 import { valuesEqual } from '../values/compare.js';
@@ -358,5 +359,17 @@ export class WritePath {
 
 /** A write path that records nothing: collections outside a catalog. */
 export const DETACHED_WRITES = new WritePath();
+
+/** mongod's message for a write-write conflict (8.x). */
+export const WRITE_CONFLICT_MESSAGE =
+  'Caused by :: Write conflict during plan execution and yielding is disabled. :: Please retry your write operation or multi-document transaction.';
+
+/** A 112 WriteConflict with the TransientTransactionError label when `inTransaction`. */
+export function writeConflict(inTransaction: boolean): CommandError {
+  return new CommandError('WriteConflict', WRITE_CONFLICT_MESSAGE, inTransaction ? { errorLabels: ['TransientTransactionError'] } : undefined);
+}
+
+/** Told of a record hidden by the applied view that a restored record took a key of, once taken out of `from`. */
+export type Displaced = (holder: StoredDocument, from: WriteTarget) => void;
 
 export type { WriteOpKind };
