@@ -146,3 +146,27 @@ describe('compound wildcard index', () => {
     expect(await c.countDocuments()).toBe(0);
   });
 });
+
+describe('wildcard index specs', () => {
+  const cases: Array<[Document, number, string]> = [
+    [{ key: { '$**': 1 }, name: 'w', wildcardProjection: 'x' }, 14, "The field 'wildcardProjection' must be a non-empty object, but got string"],
+    [{ key: { a: 1 }, name: 'w', wildcardProjection: { a: 1 } }, 2, "The field 'wildcardProjection' is only allowed in an '$**' index"],
+    [{ key: { '$**': 1 }, name: 'w', wildcardProjection: {} }, 9, "The 'wildcardProjection' field can't be an empty object"],
+    [{ key: { 'a.$**': 1 }, name: 'w', wildcardProjection: { b: 1 } }, 9, "The field 'wildcardProjection' is only allowed when 'key' is {\"$**\": ±1}"],
+    [{ key: { '$**': 1 }, name: 'w', wildcardProjection: { a: 1, b: 0 } }, 31254, 'Cannot do exclusion on field b in inclusion projection'],
+    [{ key: { '$**': 1 }, name: 'w', wildcardProjection: { a: 'yes' } }, 51271, 'Bad projection specification, cannot use computed fields when parsing a spec in kBanComputedFields mode'],
+    [{ key: { '$**': 1, 'sub.$**': 1 }, name: 'w' }, 7246201, 'A compound wildcard index must have exactly one wildcard component'],
+  ];
+  it.each(cases)('refuses %j', async (spec, code, message) => {
+    const err = await errorOf(() => h.db.command({ createIndexes: c.collectionName, indexes: [spec] }));
+    expect(err.code).toBe(code);
+    expect(err.errmsg).toBe(message);
+  });
+
+  it('refuses TTL and v:1 with CannotCreateIndex', async () => {
+    for (const spec of [{ key: { '$**': 1 }, name: 'w', expireAfterSeconds: 10 }, { key: { '$**': 1 }, name: 'w', v: 1 }, { key: { '$**': 1, a: 1 }, name: 'w' }]) {
+      const err = await errorOf(() => h.db.command({ createIndexes: c.collectionName, indexes: [spec] }));
+      expect(err).toMatchObject({ code: 67, codeName: 'CannotCreateIndex' });
+    }
+  });
+});
