@@ -604,6 +604,7 @@ export class Collection {
       const keys = index.keysOf(rec.doc);
       for (const key of keys.keys) entries.push({ key, rec });
       if (keys.multikeyComponents) multikey.push(keys.multikeyComponents);
+      if (keys.multikeyPaths) index.noteMultikeyPaths(keys.multikeyPaths);
     }
     index.load(entries);
     if (index.unique) {

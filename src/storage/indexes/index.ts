@@ -11,8 +11,12 @@
  * collation class ('abc' and 'ABC' collide under strength 2); its partial filter compares
  * under the same collation.
  *
- * Some indexes keep no entries and are never used by the planner: text, 2d, 2dsphere and
- * wildcard indexes (accepted and listed; their queries are not implemented), and the Cosmos
+ * A wildcard index (`wildcard_keys.ts`) keeps `(path, value)` keys: its fields are the key
+ * pattern's with the wildcard field expanded into `$_path` and the value, and it records the
+ * paths at which documents held arrays (`wildcardMultikeyPaths`).
+ *
+ * Some indexes keep no entries and are never used by the planner: text, 2d and 2dsphere
+ * indexes (accepted and listed; their queries are not implemented), and the Cosmos
  * container TTL index `{ _ts: ±1 }` with `expireAfterSeconds`, whose key is the *system*
  * last-modified time rather than a document field (TTL.md).
  */
@@ -29,6 +33,7 @@ import { BTree } from '../values/btree.js';
 import { KeyGenerator } from './key_generator.js';
 import { geoKeyCheck } from '../geo/index_keys.js';
 import { IndexKinds, parseKeyPattern, type IndexKind } from './key_pattern.js';
+import { WILDCARD_PATH_FIELD, WildcardKeyGenerator } from './wildcard_keys.js';
 
 /** The keys of one document in one index. */
 export interface IndexKeys {
@@ -36,6 +41,8 @@ export interface IndexKeys {
   readonly keys: unknown[];
   /** Per field, the path components that held arrays (null when none did). */
   readonly multikeyComponents: number[][] | null;
+  /** A wildcard index's paths that held arrays. */
+  readonly multikeyPaths?: readonly string[];
 }
 
 const NO_KEYS: IndexKeys = Object.freeze({ keys: [], multikeyComponents: null }) as IndexKeys;
@@ -84,7 +91,7 @@ export function keyComparator(directions: readonly (1 | -1)[], collator?: Collat
 /** The options that decide which entries an index holds (same value: same entries). */
 function entrySignature(spec: Document): string {
   const pick = (name: string) => (spec[name] === undefined ? '' : formatValue(spec[name]));
-  return [pick('key'), pick('unique'), pick('sparse'), pick('partialFilterExpression'), pick('collation'), 'expireAfterSeconds' in spec].join('|');
+  return [pick('key'), pick('unique'), pick('sparse'), pick('partialFilterExpression'), pick('collation'), pick('wildcardProjection'), 'expireAfterSeconds' in spec].join('|');
 }
 
 /** An index of a collection. */
@@ -92,9 +99,14 @@ export class Index {
   readonly spec: Document;
   readonly name: string;
   readonly keyPattern: Document;
+  /** The key's components: the key pattern's fields (a wildcard field as `$_path` and itself). */
   readonly fields: readonly string[];
   readonly directions: readonly (1 | -1)[];
   readonly kind: IndexKind;
+  /** A wildcard index's key generator (its `scope` says which paths it holds); else null. */
+  readonly wildcard: WildcardKeyGenerator | null;
+  /** A wildcard index's paths at which some document held an array (never reset). */
+  readonly wildcardMultikeyPaths: Set<string>;
   readonly unique: boolean;
   readonly sparse: boolean;
   readonly hidden: boolean;
@@ -145,9 +157,16 @@ export class Index {
     this.name = spec.name as string;
     this.keyPattern = spec.key as Document;
     const pattern = parseKeyPattern(this.keyPattern);
-    this.fields = pattern.fields;
-    this.directions = pattern.directions;
     this.kind = pattern.kind;
+    this.wildcard = this.kind === IndexKinds.wildcard ? new WildcardKeyGenerator(this.keyPattern, spec.wildcardProjection as Document | undefined) : null;
+    if (this.wildcard) {
+      const at = pattern.fields.findIndex((f) => f === '$**' || f.endsWith('.$**'));
+      this.fields = [...pattern.fields.slice(0, at), WILDCARD_PATH_FIELD, ...pattern.fields.slice(at)];
+      this.directions = [...pattern.directions.slice(0, at), 1, ...pattern.directions.slice(at)];
+    } else {
+      this.fields = pattern.fields;
+      this.directions = pattern.directions;
+    }
     this.isId = this.fields.length === 1 && this.fields[0] === '_id' && this.kind === IndexKinds.btree;
     this.unique = spec.unique === true || this.isId;
     this.sparse = spec.sparse === true;
@@ -157,18 +176,20 @@ export class Index {
     this.compareValue = collator ? (a, b) => compareValues(a, b, collator) : compareValues;
     this.partialFilter = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression as Document, { collator }) : null;
     const systemTime = this.fields.length === 1 && this.fields[0] === SYSTEM_TIME_FIELD && 'expireAfterSeconds' in spec;
-    this.entryless = systemTime || (this.kind !== IndexKinds.btree && this.kind !== IndexKinds.hashed);
-    this.generator = this.entryless ? null : new KeyGenerator(this.fields, this.sparse);
+    this.entryless = systemTime || (this.kind !== IndexKinds.btree && this.kind !== IndexKinds.hashed && this.kind !== IndexKinds.wildcard);
+    this.generator = this.entryless || this.wildcard ? null : new KeyGenerator(this.fields, this.sparse);
     this.geoCheck = systemTime ? null : geoKeyCheck(spec);
-    this.topLevelFields = this.partialFilter ? null : new Set(this.fields.map((f) => f.split('.', 1)[0]!));
-    this.keyFields = this.generator === null && this.geoCheck === null ? [] : this.topLevelFields && [...this.topLevelFields];
+    this.topLevelFields = this.partialFilter || this.fields.includes('$**') ? null : new Set(this.fields.filter((f) => f !== WILDCARD_PATH_FIELD).map((f) => f.split('.', 1)[0]!));
+    this.keyFields = this.generator === null && this.wildcard === null && this.geoCheck === null ? [] : this.topLevelFields && [...this.topLevelFields];
     this.compareKeys = keyComparator(this.directions, collator);
     this.signature = entrySignature(spec);
     if (shared && shared.signature === this.signature) {
       this.entries = shared.tree;
       this.multikey = shared.multikey;
       this.multikeyComponents = shared.multikeyComponents;
+      this.wildcardMultikeyPaths = shared.wildcardMultikeyPaths;
     } else {
+      this.wildcardMultikeyPaths = new Set();
       const compareKeys = this.compareKeys;
       this.entries = new BTree<unknown, StoredDocument>((ak, av, bk, bv) => compareKeys(ak, bk) || av.seq! - bv.seq!);
       this.multikeyComponents = this.fields.map(() => new Set<number>());
@@ -207,7 +228,7 @@ export class Index {
    */
   dependsOn(changed: readonly string[] | null): boolean {
     if (changed === null || this.topLevelFields === null) return true;
-    if (this.generator === null && this.geoCheck === null) return false; // an entryless index has no entries to change
+    if (this.generator === null && this.wildcard === null && this.geoCheck === null) return false; // an entryless index has no entries to change
     for (const field of changed) if (this.topLevelFields.has(field)) return true;
     return false;
   }
@@ -232,6 +253,11 @@ export class Index {
 
   /** The keys `doc` has in this index ([] when the index does not cover it). */
   keysOf(doc: Document): IndexKeys {
+    if (this.wildcard !== null) {
+      if (this.partialFilter && !this.partialFilter(doc)) return NO_KEYS;
+      const generated = this.wildcard.keysOf(doc);
+      return { keys: generated.keys, multikeyComponents: null, multikeyPaths: generated.multikeyPaths };
+    }
     if (this.generator === null) {
       if (this.geoCheck !== null && (!this.partialFilter || this.partialFilter(doc))) this.geoCheck(doc);
       return NO_KEYS;
@@ -295,6 +321,7 @@ export class Index {
   add(keys: IndexKeys, rec: StoredDocument): void {
     if (keys.keys.length === 0 || this.fill !== null) return;
     if (keys.multikeyComponents) this.noteMultikey(keys.multikeyComponents);
+    if (keys.multikeyPaths) this.noteMultikeyPaths(keys.multikeyPaths);
     for (const key of keys.keys) this.entries.insert(key, rec);
   }
 
@@ -304,6 +331,7 @@ export class Index {
     const b = newKeys.keys;
     if (a.length === b.length && a.every((k, i) => this.compareKeys(k, b[i]) === 0 && sameType(k, b[i]))) {
       if (newKeys.multikeyComponents) this.noteMultikey(newKeys.multikeyComponents);
+      if (newKeys.multikeyPaths) this.noteMultikeyPaths(newKeys.multikeyPaths);
       return;
     }
     this.remove(oldKeys, rec);
@@ -329,6 +357,19 @@ export class Index {
     components.forEach((list, i) => {
       for (const c of list) this.multikeyComponents[i]!.add(c);
     });
+  }
+
+  /** Records a wildcard index's array paths. */
+  noteMultikeyPaths(paths: readonly string[]): void {
+    for (const p of paths) this.wildcardMultikeyPaths.add(p);
+  }
+
+  /** True when a wildcard index met an array at `path` or one of its prefixes. */
+  isMultikeyPath(path: string): boolean {
+    if (this.wildcardMultikeyPaths.size === 0) return false;
+    const parts = path.split('.');
+    for (let i = 1; i <= parts.length; i++) if (this.wildcardMultikeyPaths.has(parts.slice(0, i).join('.'))) return true;
+    return false;
   }
 
   /** True when field `i` of the key pattern has an array on its path in some document. */

@@ -5,6 +5,7 @@
  * `compareIndexOptions`, fts_spec.cpp `fixSpec`, s2_access_method.cpp `fixSpec`), with the
  * text mongod quotes specs with in its errors. TTL options are validated by the TTL engine.
  */
+import { wildcardSpecError } from './wildcard_spec.js';
 import type { Document } from '../../bson/library.js';
 import { fixTextSpec } from './text_index.js';
 import { CommandError } from '../../errors/command_error.js';
@@ -238,6 +239,8 @@ export function normaliseIndexSpec(raw: unknown, defaultCollation: Document | nu
   if (collation && plugin !== '' && plugin !== '2dsphere' && plugin !== 'hashed' && plugin !== 'wildcard') {
     throw okError(`Index type '${plugin}' does not support collation: ${formatValue(collation)}`);
   }
+  const wildcardError = wildcardSpecError(spec, plugin === 'wildcard', okError);
+  if (wildcardError) throw wildcardError;
   if (plugin === 'wildcard') {
     if (truthy(spec.sparse)) throw okError("Index type 'wildcard' does not support the 'sparse' option");
     if (truthy(spec.unique)) throw okError("Index type 'wildcard' does not support the 'unique' option");

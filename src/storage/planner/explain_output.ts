@@ -230,13 +230,16 @@ function workCounters(node: ExplainNode): StageStats {
 
 function indexScanFields(node: Extract<PlanNode, { stage: 'IXSCAN' }>, exec: boolean): Document {
   const index = node.index;
-  const out: Document = { keyPattern: index.keyPattern, indexName: index.name };
+  const out: Document = { keyPattern: node.keyPattern ?? index.keyPattern, indexName: index.name };
   if (index.collation) out.collation = index.collation;
-  out.isMultiKey = index.multikey;
+  // A wildcard scan shows its expanded key pattern's fields, multikey by the paths met.
+  const shown = node.keyPattern ? Object.keys(node.keyPattern) : index.fields;
+  out.isMultiKey = index.wildcard ? shown.some((f) => f !== '$_path' && index.isMultikeyPath(f)) : index.multikey;
   const paths: Document = {};
-  index.fields.forEach((field, i) => {
+  shown.forEach((field, i) => {
     const parts = field.split('.');
-    paths[field] = [...index.multikeyComponents[i]!].sort((a, b) => a - b).map((c) => parts.slice(0, c + 1).join('.'));
+    if (index.wildcard) paths[field] = field === '$_path' ? [] : parts.map((_, c) => parts.slice(0, c + 1).join('.')).filter((p) => index.wildcardMultikeyPaths.has(p));
+    else paths[field] = [...index.multikeyComponents[i]!].sort((a, b) => a - b).map((c) => parts.slice(0, c + 1).join('.'));
   });
   out.multiKeyPaths = paths;
   out.isUnique = index.unique;
@@ -246,7 +249,7 @@ function indexScanFields(node: Extract<PlanNode, { stage: 'IXSCAN' }>, exec: boo
   out.direction = node.direction === 1 ? 'forward' : 'backward';
   const bounds: Document = {};
   if (node.bounds) {
-    index.fields.forEach((field, i) => {
+    shown.forEach((field, i) => {
       const list = node.bounds![i]!;
       const visitingDescending = index.directions[i]! * node.direction === -1;
       const shown = visitingDescending ? [...list].reverse().map(reverseInterval) : list;

@@ -79,7 +79,7 @@ export class IndexScanCursor {
     this.signs = index.directions.map((d) => d * direction);
     this.range = range;
     this.counters = counters;
-    this.seen = index.multikey ? new Set() : null;
+    this.seen = index.multikey || index.wildcard !== null ? new Set() : null;
     if (bounds) {
       this.oriented = bounds.map((list, i) => {
         // Intervals are ascending in value; visiting order is descending when the sign is -1.

@@ -26,6 +26,7 @@ import { isDocument, MISSING, parsePath, walkPath } from '../values/paths.js';
 import { ALL_VALUES, intersect, isAllValues, isPoint, type IntervalList } from './intervals.js';
 import { analyzeFilter, combine, normaliseFilter, type FilterAnalysis, type PathPredicate } from './predicates.js';
 import { estimateKeys, type ScanRange } from './index_scan.js';
+import { expandedKeyPattern, noWildcardPlan, wildcardCandidate } from './wildcard.js';
 
 /** Counters every stage keeps (explain's `works`, `advanced`, …). */
 export interface StageStats {
@@ -64,6 +65,8 @@ export interface IndexScanNode {
   readonly range: ScanRange | null;
   /** 1: index order; -1: reverse. */
   readonly direction: 1 | -1;
+  /** The key pattern explain shows when it is not the index's (a wildcard index expanded for a path). */
+  readonly keyPattern?: Document;
   readonly stats: StageStats;
   keysExamined: number;
   seeks: number;
@@ -289,6 +292,11 @@ export function planQuery(coll: Collection | undefined, request: PlanRequest): Q
     if (hinted.kind === IndexKinds.geo2d || hinted.kind === IndexKinds.geo2dsphere) {
       // A geo index keeps no entries: the scan reads the documents it would hold.
       access = new CollScan(1, parsed, geoIndexHolds(hinted));
+    } else if (hinted.wildcard !== null && !minMax) {
+      const candidate = asCandidate(wildcardCandidate(hinted, analysis, sortKeys));
+      if (candidate === null) throw noWildcardPlan();
+      access = fetch(scanOf(candidate), () => residual(analysis, candidate.exactlyUsed));
+      sortProvided = sortProvided || candidate.sortDirection !== 0;
     } else if (hinted.kind !== IndexKinds.btree && hinted.kind !== IndexKinds.hashed) {
       throw new CommandError('NotImplemented', `Queries hinting a ${hinted.kind} index are not supported by Mayfly yet`);
     } else if (hinted.entryless) {
@@ -399,8 +407,21 @@ function collScan(direction: 1 | -1, parsed: () => Document): CollScanNode {
   return new CollScan(direction, parsed);
 }
 
-function indexScan(index: Index, bounds: IntervalList[] | null, range: ScanRange | null, direction: 1 | -1): IndexScanNode {
-  return { stage: 'IXSCAN', index, bounds, range, direction, stats: newStats(), keysExamined: 0, seeks: 0, dupsTested: 0, dupsDropped: 0 };
+function indexScan(index: Index, bounds: IntervalList[] | null, range: ScanRange | null, direction: 1 | -1, keyPattern?: Document): IndexScanNode {
+  const node: IndexScanNode = { stage: 'IXSCAN', index, bounds, range, direction, stats: newStats(), keysExamined: 0, seeks: 0, dupsTested: 0, dupsDropped: 0 };
+  return keyPattern ? { ...node, keyPattern } : node;
+}
+
+/** The IXSCAN of a chosen candidate (in the direction providing the sort, if it does). */
+function scanOf(c: Candidate): IndexScanNode {
+  return indexScan(c.index, c.bounds, null, c.sortDirection === 0 ? 1 : c.sortDirection, c.keyPattern);
+}
+
+/** A wildcard expansion as a candidate (its key pattern the expanded one). */
+function asCandidate(w: ReturnType<typeof wildcardCandidate>): Candidate | null {
+  if (w === null) return null;
+  const boundedFields = w.bounds.filter((b) => !isAllValues(b)).length;
+  return { index: w.index, bounds: w.bounds, exactlyUsed: w.exactlyUsed, boundedFields, sortDirection: w.sortDirection, keyPattern: expandedKeyPattern(w.index, w.path) };
 }
 
 /** FETCH; its residual `filter` (what explain shows) is rendered on first use. */
@@ -492,6 +513,8 @@ interface Candidate {
   readonly boundedFields: number;
   /** 1 or -1 when a scan in that direction yields the requested sort; 0 when it does not. */
   readonly sortDirection: 1 | -1 | 0;
+  /** The key pattern explain shows, when not the index's (a wildcard index expanded for a path). */
+  readonly keyPattern?: Document;
 }
 
 /** The query collation's spelled-out spec (null: simple). */
@@ -624,6 +647,11 @@ function isSubset(inner: IntervalList, outer: IntervalList, cmp: (a: unknown, b:
 function chooseIndex(coll: Collection, analysis: FilterAnalysis, sortKeys: SortKey[], indexFilter: IndexFilterEntry | null): Candidate | null {
   const candidates: Candidate[] = [];
   for (const index of coll.allIndexes()) {
+    if (index.wildcard !== null && !index.hidden && coversQuery(index, analysis) && (indexFilter === null || filterAllows(indexFilter, index))) {
+      const w = asCandidate(wildcardCandidate(index, analysis, sortKeys));
+      if (w !== null) candidates.push(w);
+      continue;
+    }
     if (!index.queryable || !coversQuery(index, analysis)) continue;
     if (indexFilter !== null && !filterAllows(indexFilter, index)) continue;
     const c = candidateFor(index, analysis, sortKeys, false);
@@ -647,7 +675,7 @@ function chooseIndex(coll: Collection, analysis: FilterAnalysis, sortKeys: SortK
 /** FETCH + IXSCAN for a chosen candidate, or COLLSCAN. */
 function accessFor(chosen: Candidate | null, analysis: FilterAnalysis, parsed: () => Document): PlanNode {
   if (!chosen) return collScan(1, parsed);
-  return fetch(indexScan(chosen.index, chosen.bounds, null, chosen.sortDirection === 0 ? 1 : chosen.sortDirection), () => residual(analysis, chosen.exactlyUsed));
+  return fetch(scanOf(chosen), () => residual(analysis, chosen.exactlyUsed));
 }
 
 /** The filter left for FETCH once `exactlyUsed` predicates are answered by the bounds. */
@@ -668,7 +696,7 @@ function orPlan(coll: Collection, analysis: FilterAnalysis, indexFilter: IndexFi
     const sub = analyzeFilter(branch, analysis.collator);
     const chosen = chooseIndex(coll, sub, [], indexFilter);
     if (!chosen || isAllValues(chosen.bounds[0]!)) return null;
-    scans.push(indexScan(chosen.index, chosen.bounds, null, 1));
+    scans.push(indexScan(chosen.index, chosen.bounds, null, 1, chosen.keyPattern));
     if (sub.others.length > 0 || sub.predicates.some((p) => !chosen.exactlyUsed.has(p))) exact = false;
   }
   const or: OrNode = { stage: 'OR', inputs: scans, stats: newStats(), dupsTested: 0, dupsDropped: 0 };
