@@ -70,6 +70,16 @@ describe('a snapshot session', () => {
     expect(distinct.values).toEqual([1, 2, 3, 4, 5]);
     expect(distinct.atClusterTime).toEqual(first.cursor.atClusterTime);
   });
+
+  it("takes the read concern a snapshot session's driver sends on getMore too", async () => {
+    const coll = h.db.collection('s_session_getmore');
+    await coll.insertMany([1, 2, 3, 4, 5].map((i) => ({ _id: i })));
+    const session = snapshotSession();
+    const cursor = coll.find({}, { session, batchSize: 2 }).sort({ _id: 1 });
+    expect(await cursor.next()).toEqual({ _id: 1 });
+    await coll.deleteMany({ _id: { $gte: 3 } });
+    expect(await cursor.toArray()).toEqual([{ _id: 2 }, { _id: 3 }, { _id: 4 }, { _id: 5 }]);
+  });
 });
 
 describe('atClusterTime out of range', () => {

@@ -28,6 +28,9 @@ export function isSnapshotRead(body: Document): boolean {
 
 /** Runs `def` on `body` as a snapshot read (see module comment). */
 export async function runSnapshotRead(ctx: CommandContext, def: CommandDefinition, body: Document): Promise<Document> {
+  // A snapshot session's driver sends its read concern on getMore too; the cursor already holds
+  // its snapshot's result (materialized, pinned), so its getMores run as they are.
+  if (def.name === 'getMore') return def.run(ctx, body);
   const rc = parseReadConcern(def.name, body.readConcern)!;
   // The command's support is checked before the topology (mongod's order).
   if (!SNAPSHOT_READ_COMMANDS.has(def.name)) throw readConcernNotSupported(def.name, rc, 'read concern snapshot not supported');
