@@ -113,11 +113,8 @@ function collScanLoop(node: CollScanNode, ctx: ExecutionContext, visit: (rec: St
   finish(stats);
 }
 
-/**
- * A plan whose filter has a near query: its matches in order of distance (`../geo/near_read.ts`),
- * then the plan's own sort (which, when given, orders them instead), skip and limit.
- */
-function* runNear(root: PlanNode, ctx: ExecutionContext, near: NearQuery): Generator<StoredDocument> {
+/** The limit, skip and sort above a plan's reading stages (projections passed), and the node they read from. */
+function planTail(root: PlanNode): { node: PlanNode; skip: number; limit: number; sortNode: SortNode | null } {
   let node = root;
   let skip = 0;
   let limit = 0;
@@ -129,6 +126,15 @@ function* runNear(root: PlanNode, ctx: ExecutionContext, near: NearQuery): Gener
     else if (node.stage !== 'PROJECTION_SIMPLE' && node.stage !== 'PROJECTION_DEFAULT') break;
     node = node.input;
   }
+  return { node, skip, limit, sortNode };
+}
+
+/**
+ * A plan whose filter has a near query: its matches in order of distance (`../geo/near_read.ts`),
+ * then the plan's own sort (which, when given, orders them instead), skip and limit.
+ */
+function* runNear(root: PlanNode, ctx: ExecutionContext, near: NearQuery): Generator<StoredDocument> {
+  const { node, skip, limit, sortNode } = planTail(root);
   let ordered = recordsByDistance(run(node, ctx), near);
   if (sortNode !== null) {
     ordered = sortItems(ordered, (rec) => rec.doc, compileKeyedSort(sortNode.pattern, sortNode.collator));
@@ -146,17 +152,7 @@ function* runNear(root: PlanNode, ctx: ExecutionContext, near: NearQuery): Gener
  * A plan whose filter has a `$text` query: its matches, their text scores noted (`./text.ts`), then the plan's sort (which may order by the score), skip and limit.
  */
 function* runText(root: PlanNode, ctx: ExecutionContext, text: TextQuery): Generator<StoredDocument> {
-  let node = root;
-  let skip = 0;
-  let limit = 0;
-  let sortNode: SortNode | null = null;
-  for (;;) {
-    if (node.stage === 'LIMIT') limit = limit === 0 ? node.amount : Math.min(limit, node.amount);
-    else if (node.stage === 'SKIP') skip += node.amount;
-    else if (node.stage === 'SORT') sortNode = node;
-    else if (node.stage !== 'PROJECTION_SIMPLE' && node.stage !== 'PROJECTION_DEFAULT') break;
-    node = node.input;
-  }
+  const { node, skip, limit, sortNode } = planTail(root);
   const scored = function* (): Generator<StoredDocument> {
     for (const rec of run(node, ctx)) {
       // Every record here matches the filter; one matched by a $text query's sibling $or branch has no score.
@@ -169,10 +165,11 @@ function* runText(root: PlanNode, ctx: ExecutionContext, text: TextQuery): Gener
     ordered = sortItems(ordered, (rec) => scoredDocument(rec, text), compileKeyedSort(sortNode.pattern, sortNode.collator));
   }
   let handed = 0;
+  let toSkip = skip;
   for (const rec of ordered) {
     if (!ctx.coll.isLive(rec, ctx.now())) continue;
-    if (skip > 0) {
-      skip--;
+    if (toSkip > 0) {
+      toSkip--;
       continue;
     }
     if (limit > 0 && handed >= limit) return;
